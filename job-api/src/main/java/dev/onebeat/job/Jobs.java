@@ -1,0 +1,82 @@
+package dev.onebeat.job;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Builds {@link PeriodicJob}s without writing a class:
+ *
+ * <pre>{@code
+ * PeriodicJob job = Jobs.periodic("invoice-reminders", Schedule.unixCron("0 8 * * MON-FRI", ZoneId.of("Europe/Paris")))
+ *         .lockAtMostFor(Duration.ofMinutes(5))
+ *         .execute(ctx -> ctx.dispatch(TaskRequest.of("send_reminder", "emails")));
+ * }</pre>
+ */
+public final class Jobs {
+
+    private Jobs() {
+    }
+
+    /**
+     * Starts a job definition.
+     *
+     * @param name the job's unique name
+     * @param schedule when it fires
+     * @return a builder; {@link Builder#execute} finishes it
+     */
+    public static Builder periodic(String name, Schedule schedule) {
+        return new Builder(name, schedule);
+    }
+
+    /** Collects the optional parts of a job; each call returns this builder. */
+    public static final class Builder {
+        private final String name;
+        private final Schedule schedule;
+        private MisfirePolicy misfirePolicy = MisfirePolicy.FIRE_ONCE_NOW;
+        private Duration lockAtMostFor = PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR;
+
+        private Builder(String name, Schedule schedule) {
+            this.name = JobNames.requireValid(name);
+            this.schedule = Objects.requireNonNull(schedule, "schedule must not be null");
+        }
+
+        /**
+         * @param policy what to do about missed instants
+         * @return this builder
+         */
+        public Builder misfirePolicy(MisfirePolicy policy) {
+            this.misfirePolicy = Objects.requireNonNull(policy, "misfirePolicy must not be null");
+            return this;
+        }
+
+        /**
+         * @param duration see {@link PeriodicJob#lockAtMostFor()}; must be positive
+         * @return this builder
+         */
+        public Builder lockAtMostFor(Duration duration) {
+            Objects.requireNonNull(duration, "lockAtMostFor must not be null");
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("lockAtMostFor must be positive, was " + duration);
+            }
+            this.lockAtMostFor = duration;
+            return this;
+        }
+
+        /**
+         * @param body the work of one fire
+         * @return the finished, immutable job
+         */
+        public PeriodicJob execute(JobBody body) {
+            return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor,
+                    Objects.requireNonNull(body, "body must not be null"));
+        }
+    }
+
+    private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
+                              Duration lockAtMostFor, JobBody body) implements PeriodicJob {
+        @Override
+        public void run(JobContext context) throws Exception {
+            body.run(context);
+        }
+    }
+}

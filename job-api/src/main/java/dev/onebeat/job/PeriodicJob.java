@@ -1,0 +1,61 @@
+package dev.onebeat.job;
+
+import java.time.Duration;
+
+/**
+ * A job that onebeat fires on a schedule, at most once per scheduled instant across all replicas.
+ *
+ * <p>Implement it directly (and expose it as a Spring bean, or list it in
+ * {@code META-INF/services/dev.onebeat.job.PeriodicJob}), or build one with {@link Jobs#periodic}.
+ *
+ * <p>{@link #run} executes inside one database transaction together with the fire's ledger row and
+ * every task it dispatches. If it throws, all of that rolls back: nothing is dispatched, no fire is
+ * recorded, and the same scheduled instant may be fired again (by a recovery or a manual re-run)
+ * with the same idempotency keys.
+ */
+public interface PeriodicJob {
+
+    /** Default for {@link #lockAtMostFor()}: one minute. */
+    Duration DEFAULT_LOCK_AT_MOST_FOR = Duration.ofMinutes(1);
+
+    /**
+     * Unique, stable name of the job. It is part of every idempotency key the job produces, so
+     * renaming a job makes its tasks look new to consumers.
+     *
+     * @return 1 to 150 characters, no control characters
+     */
+    String name();
+
+    /** @return when the job fires */
+    Schedule schedule();
+
+    /**
+     * What to do with scheduled instants missed while no replica was up (or all were busy).
+     *
+     * @return {@link MisfirePolicy#FIRE_ONCE_NOW} unless overridden
+     */
+    default MisfirePolicy misfirePolicy() {
+        return MisfirePolicy.FIRE_ONCE_NOW;
+    }
+
+    /**
+     * How long a fire may hold the job's cluster-wide lock ({@code onebeat:<name>}) before the lock
+     * is considered abandoned. Set it well above the job's longest normal run. If a replica dies in
+     * the middle of a fire, the recovering replica waits for this lock to expire before it re-runs
+     * the fire, so a shorter value also means a faster recovery. A fire that outlives its lock is
+     * still recorded only once: the fire ledger, not the lock, is the final guard.
+     *
+     * @return a positive duration; {@link #DEFAULT_LOCK_AT_MOST_FOR} unless overridden
+     */
+    default Duration lockAtMostFor() {
+        return DEFAULT_LOCK_AT_MOST_FOR;
+    }
+
+    /**
+     * Does the work of one fire.
+     *
+     * @param context the scheduled instant, the transaction's connection, and task dispatch
+     * @throws Exception any failure; it rolls back the whole fire
+     */
+    void run(JobContext context) throws Exception;
+}

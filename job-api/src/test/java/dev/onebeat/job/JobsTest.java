@@ -1,0 +1,110 @@
+package dev.onebeat.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JobsTest {
+
+    private static final Schedule EVERY_MINUTE = Schedule.every(Duration.ofMinutes(1));
+
+    @Test
+    void jobHasDefaultMisfirePolicyAndLock() {
+        PeriodicJob job = Jobs.periodic("invoice-reminders", EVERY_MINUTE).execute(context -> { });
+
+        assertThat(job.name()).isEqualTo("invoice-reminders");
+        assertThat(job.schedule()).isEqualTo(EVERY_MINUTE);
+        assertThat(job.misfirePolicy()).isEqualTo(MisfirePolicy.FIRE_ONCE_NOW);
+        assertThat(job.lockAtMostFor()).isEqualTo(PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR);
+    }
+
+    @Test
+    void builderOverridesMisfirePolicyAndLock() {
+        PeriodicJob job = Jobs.periodic("invoice-reminders", EVERY_MINUTE)
+                .misfirePolicy(MisfirePolicy.SKIP_MISSED)
+                .lockAtMostFor(Duration.ofMinutes(5))
+                .execute(context -> { });
+
+        assertThat(job.misfirePolicy()).isEqualTo(MisfirePolicy.SKIP_MISSED);
+        assertThat(job.lockAtMostFor()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void runHandsTheContextToTheBody() throws Exception {
+        AtomicReference<JobContext> seen = new AtomicReference<>();
+        JobContext context = new FixedContext();
+
+        Jobs.periodic("invoice-reminders", EVERY_MINUTE).execute(seen::set).run(context);
+
+        assertThat(seen).hasValue(context);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", " padded", "tab\there"})
+    void invalidNameRejectedNamingFieldAndValue(String name) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic(name, EVERY_MINUTE))
+                .withMessageStartingWith("name must")
+                .withMessageEndingWith("was '" + name + "'");
+    }
+
+    @Test
+    void overlongNameRejectedWithItsLength() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("n".repeat(151), EVERY_MINUTE))
+                .withMessageStartingWith("name must be at most 150 characters, was 151");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, -1})
+    void nonPositiveLockRejectedNamingFieldAndValue(long seconds) {
+        Duration lock = Duration.ofSeconds(seconds);
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("j", EVERY_MINUTE).lockAtMostFor(lock))
+                .withMessage("lockAtMostFor must be positive, was " + lock);
+    }
+
+    @Test
+    void missingScheduleRejectedNamingField() {
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jobs.periodic("j", null))
+                .withMessage("schedule must not be null");
+    }
+
+    /** Only its identity matters to these tests. */
+    private static final class FixedContext implements JobContext {
+        @Override
+        public String jobName() {
+            return "invoice-reminders";
+        }
+
+        @Override
+        public Instant scheduledAt() {
+            return Instant.EPOCH;
+        }
+
+        @Override
+        public Connection connection() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public IdempotencyKey dispatch(TaskRequest task) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public IdempotencyKey keyFor(String task, Entity entity) {
+            return IdempotencyKey.of(jobName(), scheduledAt(), task, entity);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.onebeat.scheduler.fire;
+
+import dev.onebeat.job.Entity;
+import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.job.JobContext;
+import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.outbox.JsonValues;
+import dev.onebeat.scheduler.outbox.OutboxTask;
+import dev.onebeat.scheduler.outbox.OutboxWriter;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@link JobContext} of one fire. Dispatched tasks are buffered and written in batches of
+ * {@code batchSize}; {@link #flush()} writes the rest before the fire commits.
+ */
+final class FireContext implements JobContext {
+
+    private final String job;
+    private final Instant scheduledAt;
+    private final Connection connection;
+    private final OutboxWriter outbox;
+    private final JsonMapper json;
+    private final int batchSize;
+    private final List<OutboxTask> buffer;
+    // keys repeated within one batch would make the single INSERT conflict with itself
+    private final Set<String> bufferedKeys = new HashSet<>();
+    private int dispatched;
+    private int inserted;
+
+    FireContext(String job, Instant scheduledAt, Connection connection, OutboxWriter outbox, JsonMapper json,
+                int batchSize) {
+        this.job = job;
+        this.scheduledAt = scheduledAt;
+        this.connection = GuardedConnection.wrap(connection);
+        this.outbox = outbox;
+        this.json = json;
+        this.batchSize = batchSize;
+        this.buffer = new ArrayList<>(batchSize);
+    }
+
+    @Override
+    public String jobName() {
+        return job;
+    }
+
+    @Override
+    public Instant scheduledAt() {
+        return scheduledAt;
+    }
+
+    @Override
+    public Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public IdempotencyKey keyFor(String task, Entity entity) {
+        return IdempotencyKey.of(job, scheduledAt, task, entity);
+    }
+
+    @Override
+    public IdempotencyKey dispatch(TaskRequest request) {
+        JsonValues.requireJson("args", request.args());
+        JsonValues.requireJson("kwargs", request.kwargs());
+        IdempotencyKey key = keyFor(request.task(), request.entity());
+        dispatched++;
+        if (!bufferedKeys.add(key.value())) {
+            return key;
+        }
+        Map<String, Object> payload = new LinkedHashMap<>(2);
+        payload.put("args", request.args());
+        payload.put("kwargs", request.kwargs());
+        buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
+                json.writeValueAsString(payload), request.notBefore()));
+        if (buffer.size() >= batchSize) {
+            flush();
+        }
+        return key;
+    }
+
+    /** Writes the buffered tasks. */
+    void flush() {
+        inserted += outbox.insert(job, scheduledAt, buffer);
+        buffer.clear();
+        bufferedKeys.clear();
+    }
+
+    /** @return tasks inserted so far */
+    int inserted() {
+        return inserted;
+    }
+
+    /** @return dispatches that did not insert a row (key seen before, in this fire or an earlier one) */
+    int duplicates() {
+        return dispatched - inserted - buffer.size();
+    }
+}

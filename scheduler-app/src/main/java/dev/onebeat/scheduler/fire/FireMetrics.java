@@ -1,0 +1,38 @@
+package dev.onebeat.scheduler.fire;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fire metrics: {@code onebeat_fires_total{job,outcome}}, {@code onebeat_tasks_dispatched_total{job}},
+ * {@code onebeat_tasks_duplicate_total{job}} and {@code onebeat_fire_lag_seconds{job}} (commit time
+ * minus scheduled time, a histogram).
+ */
+@Component
+class FireMetrics {
+
+    private final MeterRegistry registry;
+
+    FireMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void record(FireResult result, Duration lag) {
+        Counter.builder("onebeat.fires").description("Fire attempts by outcome")
+                .tag("job", result.job()).tag("outcome", result.outcome().tag())
+                .register(registry).increment();
+        if (result.outcome() != FireOutcome.COMMITTED) {
+            return;
+        }
+        Counter.builder("onebeat.tasks.dispatched").description("Tasks inserted into the outbox")
+                .tag("job", result.job()).register(registry).increment(result.dispatched());
+        Counter.builder("onebeat.tasks.duplicate").description("Dispatches whose idempotency key already existed")
+                .tag("job", result.job()).register(registry).increment(result.duplicateTasks());
+        Timer.builder("onebeat.fire.lag").description("Commit time minus scheduled time of committed fires")
+                .tag("job", result.job()).publishPercentileHistogram()
+                .register(registry).record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+}

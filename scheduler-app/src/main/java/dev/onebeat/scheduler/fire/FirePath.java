@@ -1,0 +1,148 @@
+package dev.onebeat.scheduler.fire;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.outbox.OutboxWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The one path every fire takes, whoever triggers it.
+ *
+ * <ol>
+ *   <li>take the job's cluster lock {@code onebeat:<job>} (ShedLock, database time);</li>
+ *   <li>in one transaction: claim (job, scheduled instant) in the ledger — if it is already there,
+ *       this is a duplicate fire: count it, log it, dispatch nothing; otherwise run the job, whose
+ *       dispatches go to the outbox in batches; commit;</li>
+ *   <li>release the lock; notify listeners (after commit only).</li>
+ * </ol>
+ *
+ * <p>Any failure rolls everything back, the ledger row included, so the instant can be fired again
+ * and will produce the same task keys.
+ */
+@Component
+public class FirePath {
+
+    private static final Logger log = LoggerFactory.getLogger(FirePath.class);
+
+    private final JobLocks locks;
+    private final FireLedger ledger;
+    private final OutboxWriter outbox;
+    private final TransactionTemplate transactions;
+    private final DataSource dataSource;
+    private final JsonMapper json;
+    private final FireMetrics metrics;
+    private final Clock clock;
+    private final FireProperties properties;
+    private final List<FireListener> listeners;
+
+    FirePath(JobLocks locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
+             DataSource dataSource, JsonMapper json, FireMetrics metrics, Clock clock, FireProperties properties,
+             List<FireListener> listeners) {
+        this.locks = locks;
+        this.ledger = ledger;
+        this.outbox = outbox;
+        this.transactions = transactions;
+        this.dataSource = dataSource;
+        this.json = json;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.properties = properties;
+        this.listeners = listeners;
+    }
+
+    /**
+     * Fires {@code job} for {@code scheduledAt} under the job's cluster lock.
+     *
+     * @param node the firing replica's id, recorded in the ledger
+     * @return what happened; failures are logged and returned, never thrown
+     */
+    public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
+        Instant start = clock.instant();
+        Optional<SimpleLock> lock = locks.acquire(job, scheduledAt);
+        if (lock.isEmpty()) {
+            IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
+                    + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
+            return failed(job, scheduledAt, start, busy);
+        }
+        try {
+            return fireLocked(job, scheduledAt, trigger, node, start);
+        } finally {
+            lock.get().unlock();
+        }
+    }
+
+    /**
+     * The transactional part of {@link #fire}, without the cluster lock. Exposed so tests can show
+     * that the ledger alone stops a second fire that got past Quartz and the lock.
+     */
+    public FireResult fireLocked(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
+                                 Instant start) {
+        FireResult result;
+        try {
+            result = transactions.execute(status -> runInTransaction(job, scheduledAt, trigger, node, start));
+        } catch (RuntimeException e) {
+            return failed(job, scheduledAt, start, e instanceof JobFailedException ? e.getCause() : e);
+        }
+        Instant committed = clock.instant();
+        metrics.record(result, Duration.between(scheduledAt, committed));
+        if (result.outcome() == FireOutcome.DUPLICATE) {
+            log.warn("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", job.name(), scheduledAt,
+                    node, trigger.column());
+            return result;
+        }
+        log.info("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} durationMs={}",
+                job.name(), scheduledAt, node, trigger.column(), result.dispatched(), result.duplicateTasks(),
+                result.duration().toMillis());
+        for (FireListener listener : listeners) {
+            listener.committed(result);
+        }
+        return result;
+    }
+
+    private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
+                                        Instant start) {
+        if (!ledger.claim(job.name(), scheduledAt, start, node, trigger)) {
+            return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
+                    Duration.between(start, clock.instant()), null);
+        }
+        FireContext context = new FireContext(job.name(), scheduledAt, DataSourceUtils.getConnection(dataSource),
+                outbox, json, properties.batchSize());
+        try {
+            job.run(context);
+        } catch (Exception e) {
+            throw new JobFailedException(e);
+        }
+        context.flush();
+        Duration duration = Duration.between(start, clock.instant());
+        ledger.complete(job.name(), scheduledAt, context.inserted(), context.duplicates(), duration.toMillis());
+        return new FireResult(job.name(), scheduledAt, FireOutcome.COMMITTED, context.inserted(),
+                context.duplicates(), duration, null);
+    }
+
+    private FireResult failed(PeriodicJob job, Instant scheduledAt, Instant start, Throwable error) {
+        FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
+                Duration.between(start, clock.instant()), error);
+        metrics.record(result, Duration.ZERO);
+        log.error("fire failed and rolled back job={} scheduledAt={} error={}", job.name(), scheduledAt,
+                error.toString(), error);
+        return result;
+    }
+
+    /** Carries a job's checked exception out of the transaction callback, which then rolls back. */
+    private static final class JobFailedException extends RuntimeException {
+        JobFailedException(Exception cause) {
+            super(cause);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.onebeat.scheduler.fire;
+
+/** Why a fire happened; recorded in the ledger's {@code trigger_kind}. */
+public enum FireTrigger {
+    /** On time, or late within the misfire threshold. */
+    SCHEDULED,
+    /** Late past the misfire threshold, fired as the job's misfire policy says. */
+    MISFIRE,
+    /** Re-run by a surviving replica of a fire whose replica died mid-fire. */
+    RECOVERY,
+    /** Started by an operator or a test, outside the schedule. */
+    MANUAL;
+
+    String column() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.scheduler.fire.FirePath;
+import dev.onebeat.scheduler.fire.FireTrigger;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.time.Instant;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Quartz job behind every onebeat job: finds the onebeat job by name and hands the fire to
+ * {@link FirePath}. Non-concurrent, so Quartz itself fires one instant of a job at a time across
+ * the cluster, in step with the job's lock.
+ */
+@DisallowConcurrentExecution
+public class QuartzFireJob implements Job {
+
+    private static final Logger log = LoggerFactory.getLogger(QuartzFireJob.class);
+
+    private final JobRegistry registry;
+    private final FirePath firePath;
+
+    public QuartzFireJob(JobRegistry registry, FirePath firePath) {
+        this.registry = registry;
+        this.firePath = firePath;
+    }
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        String name = context.getJobDetail().getKey().getName();
+        RegisteredJob job = registry.find(name).orElse(null);
+        if (job == null) {
+            log.error("fire skipped: job not registered on this replica job={} scheduledAt={}", name,
+                    context.getScheduledFireTime().toInstant());
+            return;
+        }
+        Instant quartzTime = quartzScheduledTime(context);
+        Instant scheduledAt = LogicalInstants.of(job.job().schedule(), quartzTime);
+        FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY
+                : scheduledAt.equals(quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
+        firePath.fire(job.job(), scheduledAt, trigger, node(context));
+    }
+
+    private static Instant quartzScheduledTime(JobExecutionContext context) {
+        if (context.isRecovering()) {
+            String original = context.getMergedJobDataMap()
+                    .getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS);
+            if (original != null) {
+                return Instant.ofEpochMilli(Long.parseLong(original));
+            }
+        }
+        return context.getScheduledFireTime().toInstant();
+    }
+
+    private static String node(JobExecutionContext context) {
+        try {
+            return context.getScheduler().getSchedulerInstanceId();
+        } catch (SchedulerException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.Set;
+import org.quartz.JobDataMap;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.ObjectAlreadyExistsException;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.impl.matchers.GroupMatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.stereotype.Component;
+
+/**
+ * Brings the shared Quartz store in line with this replica's registry before the scheduler starts.
+ * Safe to run from any number of replicas at once: every step is an idempotent write of the same
+ * content, and Quartz serialises the writes with its own row lock.
+ *
+ * <ul>
+ *   <li>an unchanged schedule (same signature) is left alone, keeping its next fire time;</li>
+ *   <li>a new or changed one is stored, replacing the old trigger (a paused trigger stays paused);</li>
+ *   <li>a job no longer registered is paused and reported, never deleted: its history stays, and a
+ *       replica of an older version that still runs it keeps the trigger it needs.</li>
+ * </ul>
+ */
+@Component
+class ScheduleSync implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleSync.class);
+
+    private final Scheduler scheduler;
+    private final JobRegistry registry;
+    private final Clock clock;
+
+    ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock) {
+        this.scheduler = scheduler;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        try {
+            for (RegisteredJob job : registry.all()) {
+                sync(job.job());
+            }
+            pauseOrphans();
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("could not sync jobs to the Quartz store: " + e.getMessage(), e);
+        }
+    }
+
+    private void sync(PeriodicJob job) throws SchedulerException {
+        Trigger existing = scheduler.getTrigger(QuartzTriggers.triggerKey(job.name()));
+        String signature = QuartzTriggers.signature(job);
+        if (existing != null && signature.equals(existing.getJobDataMap().getString(QuartzTriggers.SIGNATURE))) {
+            log.info("schedule unchanged job={} nextFire={}", job.name(), existing.getNextFireTime().toInstant());
+            readoptIfOrphaned(job);
+            return;
+        }
+        boolean paused = existing != null
+                && scheduler.getTriggerState(existing.getKey()) == Trigger.TriggerState.PAUSED;
+        boolean wasOrphaned = isOrphaned(job.name());
+        Trigger trigger = QuartzTriggers.trigger(job, clock.instant());
+        try {
+            scheduler.scheduleJob(QuartzTriggers.jobDetail(job), Set.of(trigger), true);
+        } catch (ObjectAlreadyExistsException e) {
+            log.debug("another replica stored job={} first", job.name());
+        }
+        if (paused && !wasOrphaned) {
+            scheduler.pauseTrigger(trigger.getKey());
+        }
+        Trigger stored = scheduler.getTrigger(trigger.getKey());
+        log.info("schedule {} job={} schedule='{}' nextFire={}", existing == null ? "created" : "replaced", job.name(),
+                job.schedule().describe(), stored == null || stored.getNextFireTime() == null ? null
+                        : stored.getNextFireTime().toInstant());
+    }
+
+    private void readoptIfOrphaned(PeriodicJob job) throws SchedulerException {
+        if (isOrphaned(job.name())) {
+            JobDetail detail = QuartzTriggers.jobDetail(job);
+            scheduler.addJob(detail, true, true);
+            scheduler.resumeJob(detail.getKey());
+            log.info("job registered again, resumed job={}", job.name());
+        }
+    }
+
+    private boolean isOrphaned(String name) throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
+        return detail != null && detail.getJobDataMap().getBooleanValue(QuartzTriggers.ORPHANED);
+    }
+
+    private void pauseOrphans() throws SchedulerException {
+        Set<String> registered = new HashSet<>();
+        registry.all().forEach(job -> registered.add(job.name()));
+        for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP))) {
+            if (registered.contains(key.getName()) || isOrphaned(key.getName())) {
+                continue;
+            }
+            JobDetail detail = scheduler.getJobDetail(key);
+            if (detail == null) {
+                continue;
+            }
+            JobDataMap data = new JobDataMap(detail.getJobDataMap());
+            data.put(QuartzTriggers.ORPHANED, true);
+            scheduler.addJob(detail.getJobBuilder().usingJobData(data).build(), true, true);
+            scheduler.pauseJob(key);
+            log.warn("job no longer registered, paused (not deleted) job={}: remove it from the store by hand "
+                    + "if it is gone for good", key.getName());
+        }
+    }
+}

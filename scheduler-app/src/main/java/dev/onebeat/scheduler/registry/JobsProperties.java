@@ -1,0 +1,35 @@
+package dev.onebeat.scheduler.registry;
+
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Jobs declared in configuration ({@code onebeat.jobs[]}) and the folder of job jars.
+ *
+ * @param jobs declarative jobs, each the equivalent of one celery {@code beat_schedule} entry
+ * @param jobsDir folder whose jars are searched for {@code PeriodicJob} service providers
+ */
+@ConfigurationProperties("onebeat")
+public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue("jobs") String jobsDir) {
+
+    /**
+     * One declarative job: one task dispatched per fire. Fields are kept as text so that every
+     * problem is reported by {@link DeclarativeJobs} with the job's name and the field.
+     *
+     * @param name unique job name
+     * @param cron 5 fields (Unix, as crontab and celery write it) or 6/7 fields (Quartz); or use {@code every}
+     * @param every fixed interval such as {@code 10s} or {@code PT5M}; or use {@code cron}
+     * @param zone IANA zone for {@code cron}, default UTC
+     * @param task task name to dispatch
+     * @param queue queue to dispatch to, default {@code default}
+     * @param args positional arguments
+     * @param kwargs keyword arguments
+     * @param misfire FIRE_ONCE_NOW (default), FIRE_ALL_MISSED or SKIP_MISSED
+     * @param lockAtMostFor the job lock's safety limit, default 1m
+     */
+    public record Definition(String name, String cron, String every, String zone, String task, String queue,
+                             List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor) {
+    }
+}

@@ -1,0 +1,17 @@
+package dev.onebeat.scheduler.registry;
+
+import dev.onebeat.job.PeriodicJob;
+
+/**
+ * A validated job and where it was defined.
+ *
+ * @param job the job
+ * @param origin for messages: {@code bean 'x'}, {@code service com.acme.X}, {@code onebeat.jobs[2]}
+ */
+public record RegisteredJob(PeriodicJob job, String origin) {
+
+    /** @return the job's name */
+    public String name() {
+        return job.name();
+    }
+}
