@@ -1,0 +1,88 @@
+package dev.onebeat.scheduler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Reads and checks what replicas recorded for {@link ReplicaMain#JOB}. */
+final class Ledger {
+
+    record Fire(Instant scheduledAt, Instant firedAt, String node, String trigger, int tasks) {
+    }
+
+    private final JdbcClient jdbc;
+
+    Ledger(DataSource dataSource) {
+        this.jdbc = JdbcClient.create(dataSource);
+    }
+
+    List<Fire> fires() {
+        return jdbc.sql("""
+                        SELECT scheduled_at, fired_at, node, trigger_kind, task_count FROM onebeat_fire
+                        WHERE job_name = ? ORDER BY scheduled_at
+                        """)
+                .param(ReplicaMain.JOB)
+                .query((rs, row) -> new Fire(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant(),
+                        rs.getString(3), rs.getString(4), rs.getInt(5)))
+                .list();
+    }
+
+    long firesScheduledAfter(Instant after) {
+        return fires().stream().filter(fire -> fire.scheduledAt().isAfter(after)).count();
+    }
+
+    /** Replicas in Quartz's cluster table; a table that Liquibase has not created yet counts as none. */
+    int clusterSize() {
+        try {
+            return jdbc.sql("SELECT count(*) FROM qrtz_scheduler_state").query(Integer.class).single();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Checks the exactly-once claims and returns the fires, oldest first. */
+    List<Fire> assertEverySecondFiredExactlyOnceWithAllTasks() {
+        List<Fire> fires = fires();
+        assertThat(fires).isNotEmpty();
+        for (int i = 1; i < fires.size(); i++) {
+            assertThat(Duration.between(fires.get(i - 1).scheduledAt(), fires.get(i).scheduledAt()))
+                    .as("no missing and no repeated second after %s", fires.get(i - 1).scheduledAt())
+                    .isEqualTo(Duration.ofSeconds(1));
+        }
+        assertThat(fires).allSatisfy(fire -> assertThat(fire.tasks()).isEqualTo(ReplicaMain.ENTITIES));
+        long tasks = jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(ReplicaMain.JOB)
+                .query(Long.class).single();
+        long keys = jdbc.sql("SELECT count(DISTINCT idempotency_key) FROM onebeat_task WHERE job_name = ?")
+                .param(ReplicaMain.JOB).query(Long.class).single();
+        long tasksPerFire = jdbc.sql("""
+                        SELECT count(*) FROM (SELECT scheduled_at FROM onebeat_task WHERE job_name = ?
+                        GROUP BY scheduled_at HAVING count(*) <> ?) wrong
+                        """)
+                .params(ReplicaMain.JOB, ReplicaMain.ENTITIES).query(Long.class).single();
+        assertThat(tasks).isEqualTo((long) fires.size() * ReplicaMain.ENTITIES);
+        assertThat(keys).isEqualTo(tasks);
+        assertThat(tasksPerFire).as("fires whose task rows are not exactly %d", ReplicaMain.ENTITIES).isZero();
+        return fires;
+    }
+
+    static Map<String, Long> firesByNode(List<Fire> fires) {
+        Map<String, Long> byNode = new TreeMap<>();
+        fires.forEach(fire -> byNode.merge(fire.node(), 1L, Long::sum));
+        return byNode;
+    }
+
+    String nodeHoldingNextTrigger() {
+        List<String> holders = jdbc.sql("""
+                        SELECT instance_name FROM qrtz_fired_triggers
+                        WHERE trigger_name = ? AND state = 'ACQUIRED'
+                        """)
+                .param(ReplicaMain.JOB).query(String.class).list();
+        return holders.isEmpty() ? null : holders.get(0);
+    }
+}

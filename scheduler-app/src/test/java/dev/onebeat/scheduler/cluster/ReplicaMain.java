@@ -1,0 +1,44 @@
+package dev.onebeat.scheduler.cluster;
+
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.OnebeatApplication;
+import java.time.Duration;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * One scheduler replica for the multi-process tests: the real application plus a job that fires
+ * every second and fans out to 100 entities. Started as a separate JVM by {@link Replicas}.
+ */
+public final class ReplicaMain {
+
+    static final String JOB = "fanout-1s";
+    static final int ENTITIES = 100;
+
+    private ReplicaMain() {
+    }
+
+    public static void main(String[] args) {
+        SpringApplication.run(new Class<?>[] {OnebeatApplication.class, FanOutJob.class}, args);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class FanOutJob {
+
+        @Bean
+        PeriodicJob fanOutEverySecond() {
+            return Jobs.periodic(JOB, Schedule.every(Duration.ofSeconds(1)))
+                    .lockAtMostFor(Duration.ofSeconds(2))
+                    .execute(ctx -> {
+                        for (int i = 0; i < ENTITIES; i++) {
+                            ctx.dispatch(TaskRequest.builder("fanout.process").queue("fanout").entity("account", i)
+                                    .build());
+                        }
+                    });
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.onebeat.scheduler.cluster;
+
+import dev.onebeat.testsupport.TestDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Starts scheduler replicas as separate JVMs on one database, and stops or kills them. */
+final class Replicas implements AutoCloseable {
+
+    private final TestDatabase database;
+    private final Path logDir;
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+
+    Replicas(TestDatabase database, String testName) {
+        this.database = database;
+        this.logDir = Path.of("target", "replicas", testName);
+        try {
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts a replica whose Quartz instance id is {@code id}, so ledger rows can be traced to it. */
+    void start(String id) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                ReplicaMain.class.getName(),
+                "--spring.datasource.url=" + database.jdbcUrl(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(),
+                "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
+                "--server.port=0",
+                "--onebeat.demo.enabled=false",
+                "--onebeat.jobs-dir=target/no-jobs"));
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(logDir.resolve(id + ".log").toFile())
+                    .start();
+            processes.put(id, process);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start replica " + id, e);
+        }
+    }
+
+    /** SIGKILL: no shutdown hook, no Quartz shutdown, no transaction end. */
+    void kill(String id) throws InterruptedException {
+        Process process = processes.get(id);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    boolean isAlive(String id) {
+        return processes.get(id).isAlive();
+    }
+
+    /** Lines of a replica's log containing {@code text}. */
+    long countLogLines(String text) {
+        long count = 0;
+        for (String id : processes.keySet()) {
+            try (var lines = Files.lines(logDir.resolve(id + ".log"))) {
+                count += lines.filter(line -> line.contains(text)).count();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (Process process : processes.values()) {
+            process.destroy();
+        }
+        for (Process process : processes.values()) {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package dev.onebeat.scheduler.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.testsupport.PostgresExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+@ExtendWith({PostgresExtension.class, OutputCaptureExtension.class})
+@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+        "onebeat.fire.batch-size=1000"})
+class FirePathIT {
+
+    private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, FirePathIT.class);
+    }
+
+    @Autowired
+    FirePath firePath;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    MeterRegistry meters;
+
+    private final ExecutorService threads = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void cleanUp() {
+        threads.shutdownNow();
+        jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
+        jdbc.sql("DROP TABLE IF EXISTS business_effect").update();
+        meters.clear();
+    }
+
+    @Test
+    void committedFireRecordsLedgerRowAndEveryTaskUnderItsKey() {
+        FireResult result = firePath.fire(fanOut("invoice-reminders", 100, new AtomicInteger()), T,
+                FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(result.outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(result.dispatched()).isEqualTo(100);
+        assertThat(ledgerRows("invoice-reminders")).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT idempotency_key FROM onebeat_task ORDER BY id LIMIT 1").query(String.class).single())
+                .isEqualTo("invoice-reminders/2026-11-29T08:00:00Z/send_reminder/order:0");
+        assertThat(jdbc.sql("SELECT payload::text FROM onebeat_task ORDER BY id LIMIT 1").query(String.class).single())
+                .isEqualTo("{\"args\": [0], \"kwargs\": {\"scheduled\": \"2026-11-29T08:00:00Z\"}}");
+        assertThat(counter("onebeat.fires", "committed")).isEqualTo(1);
+        assertThat(meters.get("onebeat.tasks.dispatched").tag("job", "invoice-reminders").counter().count())
+                .isEqualTo(100);
+    }
+
+    @Test
+    void secondFireOfSameScheduledTimeIsRecordedAsDuplicate(CapturedOutput output) {
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob job = fanOut("reminders", 10, runs);
+
+        firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+        FireResult second = firePath.fire(job, T, FireTrigger.RECOVERY, "node-b");
+
+        assertThat(second.outcome()).isEqualTo(FireOutcome.DUPLICATE);
+        assertThat(runs).hasValue(1);
+        assertThat(taskRows()).isEqualTo(10);
+        assertThat(counter("onebeat.fires", "duplicate")).isEqualTo(1);
+        assertThat(output).contains("duplicate fire suppressed job=reminders scheduledAt=2026-11-29T08:00:00Z node=node-b");
+    }
+
+    @Test
+    void forcedDoubleFireBypassingLockCommitsOnceAndCountsTheOtherAsDuplicate() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob slow = Jobs.periodic("double-fire", Schedule.every(Duration.ofSeconds(1))).execute(ctx -> {
+            runs.incrementAndGet();
+            for (int i = 0; i < 50; i++) {
+                ctx.dispatch(TaskRequest.builder("t").entity("e", i).build());
+            }
+            // keep the first transaction open so the second one's ledger insert must wait on the unique index
+            Thread.sleep(500);
+        });
+        CyclicBarrier start = new CyclicBarrier(2);
+        Callable<FireResult> fire = () -> {
+            start.await();
+            return firePath.fireLocked(slow, T, FireTrigger.MANUAL, Thread.currentThread().getName(), Instant.now());
+        };
+
+        List<FireResult> results = Stream.of(threads.submit(fire), threads.submit(fire)).map(FirePathIT::join).toList();
+
+        assertThat(results).extracting(FireResult::outcome)
+                .containsExactlyInAnyOrder(FireOutcome.COMMITTED, FireOutcome.DUPLICATE);
+        assertThat(runs).hasValue(1);
+        assertThat(ledgerRows("double-fire")).isEqualTo(1);
+        assertThat(taskRows()).isEqualTo(50);
+        assertThat(counter("onebeat.fires", "duplicate")).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentFiresThroughTheLockRunTheJobOnce() {
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob job = Jobs.periodic("locked", Schedule.every(Duration.ofSeconds(1)))
+                .lockAtMostFor(Duration.ofSeconds(5))
+                .execute(ctx -> {
+                    runs.incrementAndGet();
+                    ctx.dispatch(TaskRequest.of("t", "q"));
+                    Thread.sleep(300);
+                });
+        CyclicBarrier start = new CyclicBarrier(2);
+        Callable<FireResult> fire = () -> {
+            start.await();
+            return firePath.fire(job, T, FireTrigger.SCHEDULED, Thread.currentThread().getName());
+        };
+
+        List<FireResult> results = Stream.of(threads.submit(fire), threads.submit(fire)).map(FirePathIT::join).toList();
+
+        assertThat(results).extracting(FireResult::outcome)
+                .containsExactlyInAnyOrder(FireOutcome.COMMITTED, FireOutcome.DUPLICATE);
+        assertThat(runs).hasValue(1);
+        assertThat(taskRows()).isEqualTo(1);
+    }
+
+    @Test
+    void jobThrowingAfterHalfItsTasksCommitsNothingAndTheRetryDispatchesEveryTaskOnce(CapturedOutput output) {
+        jdbc.sql("CREATE TABLE business_effect (id int)").update();
+        AtomicInteger attempts = new AtomicInteger();
+        PeriodicJob flaky = Jobs.periodic("flaky", Schedule.every(Duration.ofSeconds(1))).execute(ctx -> {
+            try (PreparedStatement insert = ctx.connection().prepareStatement("INSERT INTO business_effect VALUES (1)")) {
+                insert.executeUpdate();
+            }
+            boolean firstAttempt = attempts.incrementAndGet() == 1;
+            for (int i = 0; i < 5000; i++) {
+                if (firstAttempt && i == 2500) {
+                    throw new IllegalStateException("mail server down");
+                }
+                ctx.dispatch(TaskRequest.builder("send").entity("order", i).build());
+            }
+        });
+
+        FireResult failed = firePath.fire(flaky, T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(failed.outcome()).isEqualTo(FireOutcome.FAILED);
+        assertThat(failed.error()).hasMessage("mail server down");
+        assertThat(taskRows()).as("2,000 tasks had been inserted before the failure").isZero();
+        assertThat(ledgerRows("flaky")).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isZero();
+        assertThat(counter("onebeat.fires", "failed")).isEqualTo(1);
+        assertThat(output.toString().lines()
+                .filter(line -> line.contains("ERROR") && line.contains("job=flaky scheduledAt=2026-11-29T08:00:00Z")))
+                .hasSize(1);
+
+        FireResult retried = firePath.fire(flaky, T, FireTrigger.RECOVERY, "node-b");
+
+        assertThat(retried.outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(retried.dispatched()).isEqualTo(5000);
+        assertThat(jdbc.sql("SELECT count(DISTINCT idempotency_key) FROM onebeat_task").query(Integer.class).single())
+                .isEqualTo(5000);
+        assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    void sameEntityDispatchedTwiceInOneFireIsInsertedOnceAndCounted() {
+        PeriodicJob job = Jobs.periodic("twice", Schedule.every(Duration.ofSeconds(1))).execute(ctx -> {
+            ctx.dispatch(TaskRequest.builder("t").entity("order", 1).build());
+            ctx.dispatch(TaskRequest.builder("t").entity("order", 1).build());
+            ctx.dispatch(TaskRequest.builder("t").entity("order", 2).build());
+        });
+
+        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(result.dispatched()).isEqualTo(2);
+        assertThat(result.duplicateTasks()).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT duplicate_task_count FROM onebeat_fire").query(Integer.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    void jobCannotCommitTheFiresTransaction() {
+        PeriodicJob sneaky = Jobs.periodic("sneaky", Schedule.every(Duration.ofSeconds(1)))
+                .execute(ctx -> ctx.connection().commit());
+
+        FireResult result = firePath.fire(sneaky, T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
+        assertThat(result.error()).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("Connection.commit is refused");
+        assertThat(ledgerRows("sneaky")).isZero();
+    }
+
+    @Test
+    void argumentThatIsNotJsonFailsTheFireNamingTheArgument() {
+        PeriodicJob job = Jobs.periodic("bad-args", Schedule.every(Duration.ofSeconds(1)))
+                .execute(ctx -> ctx.dispatch(TaskRequest.builder("t").args("ok", new Object()).build()));
+
+        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
+        assertThat(result.error()).hasMessageStartingWith("args[1]: a java.lang.Object is not a JSON value");
+    }
+
+    @Test
+    void contextConnectionRefusesClose() {
+        PeriodicJob job = Jobs.periodic("closer", Schedule.every(Duration.ofSeconds(1)))
+                .execute(ctx -> ctx.connection().close());
+
+        assertThat(firePath.fire(job, T, FireTrigger.SCHEDULED, "n").error())
+                .hasMessageContaining("Connection.close is refused");
+        assertThatThrownBy(() -> { throw firePath.fire(job, T, FireTrigger.SCHEDULED, "n").error(); })
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    private PeriodicJob fanOut(String name, int entities, AtomicInteger runs) {
+        return Jobs.periodic(name, Schedule.every(Duration.ofSeconds(1))).execute(ctx -> {
+            runs.incrementAndGet();
+            for (int i = 0; i < entities; i++) {
+                ctx.dispatch(TaskRequest.builder("send_reminder").entity("order", i).args(i)
+                        .kwargs(java.util.Map.of("scheduled", ctx.scheduledAt().toString())).build());
+            }
+        });
+    }
+
+    private int ledgerRows(String job) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ?").param(job).query(Integer.class).single();
+    }
+
+    private int taskRows() {
+        return jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single();
+    }
+
+    private double counter(String name, String outcome) {
+        var counter = meters.find(name).tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private static <T> T join(Future<T> future) {
+        try {
+            return future.get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
