@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Brings the shared Quartz store in line with this replica's registry before the scheduler starts.
@@ -39,23 +40,37 @@ class ScheduleSync implements SmartInitializingSingleton {
     private final Scheduler scheduler;
     private final JobRegistry registry;
     private final Clock clock;
+    private final TransactionTemplate transactions;
 
-    ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock) {
+    ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.clock = clock;
+        this.transactions = transactions;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
-        try {
-            for (RegisteredJob job : registry.all()) {
-                sync(job.job());
-            }
-            pauseOrphans();
-        } catch (SchedulerException e) {
-            throw new IllegalStateException("could not sync jobs to the Quartz store: " + e.getMessage(), e);
+        // Spring's job store holds Quartz's QRTZ_LOCKS row lock only inside a Spring transaction;
+        // without one each statement commits alone and concurrent replicas insert the same trigger twice
+        for (RegisteredJob job : registry.all()) {
+            inTransaction(() -> sync(job.job()));
         }
+        inTransaction(this::pauseOrphans);
+    }
+
+    private interface QuartzWork {
+        void run() throws SchedulerException;
+    }
+
+    private void inTransaction(QuartzWork work) {
+        transactions.executeWithoutResult(status -> {
+            try {
+                work.run();
+            } catch (SchedulerException e) {
+                throw new IllegalStateException("could not sync jobs to the Quartz store: " + e.getMessage(), e);
+            }
+        });
     }
 
     private void sync(PeriodicJob job) throws SchedulerException {

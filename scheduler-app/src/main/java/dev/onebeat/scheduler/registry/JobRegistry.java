@@ -12,7 +12,16 @@ public final class JobRegistry {
 
     private final Map<String, RegisteredJob> jobs;
 
-    JobRegistry(List<RegisteredJob> jobs) {
+    /**
+     * @param jobs validated jobs
+     * @return the registry
+     * @throws JobDefinitionException if two jobs share a name
+     */
+    public static JobRegistry of(List<RegisteredJob> jobs) {
+        return new JobRegistry(jobs);
+    }
+
+    private JobRegistry(List<RegisteredJob> jobs) {
         Map<String, RegisteredJob> byName = new LinkedHashMap<>();
         for (RegisteredJob job : jobs) {
             RegisteredJob previous = byName.putIfAbsent(job.name(), job);

@@ -34,7 +34,7 @@ class JobRegistryConfiguration {
         jobs.addAll(serviceProviders(jobsFolderLoader(Path.of(properties.jobsDir()))));
         jobs.addAll(DeclarativeJobs.from(properties.jobs()));
         jobs.forEach(JobValidation::validate);
-        JobRegistry registry = new JobRegistry(jobs);
+        JobRegistry registry = JobRegistry.of(jobs);
         registry.all().forEach(job -> log.info("job registered job={} schedule='{}' misfire={} origin={}", job.name(),
                 job.job().schedule().describe(), job.job().misfirePolicy(), job.origin()));
         return registry;
