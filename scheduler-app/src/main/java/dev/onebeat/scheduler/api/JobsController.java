@@ -20,7 +20,6 @@ import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.http.HttpStatus;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -30,7 +29,6 @@ import org.springframework.web.server.ResponseStatusException;
 
 /** {@code GET /api/jobs} and {@code GET /api/jobs/{name}/fires}. */
 @RestController
-@Validated
 @RequestMapping("/api/jobs")
 class JobsController {
 

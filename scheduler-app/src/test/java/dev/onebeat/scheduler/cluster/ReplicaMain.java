@@ -8,7 +8,6 @@ import dev.onebeat.scheduler.OnebeatApplication;
 import java.time.Duration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * One scheduler replica for the multi-process tests: the real application plus a job that fires
@@ -26,7 +25,7 @@ public final class ReplicaMain {
         SpringApplication.run(new Class<?>[] {OnebeatApplication.class, FanOutJob.class}, args);
     }
 
-    @Configuration(proxyBeanMethods = false)
+    // deliberately not @Configuration: component scanning of in-JVM tests must not pick this job up
     static class FanOutJob {
 
         @Bean

@@ -1,0 +1,167 @@
+package dev.onebeat.scheduler.bench;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.bench.RawMultiRowInsert.Commit;
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Measures one fire fanning out to many entities against the raw multi-row insert of the same rows,
+ * on a fresh database, and prints the figures of {@code PERFORMANCE.md}: tasks/s, rows/s, their
+ * ratio, and commits per task. Run it with {@code bench/fanout.sh}; see {@link BenchOptions#USAGE}.
+ *
+ * <p>Phases run one after the other, each on an emptied table after a checkpoint, with only its
+ * own sessions connected (so that the commit counter sees that phase alone): onebeat once per
+ * batch size, then the raw baseline, then the raw baseline with every row a conflict, then,
+ * optionally, the stages of a fire timed apart ({@link FireBreakdown}).
+ */
+public final class FanOutBenchmark {
+
+    private static final String RAW_JOB = "fan-out-raw";
+    private static final Instant FIRST_INSTANT = Instant.parse("2030-01-01T00:00:00Z");
+
+    private final BenchOptions options;
+    private final BenchDatabase database;
+    private final CommitCounter commits;
+    private long instants;
+
+    private FanOutBenchmark(BenchOptions options, BenchDatabase database) {
+        this.options = options;
+        this.database = database;
+        this.commits = new CommitCounter(database);
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.print(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        try (BenchDatabase database = BenchDatabase.create(options.adminUrl())) {
+            new FanOutBenchmark(options, database).run();
+        }
+    }
+
+    private void run() throws Exception {
+        printHeader();
+        List<PhaseResult> onebeat = new ArrayList<>();
+        for (int batchSize : options.batchSizes()) {
+            onebeat.add(onebeatPhase(batchSize));
+        }
+        PhaseResult raw;
+        Rates conflicts;
+        try (RawSession session = new RawSession(database, options.rowsPerStatement())) {
+            raw = rawPhase(session);
+            conflicts = rawConflictPhase(session);
+        }
+        if (options.breakdown()) {
+            try (OnebeatInstance instance = OnebeatInstance.boot(database, options.batchSizes().get(0))) {
+                emptyTables();
+                new FireBreakdown(options, database, instance, this::nextInstant).run(raw);
+            }
+        }
+        printSummary(onebeat, raw, conflicts);
+    }
+
+    private PhaseResult onebeatPhase(int batchSize) throws SQLException {
+        try (OnebeatInstance instance = OnebeatInstance.boot(database, batchSize)) {
+            ReminderTasks.requireSameRowsAsOnebeat(instance.bean(JsonMapper.class));
+            emptyTables();
+            PeriodicJob job = ReminderTasks.job("fan-out-b" + batchSize, options.entities());
+            return phase("onebeat fire, batch-size " + batchSize, index -> instance.fire(job, nextInstant()),
+                    instance::retirePooledConnections);
+        }
+    }
+
+    private PhaseResult rawPhase(RawSession session) throws SQLException {
+        emptyTables();
+        return phase("raw multi-row insert, " + options.rowsPerStatement() + " rows/statement and /commit",
+                index -> requireRows(options.entities(),
+                        session.insert().insert(RAW_JOB, nextInstant(), options.entities(), Commit.PER_STATEMENT)),
+                session::reconnect);
+    }
+
+    /** The same rows again: every row a conflict, nothing inserted. Commits are not counted. */
+    private Rates rawConflictPhase(RawSession session) throws SQLException {
+        Instant written = nextInstant();
+        session.insert().insert(RAW_JOB, written, options.entities(), Commit.PER_STATEMENT);
+        return Rounds.time(options.warmups(), options.rounds(), index -> {
+            requireRows(0, session.insert().insert(RAW_JOB, written, options.entities(), Commit.PER_STATEMENT));
+            return options.entities();
+        });
+    }
+
+    /**
+     * Warms up, then counts commits over the measured rounds. The count starts and ends once the
+     * sessions have reported (see {@link CommitCounter}); an idle window measured first shows what
+     * reconnecting adds.
+     */
+    private PhaseResult phase(String label, Rounds.Round round, Runnable endSessions) {
+        Rounds.warmUp(options.warmups(), round);
+        long idleStart = commits.settled(endSessions);
+        long start = commits.settled(endSessions);
+        Rates rates = Rounds.measure(options.rounds(), options.warmups(), round);
+        long end = commits.settled(endSessions);
+        PhaseResult result = new PhaseResult(label, rates, (long) options.rounds() * options.entities(),
+                end - start, start - idleStart);
+        System.out.printf(Locale.ROOT, "%s: median %s rows/s, best %s; rounds [%s]; commits %d (%.5f per row;"
+                        + " %d with nothing running)%n", label, Rates.grouped(rates.median()),
+                Rates.grouped(rates.best()), rates.rounds(), result.commits(), result.commitsPerRow(),
+                result.idleCommits());
+        return result;
+    }
+
+    /** Empties the outbox and ledger and writes dirty pages out, so that every phase starts alike. */
+    private void emptyTables() throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("TRUNCATE onebeat_task, onebeat_fire");
+            statement.execute("CHECKPOINT");
+        }
+    }
+
+    private Instant nextInstant() {
+        return FIRST_INSTANT.plus(instants++, ChronoUnit.SECONDS);
+    }
+
+    private static int requireRows(int expected, int actual) {
+        if (actual != expected) {
+            throw new IllegalStateException("expected " + expected + " rows inserted, got " + actual);
+        }
+        return Math.max(expected, actual);
+    }
+
+    private void printHeader() {
+        System.out.printf(Locale.ROOT, "fan-out benchmark %s%n  server: %s%n  client: %d cores, Java %s,"
+                        + " load average %.2f at start%n  database %s; %,d entities per fire; %d warm-up + %d"
+                        + " measured rounds per phase%n", Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                database.serverVersion(), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                database.name(), options.entities(), options.warmups(), options.rounds());
+    }
+
+    private void printSummary(List<PhaseResult> onebeat, PhaseResult raw, Rates conflicts) {
+        System.out.printf(Locale.ROOT, "raw multi-row insert, every row a conflict: median %s rows/s, best %s%n",
+                Rates.grouped(conflicts.median()), Rates.grouped(conflicts.best()));
+        for (int i = 0; i < onebeat.size(); i++) {
+            PhaseResult fire = onebeat.get(i);
+            System.out.printf(Locale.ROOT, "fan-out %,d%s: onebeat %s tasks/s (median), raw multi-row insert %s"
+                            + " rows/s (median), ratio %.0f%% (target >= 80%%); commits per task %.5f (target"
+                            + " <= 0.01)%n", options.entities(),
+                    i == 0 ? "" : " (batch-size " + options.batchSizes().get(i) + ")",
+                    Rates.grouped(fire.rates().median()), Rates.grouped(raw.rates().median()),
+                    100 * fire.rates().median() / raw.rates().median(), fire.commitsPerRow());
+        }
+    }
+}

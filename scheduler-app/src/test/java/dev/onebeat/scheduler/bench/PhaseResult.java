@@ -1,0 +1,18 @@
+package dev.onebeat.scheduler.bench;
+
+/**
+ * The figures of one measured phase.
+ *
+ * @param label what ran
+ * @param rates the measured rounds' rates
+ * @param rows rows (tasks) written over the measured rounds
+ * @param commits growth of {@code pg_stat_database.xact_commit} over the measured rounds
+ * @param idleCommits the same growth over an equal window in which nothing ran: what the counting
+ *     itself adds (pool connections reopened), already included in {@code commits}
+ */
+record PhaseResult(String label, Rates rates, long rows, long commits, long idleCommits) {
+
+    double commitsPerRow() {
+        return (double) commits / rows;
+    }
+}
