@@ -8,12 +8,25 @@ import java.util.Set;
  * could still hold unreported commits has ended.
  *
  * <p>Since PostgreSQL 15 a session reports its counters to shared memory at most once a second
- * and, when it then goes idle, not necessarily until its next transaction or its exit (observed
- * on 15.20: an idle session still held 50 commits after 13 s). {@code pg_stat_force_next_flush()}
- * only acts on the session that calls it, and sleeping is no cure, so the counter is read after the
- * sessions have exited: a session reports everything when it ends.
+ * and, once idle, not necessarily before its next transaction or its exit (seen on 15.20: an idle
+ * session still held 50 commits after 13 s). {@code pg_stat_force_next_flush()} acts only on the
+ * session that calls it, and no sleep is long enough for sure, so the counter is read after the
+ * sessions have exited: a session reports everything as it ends.
+ *
+ * <p>Reconnecting costs a commit or two per connection ({@code SET application_name} of the
+ * driver, the pool's validation), so a window's growth includes those of the connections opened
+ * at its start; {@link PhaseResult#idleCommits()} measures that share.
  */
 final class CommitCounter {
+
+    /** The connections a measured subject holds. */
+    interface Sessions {
+        /** Closes every connection held now; the holder may open replacements. */
+        void close();
+
+        /** Returns once the replacements the holder opens by itself are open and idle. */
+        void awaitReopened();
+    }
 
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -23,15 +36,12 @@ final class CommitCounter {
         this.database = database;
     }
 
-    /**
-     * @param endSessions closes the connections the measured code holds; new ones it opens after
-     *     are not waited for
-     * @return the commit counter once the sessions open before {@code endSessions} have exited
-     */
-    long settled(Runnable endSessions) {
+    /** @return the commit counter, read once the sessions open before this call have exited */
+    long settled(Sessions sessions) {
         Set<Integer> open = database.sessions();
-        endSessions.run();
+        sessions.close();
         database.awaitGone(open, EXIT_TIMEOUT);
+        sessions.awaitReopened();
         return database.committedTransactions();
     }
 }

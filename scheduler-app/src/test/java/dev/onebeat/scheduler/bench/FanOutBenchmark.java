@@ -69,7 +69,7 @@ public final class FanOutBenchmark {
         if (options.breakdown()) {
             try (OnebeatInstance instance = OnebeatInstance.boot(database, options.batchSizes().get(0))) {
                 emptyTables();
-                new FireBreakdown(options, database, instance, this::nextInstant).run(raw);
+                new FireBreakdown(options, database, instance, this::nextInstant).run(onebeat.get(0));
             }
         }
         printSummary(onebeat, raw, conflicts);
@@ -81,7 +81,7 @@ public final class FanOutBenchmark {
             emptyTables();
             PeriodicJob job = ReminderTasks.job("fan-out-b" + batchSize, options.entities());
             return phase("onebeat fire, batch-size " + batchSize, index -> instance.fire(job, nextInstant()),
-                    instance::retirePooledConnections);
+                    instance.pooledSessions());
         }
     }
 
@@ -90,7 +90,7 @@ public final class FanOutBenchmark {
         return phase("raw multi-row insert, " + options.rowsPerStatement() + " rows/statement and /commit",
                 index -> requireRows(options.entities(),
                         session.insert().insert(RAW_JOB, nextInstant(), options.entities(), Commit.PER_STATEMENT)),
-                session::reconnect);
+                session.sessions());
     }
 
     /** The same rows again: every row a conflict, nothing inserted. Commits are not counted. */
@@ -108,18 +108,18 @@ public final class FanOutBenchmark {
      * sessions have reported (see {@link CommitCounter}); an idle window measured first shows what
      * reconnecting adds.
      */
-    private PhaseResult phase(String label, Rounds.Round round, Runnable endSessions) {
+    private PhaseResult phase(String label, Rounds.Round round, CommitCounter.Sessions sessions) {
         Rounds.warmUp(options.warmups(), round);
-        long idleStart = commits.settled(endSessions);
-        long start = commits.settled(endSessions);
+        long idleStart = commits.settled(sessions);
+        long start = commits.settled(sessions);
         Rates rates = Rounds.measure(options.rounds(), options.warmups(), round);
-        long end = commits.settled(endSessions);
+        long end = commits.settled(sessions);
         PhaseResult result = new PhaseResult(label, rates, (long) options.rounds() * options.entities(),
                 end - start, start - idleStart);
-        System.out.printf(Locale.ROOT, "%s: median %s rows/s, best %s; rounds [%s]; commits %d (%.5f per row;"
-                        + " %d with nothing running)%n", label, Rates.grouped(rates.median()),
-                Rates.grouped(rates.best()), rates.rounds(), result.commits(), result.commitsPerRow(),
-                result.idleCommits());
+        System.out.printf(Locale.ROOT, "%s: median %s rows/s, best %s; rounds [%s]%n  commits %d (%.5f per row),"
+                        + " %d of them reconnecting (as counted with nothing running)%n", label,
+                Rates.grouped(rates.median()), Rates.grouped(rates.best()), rates.rounds(), result.commits(),
+                result.commitsPerRow(), result.idleCommits());
         return result;
     }
 

@@ -19,14 +19,27 @@ final class RawSession implements AutoCloseable {
         return insert;
     }
 
-    /** Closes the connection, so that its session exits and reports its commits, and opens another. */
-    void reconnect() {
-        try {
-            insert.close();
-            insert = RawMultiRowInsert.open(database, rowsPerStatement);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not reconnect to " + database.name(), e);
-        }
+    /** The one connection, for {@link CommitCounter}: closed, then replaced by a new one. */
+    CommitCounter.Sessions sessions() {
+        return new CommitCounter.Sessions() {
+            @Override
+            public void close() {
+                try {
+                    insert.close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException("could not close the baseline's connection", e);
+                }
+            }
+
+            @Override
+            public void awaitReopened() {
+                try {
+                    insert = RawMultiRowInsert.open(database, rowsPerStatement);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("could not reconnect to " + database.name(), e);
+                }
+            }
+        };
     }
 
     @Override

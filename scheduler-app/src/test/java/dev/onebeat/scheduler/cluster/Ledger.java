@@ -17,9 +17,19 @@ final class Ledger {
     }
 
     private final JdbcClient jdbc;
+    private final String job;
+    private final Duration interval;
+    private final int entities;
 
     Ledger(DataSource dataSource) {
+        this(dataSource, ReplicaMain.JOB, Duration.ofSeconds(1), ReplicaMain.ENTITIES);
+    }
+
+    Ledger(DataSource dataSource, String job, Duration interval, int entities) {
         this.jdbc = JdbcClient.create(dataSource);
+        this.job = job;
+        this.interval = interval;
+        this.entities = entities;
     }
 
     List<Fire> fires() {
@@ -27,7 +37,7 @@ final class Ledger {
                         SELECT scheduled_at, fired_at, node, trigger_kind, task_count FROM onebeat_fire
                         WHERE job_name = ? ORDER BY scheduled_at
                         """)
-                .param(ReplicaMain.JOB)
+                .param(job)
                 .query((rs, row) -> new Fire(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant(),
                         rs.getString(3), rs.getString(4), rs.getInt(5)))
                 .list();
@@ -52,22 +62,22 @@ final class Ledger {
         assertThat(fires).isNotEmpty();
         for (int i = 1; i < fires.size(); i++) {
             assertThat(Duration.between(fires.get(i - 1).scheduledAt(), fires.get(i).scheduledAt()))
-                    .as("no missing and no repeated second after %s", fires.get(i - 1).scheduledAt())
-                    .isEqualTo(Duration.ofSeconds(1));
+                    .as("no missing and no repeated instant after %s", fires.get(i - 1).scheduledAt())
+                    .isEqualTo(interval);
         }
-        assertThat(fires).allSatisfy(fire -> assertThat(fire.tasks()).isEqualTo(ReplicaMain.ENTITIES));
-        long tasks = jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(ReplicaMain.JOB)
+        assertThat(fires).allSatisfy(fire -> assertThat(fire.tasks()).isEqualTo(entities));
+        long tasks = jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(job)
                 .query(Long.class).single();
         long keys = jdbc.sql("SELECT count(DISTINCT idempotency_key) FROM onebeat_task WHERE job_name = ?")
-                .param(ReplicaMain.JOB).query(Long.class).single();
+                .param(job).query(Long.class).single();
         long tasksPerFire = jdbc.sql("""
                         SELECT count(*) FROM (SELECT scheduled_at FROM onebeat_task WHERE job_name = ?
                         GROUP BY scheduled_at HAVING count(*) <> ?) wrong
                         """)
-                .params(ReplicaMain.JOB, ReplicaMain.ENTITIES).query(Long.class).single();
-        assertThat(tasks).isEqualTo((long) fires.size() * ReplicaMain.ENTITIES);
+                .params(job, entities).query(Long.class).single();
+        assertThat(tasks).isEqualTo((long) fires.size() * entities);
         assertThat(keys).isEqualTo(tasks);
-        assertThat(tasksPerFire).as("fires whose task rows are not exactly %d", ReplicaMain.ENTITIES).isZero();
+        assertThat(tasksPerFire).as("fires whose task rows are not exactly %d", entities).isZero();
         return fires;
     }
 
@@ -77,12 +87,21 @@ final class Ledger {
         return byNode;
     }
 
+    String nodeExecuting() {
+        List<String> holders = jdbc.sql("""
+                        SELECT instance_name FROM qrtz_fired_triggers
+                        WHERE trigger_name = ? AND state = 'EXECUTING'
+                        """)
+                .param(job).query(String.class).list();
+        return holders.isEmpty() ? null : holders.get(0);
+    }
+
     String nodeHoldingNextTrigger() {
         List<String> holders = jdbc.sql("""
                         SELECT instance_name FROM qrtz_fired_triggers
                         WHERE trigger_name = ? AND state = 'ACQUIRED'
                         """)
-                .param(ReplicaMain.JOB).query(String.class).list();
+                .param(job).query(String.class).list();
         return holders.isEmpty() ? null : holders.get(0);
     }
 }

@@ -17,12 +17,18 @@ public final class ReplicaMain {
 
     static final String JOB = "fanout-1s";
     static final int ENTITIES = 100;
+    /** A job that fires every 2 s and runs for 1.5 s, so a replica can be killed in the middle of a fire. */
+    static final String SLOW_JOB = "slow-2s";
+    static final int SLOW_ENTITIES = 10;
+    /** System property choosing the job: {@code fanout} (default) or {@code slow}. */
+    static final String JOB_PROPERTY = "replica.job";
 
     private ReplicaMain() {
     }
 
     public static void main(String[] args) {
-        SpringApplication.run(new Class<?>[] {OnebeatApplication.class, FanOutJob.class}, args);
+        Class<?> job = "slow".equals(System.getProperty(JOB_PROPERTY)) ? SlowJob.class : FanOutJob.class;
+        SpringApplication.run(new Class<?>[] {OnebeatApplication.class, job}, args);
     }
 
     // deliberately not @Configuration: component scanning of in-JVM tests must not pick this job up
@@ -37,6 +43,21 @@ public final class ReplicaMain {
                             ctx.dispatch(TaskRequest.builder("fanout.process").queue("fanout").entity("account", i)
                                     .build());
                         }
+                    });
+        }
+    }
+
+    static class SlowJob {
+
+        @Bean
+        PeriodicJob slowEveryTwoSeconds() {
+            return Jobs.periodic(SLOW_JOB, Schedule.every(Duration.ofSeconds(2)))
+                    .lockAtMostFor(Duration.ofSeconds(3))
+                    .execute(ctx -> {
+                        for (int i = 0; i < SLOW_ENTITIES; i++) {
+                            ctx.dispatch(TaskRequest.builder("slow.process").queue("slow").entity("account", i).build());
+                        }
+                        Thread.sleep(1500);
                     });
         }
     }

@@ -30,9 +30,15 @@ final class Replicas implements AutoCloseable {
 
     /** Starts a replica whose Quartz instance id is {@code id}, so ledger rows can be traced to it. */
     void start(String id) {
+        start(id, "fanout");
+    }
+
+    /** Starts a replica running {@code job} ({@code fanout} or {@code slow}, see {@link ReplicaMain}). */
+    void start(String id, String job) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-D" + ReplicaMain.JOB_PROPERTY + "=" + job,
                 "-cp", System.getProperty("java.class.path"),
                 ReplicaMain.class.getName(),
                 "--spring.datasource.url=" + database.jdbcUrl(),
