@@ -104,23 +104,31 @@ public final class FanOutBenchmark {
     }
 
     /**
-     * Warms up, then counts commits over the measured rounds. The count starts and ends once the
-     * sessions have reported (see {@link CommitCounter}); an idle window measured first shows what
-     * reconnecting adds.
+     * Warms up, then counts commits over a window of the measured rounds plus one untimed round
+     * first. The window starts and ends once the sessions have reported (see
+     * {@link CommitCounter}), which leaves new connections behind, and the untimed round keeps
+     * their first use (server-side statement preparation, cold caches) out of the timings. An
+     * idle window measured before shows what reconnecting adds to the count.
      */
     private PhaseResult phase(String label, Rounds.Round round, CommitCounter.Sessions sessions) {
-        Rounds.warmUp(options.warmups(), round);
+        Rounds.warmUp(options.warmups(), 0, round);
         long idleStart = commits.settled(sessions);
         long start = commits.settled(sessions);
-        Rates rates = Rounds.measure(options.rounds(), options.warmups(), round);
+        Rounds.warmUp(1, options.warmups(), round);
+        Rates rates = Rounds.measure(options.rounds(), options.warmups() + 1, round);
         long end = commits.settled(sessions);
-        PhaseResult result = new PhaseResult(label, rates, (long) options.rounds() * options.entities(),
+        PhaseResult result = new PhaseResult(label, rates, (long) (options.rounds() + 1) * options.entities(),
                 end - start, start - idleStart);
-        System.out.printf(Locale.ROOT, "%s: median %s rows/s, best %s; rounds [%s]%n  commits %d (%.5f per row),"
-                        + " %d of them reconnecting (as counted with nothing running)%n", label,
-                Rates.grouped(rates.median()), Rates.grouped(rates.best()), rates.rounds(), result.commits(),
-                result.commitsPerRow(), result.idleCommits());
+        System.out.printf(Locale.ROOT, "%s: median %s rows/s, best %s; rounds [%s]%n  commits %d over %d rounds"
+                        + " (%.5f per row), %d of them reconnecting (as counted with nothing running);"
+                        + " load average %.2f%n", label, Rates.grouped(rates.median()), Rates.grouped(rates.best()),
+                rates.rounds(), result.commits(), options.rounds() + 1, result.commitsPerRow(),
+                result.idleCommits(), loadAverage());
         return result;
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /** Empties the outbox and ledger and writes dirty pages out, so that every phase starts alike. */
@@ -147,7 +155,7 @@ public final class FanOutBenchmark {
                         + " load average %.2f at start%n  database %s; %,d entities per fire; %d warm-up + %d"
                         + " measured rounds per phase%n", Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 database.serverVersion(), Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                System.getProperty("java.version"), loadAverage(),
                 database.name(), options.entities(), options.warmups(), options.rounds());
     }
 

@@ -5,8 +5,8 @@ package dev.onebeat.scheduler.bench;
  *
  * @param label what ran
  * @param rates the measured rounds' rates
- * @param rows rows (tasks) written over the measured rounds
- * @param commits growth of {@code pg_stat_database.xact_commit} over the measured rounds
+ * @param rows rows (tasks) written in the window the commits were counted over
+ * @param commits growth of {@code pg_stat_database.xact_commit} over that window
  * @param idleCommits the same growth over an equal window in which nothing ran: what the counting
  *     itself adds (pool connections reopened), already included in {@code commits}
  */

@@ -19,9 +19,10 @@ final class Rounds {
     private Rounds() {
     }
 
-    static void warmUp(int count, Round round) {
+    /** @param firstIndex the index of the first round, so that indexes never repeat */
+    static void warmUp(int count, int firstIndex, Round round) {
         for (int i = 0; i < count; i++) {
-            run(round, i);
+            run(round, firstIndex + i);
         }
     }
 
@@ -39,7 +40,7 @@ final class Rounds {
 
     /** Warms up, then measures. */
     static Rates time(int warmups, int count, Round round) {
-        warmUp(warmups, round);
+        warmUp(warmups, 0, round);
         return measure(count, warmups, round);
     }
 
