@@ -23,12 +23,7 @@ class ReplicaKilledIT {
         String victim;
         long duplicatesSuppressed;
         try (Replicas replicas = new Replicas(database, "replica-killed")) {
-            replicas.start("replica-1");
-            replicas.start("replica-2");
-            replicas.start("replica-3");
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> ledger.clusterSize() == 3);
-            Instant allUp = Instant.now();
+            Instant allUp = replicas.startThreeAndAwaitCluster("fanout", ledger);
             await().atMost(Duration.ofMinutes(2)).until(() -> ledger.firesScheduledAfter(allUp) >= 5);
 
             AtomicReference<String> holder = new AtomicReference<>();

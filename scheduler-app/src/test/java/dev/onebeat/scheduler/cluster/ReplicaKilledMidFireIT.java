@@ -26,12 +26,7 @@ class ReplicaKilledMidFireIT {
         Instant killedAt;
         String victim;
         try (Replicas replicas = new Replicas(database, "replica-killed-mid-fire")) {
-            replicas.start("replica-1", "slow");
-            replicas.start("replica-2", "slow");
-            replicas.start("replica-3", "slow");
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> ledger.clusterSize() == 3);
-            Instant allUp = Instant.now();
+            Instant allUp = replicas.startThreeAndAwaitCluster("slow", ledger);
             await().atMost(Duration.ofMinutes(2)).until(() -> ledger.firesScheduledAfter(allUp) >= 2);
 
             AtomicReference<String> executing = new AtomicReference<>();

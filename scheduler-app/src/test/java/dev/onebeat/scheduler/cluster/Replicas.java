@@ -1,10 +1,14 @@
 package dev.onebeat.scheduler.cluster;
 
 import dev.onebeat.testsupport.TestDatabase;
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +61,21 @@ final class Replicas implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start replica " + id, e);
         }
+    }
+
+    /**
+     * Starts {@code replica-1} to {@code replica-3} running {@code job} and waits until all three
+     * have checked in to the Quartz cluster.
+     *
+     * @return when the third replica was seen
+     */
+    Instant startThreeAndAwaitCluster(String job, Ledger ledger) {
+        for (int i = 1; i <= 3; i++) {
+            start("replica-" + i, job);
+        }
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> ledger.clusterSize() == 3);
+        return Instant.now();
     }
 
     /** SIGKILL: no shutdown hook, no Quartz shutdown, no transaction end. */

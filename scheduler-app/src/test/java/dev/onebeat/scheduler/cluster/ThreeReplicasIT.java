@@ -21,12 +21,7 @@ class ThreeReplicasIT {
         List<Ledger.Fire> fires;
         long duplicatesSuppressed;
         try (Replicas replicas = new Replicas(database, "three-replicas")) {
-            replicas.start("replica-1");
-            replicas.start("replica-2");
-            replicas.start("replica-3");
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> ledger.clusterSize() == 3);
-            Instant allUp = Instant.now();
+            Instant allUp = replicas.startThreeAndAwaitCluster("fanout", ledger);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.firesScheduledAfter(allUp) >= 22);
             duplicatesSuppressed = replicas.countLogLines("duplicate fire suppressed");
