@@ -1,43 +1,40 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.bench.RawMultiRowInsert.Commit;
-import dev.onebeat.scheduler.outbox.JsonValues;
 import dev.onebeat.scheduler.outbox.OutboxTask;
 import dev.onebeat.scheduler.outbox.OutboxWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Times the stages of a fire apart, each over the same number of tasks, to show where a fire's
- * time goes: the job building its requests, what {@code FireContext.dispatch} does to each in
- * memory (key, JSON checks, serialization), the outbox insert on its own, and the fixed cost of a
- * fire that dispatches nothing (lock, ledger, commit, unlock).
- *
- * <p>The in-memory stages repeat {@code FireContext.dispatch}'s steps with the same public calls,
- * since that class is private to its package; keep them in step with it.
+ * time goes: the in-memory steps ({@link DispatchSteps}), building the JDBC arrays the outbox
+ * statement binds, the outbox insert on its own, the raw insert in the same single transaction,
+ * and the fixed cost of a fire that dispatches nothing (lock, ledger, commit, unlock).
  */
 final class FireBreakdown {
 
     private static final String JOB = "fan-out-stages";
+    // the in-memory steps take milliseconds: many more rounds cost little and steady the JIT
+    private static final int CHEAP_WARMUPS = 20;
+    private static final int CHEAP_ROUNDS = 30;
 
     private final BenchOptions options;
     private final BenchDatabase database;
     private final OnebeatInstance instance;
     private final Supplier<Instant> instants;
-    private final JsonMapper json;
+    private final DispatchSteps steps;
     private final int batchSize;
 
     FireBreakdown(BenchOptions options, BenchDatabase database, OnebeatInstance instance, Supplier<Instant> instants) {
@@ -45,26 +42,29 @@ final class FireBreakdown {
         this.database = database;
         this.instance = instance;
         this.instants = instants;
-        this.json = instance.bean(JsonMapper.class);
+        this.steps = new DispatchSteps(instance.bean(JsonMapper.class), options.entities());
         this.batchSize = options.batchSizes().get(0);
     }
 
-    void run(PhaseResult fire) throws Exception {
-        int n = options.entities();
-        System.out.printf(Locale.ROOT, "stages of a fire of %,d tasks, each timed alone (batch-size %d), median of %d"
-                + " rounds:%n", n, batchSize, options.rounds());
+    void run(PhaseResult fire) throws SQLException {
+        System.out.printf(Locale.ROOT, "stages of a fire of %,d tasks (batch-size %d), each timed alone, median:%n",
+                options.entities(), batchSize);
         print("whole fire (onebeat phase above)", fire.rates());
-        Instant at = Instant.parse("2030-06-01T00:00:00Z");
-        List<TaskRequest> requests = requests(n);
-        stage("job body: build the TaskRequests", index -> requests(n).size());
-        stage("dispatch: derive idempotency keys", index -> keys(requests, at));
-        stage("dispatch: check args/kwargs are JSON values", index -> validate(requests));
-        stage("dispatch: serialize payloads (Jackson)", index -> serialize(requests));
-        stage("job body + dispatch in memory, all of the above", index -> outboxTasks(at).size());
-        stage("OutboxWriter.insert alone, " + statements(n) + " statements, 1 commit", outboxInsert());
+        Instant at = instants.get();
+        cheap("job body: build the TaskRequests", steps.buildRequests());
+        cheap("dispatch: derive idempotency keys", steps.deriveKeys(JOB, at));
+        cheap("dispatch: check args/kwargs are JSON values", steps.checkJson());
+        cheap("dispatch: serialize payloads (Jackson)", steps.serialize());
+        cheap("job body + dispatch in memory, all of the above", steps.all(JOB, at));
+        try (Connection connection = database.connect()) {
+            cheap("OutboxWriter: build the 7 JDBC arrays per statement", arrays(connection, steps.outboxTasks(JOB, at)));
+        }
+        print("OutboxWriter.insert alone, " + statements() + " statements, 1 commit",
+                Rounds.time(options.warmups(), options.rounds(), outboxInsert()));
         try (RawSession raw = new RawSession(database, batchSize)) {
-            stage("raw multi-row insert, " + statements(n) + " statements, 1 commit", index -> raw.insert()
-                    .insert("fan-out-raw-once", instants.get(), n, Commit.ONCE));
+            print("raw multi-row insert, " + statements() + " statements, 1 commit",
+                    Rounds.time(options.warmups(), options.rounds(), index -> raw.insert()
+                            .insert("fan-out-raw-once", instants.get(), options.entities(), Commit.ONCE)));
         }
         PeriodicJob empty = Jobs.periodic("empty", Schedule.every(Duration.ofSeconds(1))).execute(ctx -> { });
         Rates fires = Rounds.time(options.warmups(), options.rounds(), index -> {
@@ -75,12 +75,8 @@ final class FireBreakdown {
                 1000 / fires.median());
     }
 
-    private int statements(int tasks) {
-        return (tasks + batchSize - 1) / batchSize;
-    }
-
-    private void stage(String label, Rounds.Round round) {
-        print(label, Rounds.time(options.warmups(), options.rounds(), round));
+    private void cheap(String label, Rounds.Round round) {
+        print(label, Rounds.time(CHEAP_WARMUPS, CHEAP_ROUNDS, round));
     }
 
     private void print(String label, Rates rates) {
@@ -88,6 +84,38 @@ final class FireBreakdown {
                 rates.medianMillis(options.entities()), Rates.grouped(rates.median()));
     }
 
+    private int statements() {
+        return (options.entities() + batchSize - 1) / batchSize;
+    }
+
+    /** The arrays {@code OutboxWriter.insert} builds and binds, built the same way and dropped. */
+    private Rounds.Round arrays(Connection connection, List<OutboxTask> tasks) {
+        return index -> {
+            for (int from = 0; from < tasks.size(); from += batchSize) {
+                List<OutboxTask> batch = tasks.subList(from, Math.min(tasks.size(), from + batchSize));
+                int n = batch.size();
+                String[] keys = new String[n], names = new String[n], queues = new String[n], types = new String[n],
+                        ids = new String[n], payloads = new String[n], notBefore = new String[n];
+                for (int i = 0; i < n; i++) {
+                    OutboxTask task = batch.get(i);
+                    keys[i] = task.key().value();
+                    names[i] = task.task();
+                    queues[i] = task.queue();
+                    types[i] = task.entity().type();
+                    ids[i] = task.entity().id();
+                    payloads[i] = task.payloadJson();
+                }
+                for (String[] column : List.of(keys, names, queues, types, ids)) {
+                    connection.createArrayOf("varchar", column).free();
+                }
+                connection.createArrayOf("text", payloads).free();
+                connection.createArrayOf("text", notBefore).free();
+            }
+            return tasks.size();
+        };
+    }
+
+    /** {@code OutboxWriter.insert} on rows built beforehand, in batches, in one transaction as in a fire. */
     private Rounds.Round outboxInsert() {
         OutboxWriter writer = instance.bean(OutboxWriter.class);
         TransactionTemplate transactions = instance.bean(TransactionTemplate.class);
@@ -95,7 +123,7 @@ final class FireBreakdown {
         List<List<OutboxTask>> prepared = new ArrayList<>();
         for (int i = 0; i < options.warmups() + options.rounds(); i++) {
             scheduled.add(instants.get());
-            prepared.add(outboxTasks(scheduled.get(i)));
+            prepared.add(steps.outboxTasks(JOB, scheduled.get(i)));
         }
         return index -> transactions.execute(status -> {
             List<OutboxTask> tasks = prepared.get(index);
@@ -106,57 +134,5 @@ final class FireBreakdown {
             }
             return inserted;
         });
-    }
-
-    private List<TaskRequest> requests(int count) {
-        List<TaskRequest> requests = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            requests.add(ReminderTasks.request(i));
-        }
-        return requests;
-    }
-
-    private static int keys(List<TaskRequest> requests, Instant at) {
-        int length = 0;
-        for (TaskRequest request : requests) {
-            length += IdempotencyKey.of(JOB, at, request.task(), request.entity()).value().length();
-        }
-        return length > 0 ? requests.size() : 0;
-    }
-
-    private static int validate(List<TaskRequest> requests) {
-        for (TaskRequest request : requests) {
-            JsonValues.requireJson("args", request.args());
-            JsonValues.requireJson("kwargs", request.kwargs());
-        }
-        return requests.size();
-    }
-
-    private int serialize(List<TaskRequest> requests) {
-        int length = 0;
-        for (TaskRequest request : requests) {
-            length += json.writeValueAsString(payload(request)).length();
-        }
-        return length > 0 ? requests.size() : 0;
-    }
-
-    /** What {@code FireContext.dispatch} builds for each request before the insert. */
-    private List<OutboxTask> outboxTasks(Instant at) {
-        List<OutboxTask> tasks = new ArrayList<>(options.entities());
-        for (TaskRequest request : requests(options.entities())) {
-            JsonValues.requireJson("args", request.args());
-            JsonValues.requireJson("kwargs", request.kwargs());
-            IdempotencyKey key = IdempotencyKey.of(JOB, at, request.task(), request.entity());
-            tasks.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
-                    json.writeValueAsString(payload(request)), request.notBefore()));
-        }
-        return tasks;
-    }
-
-    private static Map<String, Object> payload(TaskRequest request) {
-        Map<String, Object> payload = new LinkedHashMap<>(2);
-        payload.put("args", request.args());
-        payload.put("kwargs", request.kwargs());
-        return payload;
     }
 }
