@@ -11,6 +11,7 @@ import java.util.Objects;
  */
 public record Entity(String type, String id) {
 
+    /** Rejects a blank type or id. */
     public Entity {
         if (type == null || type.isBlank()) {
             throw new IllegalArgumentException("entity.type must not be blank, was '" + type + "'");

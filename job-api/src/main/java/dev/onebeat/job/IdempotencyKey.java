@@ -37,6 +37,7 @@ public record IdempotencyKey(String value) {
     private static final int HASH_HEX_DIGITS = 20;
     private static final HexFormat HEX = HexFormat.of();
 
+    /** Checks the key's length; use {@link #of} to derive one. */
     public IdempotencyKey {
         Objects.requireNonNull(value, "value must not be null");
         if (value.isEmpty() || value.length() > MAX_LENGTH) {

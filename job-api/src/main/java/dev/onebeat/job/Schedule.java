@@ -70,6 +70,7 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
      * @param source the expression as the user wrote it (Unix or Quartz), for display
      */
     record Cron(String quartzExpression, ZoneId zone, String source) implements Schedule {
+        /** Checks the field count (6 or 7) and keeps the written form as {@code source} when none is given. */
         public Cron {
             Objects.requireNonNull(zone, "zone must not be null");
             if (quartzExpression == null || quartzExpression.isBlank()) {
@@ -97,6 +98,7 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
      * @param zone kept for display; an interval does not depend on it
      */
     record Interval(Duration interval, ZoneId zone) implements Schedule {
+        /** Accepts whole seconds from 1 s to {@code Integer.MAX_VALUE} seconds. */
         public Interval {
             Objects.requireNonNull(interval, "interval must not be null");
             Objects.requireNonNull(zone, "zone must not be null");
@@ -106,7 +108,10 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
             }
         }
 
-        /** @return the same interval, displayed in {@code zone} */
+        /**
+         * @param displayZone the zone to show the schedule in
+         * @return the same interval with that zone
+         */
         public Interval in(ZoneId displayZone) {
             return new Interval(interval, displayZone);
         }

@@ -29,6 +29,7 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
     /** Queue used when none is given. */
     public static final String DEFAULT_QUEUE = "default";
 
+    /** Validates the task and queue names and copies the arguments. */
     public TaskRequest {
         if (task == null || task.isBlank()) {
             throw new IllegalArgumentException("task must not be blank, was '" + task + "'");
@@ -70,42 +71,64 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
             this.task = task;
         }
 
-        /** @param queue the queue @return this builder */
+        /**
+         * @param queue the queue
+         * @return this builder
+         */
         public Builder queue(String queue) {
             this.queue = queue;
             return this;
         }
 
-        /** @param entity the business entity @return this builder */
+        /**
+         * @param entity the business entity
+         * @return this builder
+         */
         public Builder entity(Entity entity) {
             this.entity = entity;
             return this;
         }
 
-        /** @param type entity type @param id entity id @return this builder */
+        /**
+         * @param type entity type
+         * @param id entity id
+         * @return this builder
+         */
         public Builder entity(String type, Object id) {
             return entity(Entity.of(type, id));
         }
 
-        /** @param args positional arguments (JSON values) @return this builder */
+        /**
+         * @param args positional arguments (JSON values)
+         * @return this builder
+         */
         public Builder args(Object... args) {
             this.args = java.util.Arrays.asList(args.clone());
             return this;
         }
 
-        /** @param args positional arguments (JSON values) @return this builder */
+        /**
+         * @param args positional arguments (JSON values)
+         * @return this builder
+         */
         public Builder args(List<?> args) {
             this.args = new java.util.ArrayList<>(Objects.requireNonNull(args, "args must not be null"));
             return this;
         }
 
-        /** @param kwargs keyword arguments (JSON values) @return this builder */
+        /**
+         * @param kwargs keyword arguments (JSON values)
+         * @return this builder
+         */
         public Builder kwargs(Map<String, ?> kwargs) {
             this.kwargs = new LinkedHashMap<>(Objects.requireNonNull(kwargs, "kwargs must not be null"));
             return this;
         }
 
-        /** @param notBefore earliest instant to hand the task over @return this builder */
+        /**
+         * @param notBefore earliest instant to hand the task over
+         * @return this builder
+         */
         public Builder notBefore(Instant notBefore) {
             this.notBefore = notBefore;
             return this;
