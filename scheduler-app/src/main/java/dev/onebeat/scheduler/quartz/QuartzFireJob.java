@@ -35,19 +35,21 @@ public class QuartzFireJob implements Job {
     public void execute(JobExecutionContext context) {
         String name = context.getJobDetail().getKey().getName();
         RegisteredJob job = registry.find(name).orElse(null);
+        Instant quartzTime = quartzScheduledTime(context);
         if (job == null) {
-            log.error("fire skipped: job not registered on this replica job={} scheduledAt={}", name,
-                    context.getScheduledFireTime().toInstant());
+            HandBack.toCluster(context, quartzTime);
             return;
         }
-        Instant quartzTime = quartzScheduledTime(context);
         Instant scheduledAt = LogicalInstants.of(job.job().schedule(), quartzTime);
-        FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY
+        FireTrigger trigger = context.isRecovering() || HandBack.isHandedBack(context) ? FireTrigger.RECOVERY
                 : scheduledAt.equals(quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
         firePath.fire(job.job(), scheduledAt, trigger, node(context));
     }
 
     private static Instant quartzScheduledTime(JobExecutionContext context) {
+        if (HandBack.isHandedBack(context)) {
+            return HandBack.originalTime(context);
+        }
         if (context.isRecovering()) {
             String original = context.getMergedJobDataMap()
                     .getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS);

@@ -1,0 +1,82 @@
+package dev.onebeat.scheduler.quartz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.scheduler.OnebeatApplication;
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.quartz.Scheduler;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * A rolling deploy: replica "old" does not know job {@code shared}, replica "new" does. Fires that
+ * reach the old replica are handed back to the cluster and fired by the new one with their own
+ * scheduled instants, so no instant is lost and none fires twice.
+ */
+@ExtendWith(PostgresExtension.class)
+class HandBackIT {
+
+    @Test
+    void fireOfAJobThisReplicaDoesNotRegisterIsHandedBackAndFiredByOneThatDoes(TestDatabase database)
+            throws Exception {
+        JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        try (ConfigurableApplicationContext oldReplica = start(database, "old", true)) {
+            try (ConfigurableApplicationContext newReplica = start(database, "new", false,
+                    "--onebeat.jobs[0].name=shared", "--onebeat.jobs[0].every=2s", "--onebeat.jobs[0].task=t")) {
+                // only the old replica fires at first: every instant of "shared" reaches the replica that lacks it
+                await().atMost(Duration.ofSeconds(30)).until(() -> handBacks(jdbc) >= 1);
+                assertThat(fires(jdbc)).isEmpty();
+
+                newReplica.getBean(Scheduler.class).start();
+                await().atMost(Duration.ofSeconds(60)).until(() -> fires(jdbc).size() >= 4);
+                oldReplica.close();
+                await().atMost(Duration.ofSeconds(60)).until(() -> handBacks(jdbc) == 0);
+            }
+        }
+
+        List<Fire> fires = fires(jdbc);
+        for (int i = 1; i < fires.size(); i++) {
+            assertThat(Duration.between(fires.get(i - 1).scheduledAt(), fires.get(i).scheduledAt()))
+                    .as("every instant once, including those handed back").isEqualTo(Duration.ofSeconds(2));
+        }
+        assertThat(fires).anyMatch(fire -> fire.trigger().equals("recovery"));
+        assertThat(fires).allMatch(fire -> fire.node().equals("new"));
+        assertThat(fires).allMatch(fire -> fire.scheduledAt().getEpochSecond() % 2 == 0);
+    }
+
+    record Fire(Instant scheduledAt, String trigger, String node) {
+    }
+
+    private static List<Fire> fires(JdbcClient jdbc) {
+        return jdbc.sql("SELECT scheduled_at, trigger_kind, node FROM onebeat_fire WHERE job_name = 'shared' "
+                        + "ORDER BY scheduled_at")
+                .query((rs, row) -> new Fire(rs.getTimestamp(1).toInstant(), rs.getString(2), rs.getString(3)))
+                .list();
+    }
+
+    private static long handBacks(JdbcClient jdbc) {
+        return jdbc.sql("SELECT count(*) FROM qrtz_triggers WHERE trigger_group = ?").param(HandBack.GROUP)
+                .query(Long.class).single();
+    }
+
+    private static ConfigurableApplicationContext start(TestDatabase database, String id, boolean autoStartup,
+                                                        String... jobs) {
+        List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + database.jdbcUrl(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(),
+                "--spring.main.web-application-type=none", "--onebeat.demo.enabled=false",
+                "--spring.quartz.auto-startup=" + autoStartup,
+                "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id));
+        args.addAll(List.of(jobs));
+        return new SpringApplicationBuilder(OnebeatApplication.class).run(args.toArray(String[]::new));
+    }
+}
