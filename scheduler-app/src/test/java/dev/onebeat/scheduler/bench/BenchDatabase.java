@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.bench;
 
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +39,8 @@ final class BenchDatabase implements AutoCloseable {
 
     /** @throws IllegalStateException if the server cannot be reached or refuses the database */
     static BenchDatabase create(String adminUrl) {
-        String name = "onebeat_bench_" + HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
+        String random = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
+        String name = "onebeat_bench_" + random;
         BenchDatabase database = new BenchDatabase(adminUrl, name);
         // template0: whatever someone added to template1 stays out of the measurement
         database.admin("CREATE DATABASE " + name + " TEMPLATE template0");
@@ -62,6 +63,14 @@ final class BenchDatabase implements AutoCloseable {
 
     String serverVersion() {
         return adminQuery("SELECT version()", String.class);
+    }
+
+    /** @return the server settings that move these figures most, as {@code name=value} pairs */
+    String settings() {
+        return adminQuery("""
+                SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings
+                WHERE name IN ('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', 'max_wal_size',
+                               'autovacuum', 'full_page_writes')""", String.class);
     }
 
     /** Transactions committed in this database, as far as the server's statistics have been flushed. */

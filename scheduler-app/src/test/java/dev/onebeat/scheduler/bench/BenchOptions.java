@@ -26,7 +26,7 @@ record BenchOptions(String adminUrl, int entities, int warmups, int rounds, List
 
     static final String USAGE = """
             usage: fanout.sh [--entities=10000] [--warmups=3] [--rounds=10] [--batch-sizes=1000,5000]
-                             [--rows-per-statement=1000] [--no-breakdown]
+                             [--rows-per-statement=1000] [--no-breakdown] [--help]
             environment: %s (default %s), %s (same as --batch-sizes)
             """.formatted(URL_VARIABLE, DEFAULT_ADMIN_URL, BATCH_SIZES_VARIABLE);
 

@@ -18,10 +18,12 @@ import tools.jackson.databind.json.JsonMapper;
  * on a fresh database, and prints the figures of {@code PERFORMANCE.md}: tasks/s, rows/s, their
  * ratio, and commits per task. Run it with {@code bench/fanout.sh}; see {@link BenchOptions#USAGE}.
  *
- * <p>Phases run one after the other, each on an emptied table after a checkpoint, with only its
- * own sessions connected (so that the commit counter sees that phase alone): onebeat once per
- * batch size, then the raw baseline, then the raw baseline with every row a conflict, then,
- * optionally, the stages of a fire timed apart ({@link FireBreakdown}).
+ * <p>For each batch size, on an emptied table after a checkpoint: fires alone, with the commits
+ * counted over them (only onebeat's sessions connected, so that the counter sees onebeat alone);
+ * then fires and raw rounds in turn, which give the ratio: on a shared machine the load changes
+ * from one minute to the next, and rounds in turn meet the same load. Then the raw baseline alone
+ * (its commits counted too), with every row a conflict, and, optionally, the stages of a fire
+ * timed apart ({@link FireBreakdown}).
  */
 public final class FanOutBenchmark {
 
@@ -40,6 +42,10 @@ public final class FanOutBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help")) {
+            System.out.print(BenchOptions.USAGE);
+            return;
+        }
         BenchOptions options;
         try {
             options = BenchOptions.parse(args, System.getenv());
@@ -56,7 +62,7 @@ public final class FanOutBenchmark {
 
     private void run() throws Exception {
         printHeader();
-        List<PhaseResult> onebeat = new ArrayList<>();
+        List<OnebeatFigures> onebeat = new ArrayList<>();
         for (int batchSize : options.batchSizes()) {
             onebeat.add(onebeatPhase(batchSize));
         }
@@ -69,28 +75,49 @@ public final class FanOutBenchmark {
         if (options.breakdown()) {
             try (OnebeatInstance instance = OnebeatInstance.boot(database, options.batchSizes().get(0))) {
                 emptyTables();
-                new FireBreakdown(options, database, instance, this::nextInstant).run(onebeat.get(0));
+                new FireBreakdown(options, database, instance, this::nextInstant).run(onebeat.get(0).inTurn());
             }
         }
         printSummary(onebeat, raw, conflicts);
     }
 
-    private PhaseResult onebeatPhase(int batchSize) throws SQLException {
+    /**
+     * Counts commits over onebeat's fires alone, then times fires and raw rounds in turn; the raw
+     * connection opens only after the count, which must see onebeat's sessions alone.
+     */
+    private OnebeatFigures onebeatPhase(int batchSize) throws SQLException {
         try (OnebeatInstance instance = OnebeatInstance.boot(database, batchSize)) {
             ReminderTasks.requireSameRowsAsOnebeat(instance.bean(JsonMapper.class));
             emptyTables();
             PeriodicJob job = ReminderTasks.job("fan-out-b" + batchSize, options.entities());
-            return phase("onebeat fire, batch-size " + batchSize, index -> instance.fire(job, nextInstant()),
-                    instance.pooledSessions());
+            Rounds.Round fire = index -> instance.fire(job, nextInstant());
+            PhaseResult alone = phase("onebeat fire, batch-size " + batchSize, fire, instance.pooledSessions());
+            try (RawSession session = new RawSession(database, options.rowsPerStatement())) {
+                Comparison inTurn = Comparison.alternate(options.warmups(), options.rounds(), fire, rawRound(session));
+                printInTurn(inTurn);
+                return new OnebeatFigures(batchSize, alone, inTurn);
+            }
         }
+    }
+
+    private static void printInTurn(Comparison inTurn) {
+        System.out.printf(Locale.ROOT, "  in turn with the raw baseline: onebeat median %s tasks/s (best %s),"
+                        + " raw median %s rows/s (best %s), ratio %.0f%% (median of per-round ratios %.0f%%)%n"
+                        + "    onebeat [%s]%n    raw     [%s]%n", Rates.grouped(inTurn.onebeat().median()),
+                Rates.grouped(inTurn.onebeat().best()), Rates.grouped(inTurn.raw().median()),
+                Rates.grouped(inTurn.raw().best()), 100 * inTurn.ratio(), 100 * inTurn.medianPairRatio(),
+                inTurn.onebeat().rounds(), inTurn.raw().rounds());
+    }
+
+    private Rounds.Round rawRound(RawSession session) {
+        return index -> requireRows(options.entities(),
+                session.insert().insert(RAW_JOB, nextInstant(), options.entities(), Commit.PER_STATEMENT));
     }
 
     private PhaseResult rawPhase(RawSession session) throws SQLException {
         emptyTables();
         return phase("raw multi-row insert, " + options.rowsPerStatement() + " rows/statement and /commit",
-                index -> requireRows(options.entities(),
-                        session.insert().insert(RAW_JOB, nextInstant(), options.entities(), Commit.PER_STATEMENT)),
-                session.sessions());
+                rawRound(session), session.sessions());
     }
 
     /** The same rows again: every row a conflict, nothing inserted. Commits are not counted. */
@@ -143,33 +170,43 @@ public final class FanOutBenchmark {
         return FIRST_INSTANT.plus(instants++, ChronoUnit.SECONDS);
     }
 
+    /** @throws IllegalStateException if a round did not write what it should, which voids its time */
     private static int requireRows(int expected, int actual) {
         if (actual != expected) {
             throw new IllegalStateException("expected " + expected + " rows inserted, got " + actual);
         }
-        return Math.max(expected, actual);
+        return actual;
     }
 
     private void printHeader() {
-        System.out.printf(Locale.ROOT, "fan-out benchmark %s%n  server: %s%n  client: %d cores, Java %s,"
-                        + " load average %.2f at start%n  database %s; %,d entities per fire; %d warm-up + %d"
-                        + " measured rounds per phase%n", Instant.now().truncatedTo(ChronoUnit.SECONDS),
-                database.serverVersion(), Runtime.getRuntime().availableProcessors(),
+        System.out.printf(Locale.ROOT, "fan-out benchmark %s%n  server: %s%n  settings: %s%n  client: %d cores,"
+                        + " Java %s, load average %.2f at start%n  database %s; %,d entities per fire; %d warm-up"
+                        + " + %d measured rounds per phase%n", Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                database.serverVersion(), database.settings(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"), loadAverage(),
                 database.name(), options.entities(), options.warmups(), options.rounds());
     }
 
-    private void printSummary(List<PhaseResult> onebeat, PhaseResult raw, Rates conflicts) {
-        System.out.printf(Locale.ROOT, "raw multi-row insert, every row a conflict: median %s rows/s, best %s%n",
-                Rates.grouped(conflicts.median()), Rates.grouped(conflicts.best()));
-        for (int i = 0; i < onebeat.size(); i++) {
-            PhaseResult fire = onebeat.get(i);
-            System.out.printf(Locale.ROOT, "fan-out %,d%s: onebeat %s tasks/s (median), raw multi-row insert %s"
-                            + " rows/s (median), ratio %.0f%% (target >= 80%%); commits per task %.5f (target"
-                            + " <= 0.01)%n", options.entities(),
-                    i == 0 ? "" : " (batch-size " + options.batchSizes().get(i) + ")",
-                    Rates.grouped(fire.rates().median()), Rates.grouped(raw.rates().median()),
-                    100 * fire.rates().median() / raw.rates().median(), fire.commitsPerRow());
+    private void printSummary(List<OnebeatFigures> onebeat, PhaseResult raw, Rates conflicts) {
+        System.out.printf(Locale.ROOT, "raw multi-row insert alone: median %s rows/s, best %s; every row a conflict:"
+                        + " median %s rows/s, best %s%n", Rates.grouped(raw.rates().median()),
+                Rates.grouped(raw.rates().best()), Rates.grouped(conflicts.median()), Rates.grouped(conflicts.best()));
+        for (OnebeatFigures figures : onebeat) {
+            Comparison inTurn = figures.inTurn();
+            System.out.printf(Locale.ROOT, "fan-out %,d: onebeat %s tasks/s (median), raw multi-row insert %s rows/s"
+                            + " (median), ratio %.0f%% (target >= 80%%); commits per task %.5f (target <= 0.01)"
+                            + " [batch-size %d; rounds in turn; median of per-round ratios %.0f%%; %.5f commits per"
+                            + " task net of the counter's reconnections]%n",
+                    options.entities(), Rates.grouped(inTurn.onebeat().median()), Rates.grouped(inTurn.raw().median()),
+                    100 * inTurn.ratio(), figures.alone().commitsPerRow(), figures.batchSize(),
+                    100 * inTurn.medianPairRatio(), figures.alone().netCommitsPerRow());
         }
+    }
+
+    /**
+     * @param alone onebeat's fires alone, with the commits counted over them
+     * @param inTurn onebeat's fires and raw rounds timed in turn
+     */
+    private record OnebeatFigures(int batchSize, PhaseResult alone, Comparison inTurn) {
     }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,24 +47,26 @@ final class FireBreakdown {
         this.batchSize = options.batchSizes().get(0);
     }
 
-    void run(PhaseResult fire) throws SQLException {
-        System.out.printf(Locale.ROOT, "stages of a fire of %,d tasks (batch-size %d), each timed alone, median:%n",
+    /** @param fire the fires timed in turn with the raw baseline, for reference */
+    void run(Comparison fire) throws SQLException {
+        System.out.printf(Locale.ROOT, "stages of a fire of %,d tasks (batch-size %d), timed apart, in turn, median:%n",
                 options.entities(), batchSize);
-        print("whole fire (onebeat phase above)", fire.rates());
+        print("whole fire (in turn with raw, above)", fire.onebeat());
+        print("raw multi-row insert, 1 commit per statement (in turn, above)", fire.raw());
         Instant at = instants.get();
-        cheap("job body: build the TaskRequests", steps.buildRequests());
-        cheap("dispatch: derive idempotency keys", steps.deriveKeys(JOB, at));
-        cheap("dispatch: check args/kwargs are JSON values", steps.checkJson());
-        cheap("dispatch: serialize payloads (Jackson)", steps.serialize());
-        cheap("job body + dispatch in memory, all of the above", steps.all(JOB, at));
         try (Connection connection = database.connect()) {
-            cheap("OutboxWriter: build the 7 JDBC arrays per statement", arrays(connection, steps.outboxTasks(JOB, at)));
+            inTurn(CHEAP_WARMUPS, CHEAP_ROUNDS, new Stage("job body: build the TaskRequests", steps.buildRequests()),
+                    new Stage("dispatch: derive idempotency keys", steps.deriveKeys(JOB, at)),
+                    new Stage("dispatch: check args/kwargs are JSON values", steps.checkJson()),
+                    new Stage("dispatch: serialize payloads (Jackson)", steps.serialize()),
+                    new Stage("job body + dispatch in memory, all of the above", steps.all(JOB, at)),
+                    new Stage("OutboxWriter: build the 7 JDBC arrays per statement",
+                            arrays(connection, steps.outboxTasks(JOB, at))));
         }
-        print("OutboxWriter.insert alone, " + statements() + " statements, 1 commit",
-                Rounds.time(options.warmups(), options.rounds(), outboxInsert()));
         try (RawSession raw = new RawSession(database, batchSize)) {
-            print("raw multi-row insert, " + statements() + " statements, 1 commit",
-                    Rounds.time(options.warmups(), options.rounds(), index -> raw.insert()
+            inTurn(options.warmups(), options.rounds(),
+                    new Stage("OutboxWriter.insert alone, " + statements() + " statements, 1 commit", outboxInsert()),
+                    new Stage("raw multi-row insert, " + statements() + " statements, 1 commit", index -> raw.insert()
                             .insert("fan-out-raw-once", instants.get(), options.entities(), Commit.ONCE)));
         }
         PeriodicJob empty = Jobs.periodic("empty", Schedule.every(Duration.ofSeconds(1))).execute(ctx -> { });
@@ -71,16 +74,22 @@ final class FireBreakdown {
             instance.fire(empty, instants.get());
             return 1;
         });
-        System.out.printf(Locale.ROOT, "  %-58s %8.2f ms%n", "a fire that dispatches nothing (lock, ledger, unlock)",
+        System.out.printf(Locale.ROOT, "  %-62s %8.2f ms%n", "a fire that dispatches nothing (lock, ledger, unlock)",
                 1000 / fires.median());
     }
 
-    private void cheap(String label, Rounds.Round round) {
-        print(label, Rounds.time(CHEAP_WARMUPS, CHEAP_ROUNDS, round));
+    private record Stage(String label, Rounds.Round round) {
+    }
+
+    private void inTurn(int warmups, int rounds, Stage... stages) {
+        List<Rates> rates = Rounds.inTurn(warmups, rounds, Stream.of(stages).map(Stage::round).toList());
+        for (int i = 0; i < stages.length; i++) {
+            print(stages[i].label(), rates.get(i));
+        }
     }
 
     private void print(String label, Rates rates) {
-        System.out.printf(Locale.ROOT, "  %-58s %8.2f ms %12s rows/s%n", label,
+        System.out.printf(Locale.ROOT, "  %-62s %8.2f ms %12s rows/s%n", label,
                 rates.medianMillis(options.entities()), Rates.grouped(rates.median()));
     }
 

@@ -15,4 +15,9 @@ record PhaseResult(String label, Rates rates, long rows, long commits, long idle
     double commitsPerRow() {
         return (double) commits / rows;
     }
+
+    /** @return commits per row without those of the counter's own reconnections */
+    double netCommitsPerRow() {
+        return (double) (commits - idleCommits) / rows;
+    }
 }

@@ -18,9 +18,13 @@ record Rates(List<Double> perSecond) {
         perSecond = List.copyOf(perSecond);
     }
 
-    /** @return the median rate; the mean of the middle two for an even count */
     double median() {
-        List<Double> sorted = perSecond.stream().sorted().toList();
+        return median(perSecond);
+    }
+
+    /** @return the median of non-empty {@code values}; the mean of the middle two for an even count */
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
         int middle = sorted.size() / 2;
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }

@@ -83,7 +83,8 @@ final class RawMultiRowInsert implements AutoCloseable {
     private PreparedStatement statement(int rows) throws SQLException {
         PreparedStatement statement = statements.get(rows);
         if (statement == null) {
-            statement = connection.prepareStatement(INSERT.formatted(String.join(", ", Collections.nCopies(rows, ROW))));
+            String values = String.join(", ", Collections.nCopies(rows, ROW));
+            statement = connection.prepareStatement(INSERT.formatted(values));
             statements.put(rows, statement);
         }
         return statement;

@@ -3,7 +3,10 @@ package dev.onebeat.scheduler.bench;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs a unit of work a number of times unmeasured, then a number of times measured one by one. */
+/**
+ * Times rounds of work one by one, after unmeasured warm-up rounds, alone or several kinds in turn.
+ * Each round's rate is the rows it reports over its wall-clock time.
+ */
 final class Rounds {
 
     /** One round of work. */
@@ -42,6 +45,27 @@ final class Rounds {
     static Rates time(int warmups, int count, Round round) {
         warmUp(warmups, 0, round);
         return measure(count, warmups, round);
+    }
+
+    /**
+     * Runs several kinds of round in turn: each cycle runs each once, starting one further along
+     * the list each time, so that every kind meets the same load and none always follows another.
+     *
+     * @return the measured rates of each kind, in the order given
+     */
+    static List<Rates> inTurn(int warmups, int count, List<Round> kinds) {
+        List<List<Double>> rates = new ArrayList<>();
+        kinds.forEach(kind -> rates.add(new ArrayList<>(count)));
+        for (int cycle = 0; cycle < warmups + count; cycle++) {
+            for (int k = 0; k < kinds.size(); k++) {
+                int kind = (cycle + k) % kinds.size();
+                double rate = measure(1, cycle, kinds.get(kind)).median();
+                if (cycle >= warmups) {
+                    rates.get(kind).add(rate);
+                }
+            }
+        }
+        return rates.stream().map(Rates::new).toList();
     }
 
     private static int run(Round round, int index) {
