@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,6 +27,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+// closes the context, and its running scheduler, before the extension drops the database
+@DirtiesContext
 @SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
         "spring.quartz.properties.org.quartz.jobStore.misfireThreshold=1000",
         "onebeat.jobs[0].name=once-now", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=t",
