@@ -1,0 +1,2 @@
+/** What the kit counts, and a Micrometer binding for it. */
+package dev.onebeat.worker.metrics;
