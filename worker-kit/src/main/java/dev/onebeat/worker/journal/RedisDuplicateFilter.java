@@ -1,0 +1,93 @@
+package dev.onebeat.worker.journal;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * A {@link DuplicateFilter} on Redis: a processed key is {@code <prefix>:<consumer>:<key>} set to
+ * {@code 1} with a time to live. Keys older than the TTL simply fall through to the journal.
+ *
+ * <p>Any Redis failure (down, timeout, pool exhausted) makes the filter answer "not seen" and skip
+ * the mark, so processing goes on through the database. The failure is logged at WARN once per
+ * outage, and at INFO when Redis answers again. Needs Jedis on the class path; nothing else in the
+ * kit does.
+ */
+public final class RedisDuplicateFilter implements DuplicateFilter {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisDuplicateFilter.class);
+
+    private final UnifiedJedis redis;
+    private final String prefix;
+    private final long ttlSeconds;
+    private final AtomicBoolean unavailable = new AtomicBoolean();
+
+    private RedisDuplicateFilter(UnifiedJedis redis, String prefix, long ttlSeconds) {
+        this.redis = redis;
+        this.prefix = prefix;
+        this.ttlSeconds = ttlSeconds;
+    }
+
+    /**
+     * @param redis a client, for example a {@code JedisPooled}; give it short timeouts, since every
+     *     delivery waits on it before the database
+     * @param prefix start of every key, for example {@code onebeat:processed}
+     * @param ttl how long a processed key is remembered; at least one second, whole seconds
+     * @return the filter
+     */
+    public static RedisDuplicateFilter of(UnifiedJedis redis, String prefix, Duration ttl) {
+        Objects.requireNonNull(redis, "redis must not be null");
+        Objects.requireNonNull(prefix, "prefix must not be null");
+        Objects.requireNonNull(ttl, "ttl must not be null");
+        if (prefix.isBlank()) {
+            throw new IllegalArgumentException("prefix must not be blank, was '" + prefix + "'");
+        }
+        if (ttl.getSeconds() < 1) {
+            throw new IllegalArgumentException("ttl must be at least one second, was " + ttl);
+        }
+        return new RedisDuplicateFilter(redis, prefix, ttl.getSeconds());
+    }
+
+    @Override
+    public boolean seen(String consumer, String key) {
+        try {
+            boolean seen = redis.exists(redisKey(consumer, key));
+            available();
+            return seen;
+        } catch (RuntimeException e) { // any failure of the hint leaves the decision to the journal
+            failed(e);
+            return false;
+        }
+    }
+
+    @Override
+    public void markProcessed(String consumer, String key) {
+        try {
+            redis.set(redisKey(consumer, key), "1", SetParams.setParams().nx().ex(ttlSeconds));
+            available();
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    String redisKey(String consumer, String key) {
+        return prefix + ":" + consumer + ":" + key;
+    }
+
+    private void available() {
+        if (unavailable.compareAndSet(true, false)) {
+            log.info("Redis duplicate filter available again prefix={}", prefix);
+        }
+    }
+
+    private void failed(RuntimeException e) {
+        if (unavailable.compareAndSet(false, true)) {
+            log.warn("Redis duplicate filter unavailable, every delivery goes to the database journal "
+                    + "until it answers again prefix={} error={}", prefix, e.toString());
+        }
+    }
+}
