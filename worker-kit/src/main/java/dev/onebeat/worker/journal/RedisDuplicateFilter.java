@@ -1,6 +1,8 @@
 package dev.onebeat.worker.journal;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -13,7 +15,9 @@ import redis.clients.jedis.params.SetParams;
  * {@code 1} with a time to live. Keys older than the TTL simply fall through to the journal.
  *
  * <p>Any Redis failure (down, timeout, pool exhausted) makes the filter answer "not seen" and skip
- * the mark, so processing goes on through the database. The failure is logged at WARN once per
+ * the mark, so processing goes on through the database. After a failure the filter leaves Redis
+ * alone for a pause (five seconds by default), so a Redis that hangs does not add a timeout to every
+ * delivery; the first call after the pause tries again. The failure is logged at WARN once per
  * outage, and at INFO when Redis answers again. Needs Jedis on the class path; nothing else in the
  * kit does.
  */
@@ -21,15 +25,23 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
 
     private static final Logger log = LoggerFactory.getLogger(RedisDuplicateFilter.class);
 
+    /** How long Redis is left alone after a failure unless told otherwise. */
+    public static final Duration DEFAULT_PAUSE = Duration.ofSeconds(5);
+
     private final UnifiedJedis redis;
     private final String prefix;
     private final long ttlSeconds;
+    private final Duration pause;
+    private final Clock clock;
     private final AtomicBoolean unavailable = new AtomicBoolean();
+    private volatile Instant retryAt = Instant.MIN;
 
-    private RedisDuplicateFilter(UnifiedJedis redis, String prefix, long ttlSeconds) {
+    private RedisDuplicateFilter(UnifiedJedis redis, String prefix, long ttlSeconds, Duration pause, Clock clock) {
         this.redis = redis;
         this.prefix = prefix;
         this.ttlSeconds = ttlSeconds;
+        this.pause = pause;
+        this.clock = clock;
     }
 
     /**
@@ -40,6 +52,19 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
      * @return the filter
      */
     public static RedisDuplicateFilter of(UnifiedJedis redis, String prefix, Duration ttl) {
+        return of(redis, prefix, ttl, DEFAULT_PAUSE);
+    }
+
+    /**
+     * @param pause how long Redis is left alone after a failure; zero tries it on every call
+     * @return the filter
+     * @see #of(UnifiedJedis, String, Duration)
+     */
+    public static RedisDuplicateFilter of(UnifiedJedis redis, String prefix, Duration ttl, Duration pause) {
+        return of(redis, prefix, ttl, pause, Clock.systemUTC());
+    }
+
+    static RedisDuplicateFilter of(UnifiedJedis redis, String prefix, Duration ttl, Duration pause, Clock clock) {
         Objects.requireNonNull(redis, "redis must not be null");
         Objects.requireNonNull(prefix, "prefix must not be null");
         Objects.requireNonNull(ttl, "ttl must not be null");
@@ -49,11 +74,19 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
         if (ttl.getSeconds() < 1) {
             throw new IllegalArgumentException("ttl must be at least one second, was " + ttl);
         }
-        return new RedisDuplicateFilter(redis, prefix, ttl.getSeconds());
+        Objects.requireNonNull(pause, "pause must not be null");
+        Objects.requireNonNull(clock, "clock must not be null");
+        if (pause.isNegative()) {
+            throw new IllegalArgumentException("pause must not be negative, was " + pause);
+        }
+        return new RedisDuplicateFilter(redis, prefix, ttl.getSeconds(), pause, clock);
     }
 
     @Override
     public boolean seen(String consumer, String key) {
+        if (paused()) {
+            return false;
+        }
         try {
             boolean seen = redis.exists(redisKey(consumer, key));
             available();
@@ -66,6 +99,9 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
 
     @Override
     public void markProcessed(String consumer, String key) {
+        if (paused()) {
+            return;
+        }
         try {
             redis.set(redisKey(consumer, key), "1", SetParams.setParams().nx().ex(ttlSeconds));
             available();
@@ -78,6 +114,10 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
         return prefix + ":" + consumer + ":" + key;
     }
 
+    private boolean paused() {
+        return clock.instant().isBefore(retryAt);
+    }
+
     private void available() {
         if (unavailable.compareAndSet(true, false)) {
             log.info("Redis duplicate filter available again prefix={}", prefix);
@@ -85,9 +125,10 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
     }
 
     private void failed(RuntimeException e) {
+        retryAt = clock.instant().plus(pause);
         if (unavailable.compareAndSet(false, true)) {
             log.warn("Redis duplicate filter unavailable, every delivery goes to the database journal "
-                    + "until it answers again prefix={} error={}", prefix, e.toString());
+                    + "until it answers again prefix={} retryEvery={} error={}", prefix, pause, e.toString());
         }
     }
 }

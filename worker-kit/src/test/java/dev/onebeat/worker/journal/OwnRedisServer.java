@@ -21,7 +21,15 @@ final class OwnRedisServer implements AutoCloseable {
     }
 
     static OwnRedisServer start() {
-        int port = freePort();
+        return start(freePort());
+    }
+
+    /** Starts a server on the port of one that was killed, as Redis coming back after an outage. */
+    static OwnRedisServer restart(OwnRedisServer killed) {
+        return start(killed.port);
+    }
+
+    private static OwnRedisServer start(int port) {
         try {
             Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
                     "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no")

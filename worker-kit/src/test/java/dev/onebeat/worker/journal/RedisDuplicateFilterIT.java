@@ -2,6 +2,7 @@ package dev.onebeat.worker.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.testsupport.PostgresExtension;
@@ -98,6 +99,29 @@ class RedisDuplicateFilterIT {
             assertThat(effects.count(prefix + "order-3")).isEqualTo(1);
             assertThat(effects.count(prefix + "order-4")).isEqualTo(1);
             assertThat(metrics.duplicates).hasValue(8);
+        }
+    }
+
+    @Test
+    void filterUsesRedisAgainOnceItAnswersAfterAnOutage() throws Exception {
+        OwnRedisServer first = OwnRedisServer.start();
+        try (JedisPooled own = new JedisPooled(new HostAndPort("127.0.0.1", first.port()), SHORT_TIMEOUTS)) {
+            RedisDuplicateFilter filter = RedisDuplicateFilter.of(own, prefix, Duration.ofMinutes(5), Duration.ofMillis(200));
+            IdempotentConsumer consumer = IdempotentConsumer.of(dataSource, "sms", metrics).withFilter(filter);
+            first.kill();
+            assertThat(consumer.process("order-5", tx -> Effects.apply(tx, prefix + "order-5"))).isTrue();
+
+            try (OwnRedisServer second = OwnRedisServer.restart(first)) {
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                        .until(() -> {
+                            filter.markProcessed("sms", "probe");
+                            return own.exists(prefix + ":sms:probe");
+                        });
+
+                assertThat(consumer.process("order-6", tx -> Effects.apply(tx, prefix + "order-6"))).isTrue();
+                assertThat(own.exists(prefix + ":sms:order-6")).isTrue();
+                assertThat(own.exists(prefix + ":sms:order-5")).isFalse();
+            }
         }
     }
 

@@ -95,15 +95,6 @@ class RetentionIT {
         assertThat(count("SELECT count(*) FROM onebeat_processed")).isEqualTo(30);
     }
 
-    @Test
-    void retentionJobIsANamedDailyJob() {
-        RetentionJob job = RetentionJob.daily(Duration.ofDays(30));
-
-        assertThat(job.name()).isEqualTo("onebeat-retention");
-        assertThat(job.schedule()).isEqualTo(RetentionJob.DAILY);
-        assertThat(job.maxRowsPerFire()).isEqualTo(100_000);
-    }
-
     private record Fire(Connection connection, Instant scheduledAt) implements JobContext {
 
         @Override
