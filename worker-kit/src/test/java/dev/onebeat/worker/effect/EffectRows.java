@@ -27,6 +27,12 @@ final class EffectRows {
         }
     }
 
+    void execute(String sql) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.createStatement().execute(sql);
+        }
+    }
+
     Row row(String key) throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(

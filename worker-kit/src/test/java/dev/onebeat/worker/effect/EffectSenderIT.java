@@ -60,8 +60,10 @@ class EffectSenderIT {
     }
 
     @AfterEach
-    void stopStub() {
+    void stopStubAndForgetEffects() throws Exception {
         stub.close();
+        // the tests share one database; a pending leftover would be delivered by the next test's sender
+        rows.execute("DELETE FROM onebeat_effect");
     }
 
     @Test
@@ -133,6 +135,54 @@ class EffectSenderIT {
 
         assertThat(stub.requestsPerKey()).hasSize(200).allSatisfy((key, count) -> assertThat(count).isEqualTo(1));
         assertThat(stub.requestsPerKey().keySet()).containsExactlyInAnyOrderElementsOf(keys);
+    }
+
+    @Test
+    void senderWhoseLeaseWasTakenOverDoesNotMarkTheEffectSent() throws Exception {
+        rows.recordCommitted(webhook("push:5/lease"));
+        EffectSender slow = EffectSender.builder(dataSource)
+                .delivery("webhook", effect -> rows.execute(
+                        "UPDATE onebeat_effect SET locked_by = 'another-sender' WHERE id = " + effect.id()))
+                .metrics(metrics)
+                .build();
+
+        slow.sendDue();
+
+        assertThat(rows.row("push:5/lease").status()).isEqualTo("sending");
+        assertThat(rows.count("idempotency_key = 'push:5/lease' AND locked_by = 'another-sender'")).isEqualTo(1);
+        assertThat(counted).isEmpty();
+    }
+
+    @Test
+    void effectWhoseSendersAllDiedIsDeadOnceItsAttemptsAreUsedUp() throws Exception {
+        rows.recordCommitted(webhook("push:6/crashes"));
+        rows.execute("UPDATE onebeat_effect SET status = 'sending', attempts = 2, locked_by = 'gone',"
+                + " locked_until = now() - interval '1 second' WHERE idempotency_key = 'push:6/crashes'");
+
+        sender("crashes").maxAttempts(2).build().sendDue();
+
+        assertThat(stub.requests()).isEmpty();
+        assertThat(rows.row("push:6/crashes")).extracting(EffectRows.Row::status, EffectRows.Row::attempts)
+                .containsExactly("dead", 3);
+        assertThat(rows.row("push:6/crashes").lastError()).contains("attempts exhausted");
+    }
+
+    @Test
+    void closeFinishesTheDeliveryInProgressAndHandsBackTheRestWithoutSpendingAnAttempt() throws Exception {
+        for (int i = 1; i <= 5; i++) {
+            rows.recordCommitted(webhook("close/" + i));
+        }
+        stub.delayAnswers(1_000);
+        EffectSender sender = sender("close").batchSize(5).build();
+
+        sender.start();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> !stub.requests().isEmpty());
+        sender.close();
+
+        long sent = rows.count("idempotency_key LIKE 'close/%' AND status = 'sent'");
+        assertThat(sent).isPositive().isEqualTo(stub.requests().size());
+        assertThat(rows.count("idempotency_key LIKE 'close/%' AND status = 'pending' AND attempts = 0"
+                + " AND locked_by IS NULL")).isEqualTo(5 - sent);
     }
 
     private EffectSender.Builder sender(String name) {
