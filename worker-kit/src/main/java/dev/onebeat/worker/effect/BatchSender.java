@@ -98,6 +98,9 @@ final class BatchSender {
             metrics.retried(name, effect.channel());
             log.info("Effect delivery failed, will retry, sender={} channel={} key={} attempt={} retryIn={} error={}",
                     name, effect.channel(), effect.idempotencyKey(), effect.attempt(), delay, error);
+        } else {
+            log.warn("Effect delivery failed after its lease ran out, sender={} effectId={} key={} error={}", name,
+                    effect.id(), effect.idempotencyKey(), error);
         }
     }
 

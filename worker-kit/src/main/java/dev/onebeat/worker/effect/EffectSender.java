@@ -34,14 +34,14 @@ public final class EffectSender implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
 
-    private EffectSender(Builder builder) {
-        EffectStore store = new EffectStore(builder.dataSource, builder.senderId, builder.lease);
+    private EffectSender(Builder builder, String senderId) {
+        EffectStore store = new EffectStore(builder.dataSource, senderId, builder.lease);
         this.batch = new BatchSender(store, builder.deliveries, builder.batchSize, builder.maxAttempts,
                 new Backoff(builder.backoffBase, builder.backoffMax), builder.metrics, builder.name);
         this.batchSize = builder.batchSize;
         this.pollInterval = builder.pollInterval;
         this.lease = builder.lease;
-        this.senderId = builder.senderId;
+        this.senderId = senderId;
     }
 
     public static Builder builder(DataSource dataSource) {
@@ -71,10 +71,11 @@ public final class EffectSender implements AutoCloseable {
 
     /**
      * Finishes the delivery in progress, hands the rest of the claimed batch back without spending
-     * an attempt, and stops. Waits at most one lease, then interrupts the delivery.
+     * an attempt, and stops. Waits at most one lease, then interrupts the delivery; an interrupt of
+     * the caller ends the wait early and is kept.
      */
     @Override
-    public synchronized void close() throws InterruptedException {
+    public synchronized void close() {
         if (thread == null || !running) {
             return;
         }
@@ -82,10 +83,14 @@ public final class EffectSender implements AutoCloseable {
         synchronized (wakeUp) {
             wakeUp.notifyAll();
         }
-        thread.join(lease.toMillis());
-        if (thread.isAlive()) {
-            thread.interrupt();
+        try {
             thread.join(lease.toMillis());
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(lease.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         log.info("Effect sender stopped, sender={}", senderId);
     }
@@ -206,11 +211,11 @@ public final class EffectSender implements AutoCloseable {
             new Backoff(backoffBase, backoffMax);
             Objects.requireNonNull(metrics, "metrics must not be null");
             requireText("name", name);
-            if (senderId == null) {
-                senderId = name + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-            }
-            requireText("senderId", senderId);
-            return new EffectSender(this);
+            // generated per build, so two senders built from one builder never share a lease
+            String id = senderId != null ? senderId
+                    : name + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+            requireText("senderId", id);
+            return new EffectSender(this, id);
         }
 
         private static void requireRange(String field, int value, int min, int max) {
