@@ -58,7 +58,7 @@ final class TaskExecution {
         if (fresh) {
             handler.handle(task, connection);
         }
-        if (!store.markDone(connection, task.id())) {
+        if (!store.markDone(connection, task)) {
             throw new LeaseLostException();
         }
         return fresh;
@@ -77,7 +77,7 @@ final class TaskExecution {
     private void fail(Connection connection, QueuedTask task, Exception failure) throws SQLException {
         String error = describe(failure);
         if (task.attempt() >= settings.maxAttempts()) {
-            if (store.bury(connection, task.id(), error)) {
+            if (store.bury(connection, task, error)) {
                 settings.metrics().dead(settings.consumer(), task.task());
                 log.error("task dead after its last attempt consumer={} task={} key={} attempts={} error={}",
                         settings.consumer(), task.task(), task.idempotencyKey(), task.attempt(), error,
@@ -86,7 +86,7 @@ final class TaskExecution {
             return;
         }
         Duration delay = settings.backoff().delay(task.attempt());
-        if (store.retry(connection, task.id(), delay, error)) {
+        if (store.retry(connection, task, delay, error)) {
             settings.metrics().retried(settings.consumer(), task.task());
             log.warn("task failed, will retry consumer={} task={} key={} attempt={} retryIn={} error={}",
                     settings.consumer(), task.task(), task.idempotencyKey(), task.attempt(), delay, error);
@@ -103,7 +103,7 @@ final class TaskExecution {
         return text.length() > MAX_ERROR_LENGTH ? text.substring(0, MAX_ERROR_LENGTH) : text.toString();
     }
 
-    /** The done mark found another worker's id: this worker's lease ran out and was taken over. */
+    /** The done mark found a newer claim: this claim's lease ran out and the task was claimed again. */
     private static final class LeaseLostException extends Exception {
         LeaseLostException() {
             super(null, null, false, false);

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * this worker's id; a pool of {@code concurrency} threads runs them. A heartbeat renews the lease of
  * every task this worker holds every lease/3, so a live worker's long task is not handed to another.
  * If a worker stalls past its lease anyway (a long GC pause, a lost network), another worker claims
- * the task, and the stalled one's done mark, fenced by {@code locked_by}, finds no row: its whole
+ * the task, and the stalled one's done mark, fenced by the claim ({@code locked_by} and {@code attempts}), finds no row: its whole
  * transaction rolls back. A processed-key journal entry ({@code onebeat_processed}) committed with
  * the done mark makes a task re-queued by hand or by another transport a counted duplicate.
  *
@@ -253,7 +253,8 @@ public final class TaskQueueWorker implements AutoCloseable {
                 log.error("task run failed outside its transaction consumer={} task={} key={}",
                         settings.consumer(), task.task(), task.idempotencyKey(), e);
             } finally {
-                held.remove(task.id());
+                // a stalled claim must not drop the entry of a newer claim of the same task
+                held.remove(task.id(), task);
                 slots.release();
             }
         }

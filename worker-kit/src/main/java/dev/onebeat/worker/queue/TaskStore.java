@@ -35,20 +35,20 @@ final class TaskStore {
             INSERT INTO onebeat_processed (consumer, idempotency_key) VALUES (?, ?) ON CONFLICT DO NOTHING
             """;
     private static final String MARK_DONE = """
-            -- locked_by is the fencing token: a worker whose lease was taken over commits nothing
+            -- (locked_by, attempts) is the fencing token, new on every claim: an overtaken claim commits nothing
             UPDATE onebeat_task SET status = 'done', locked_by = NULL, locked_until = NULL
-             WHERE id = ? AND locked_by = ?
+             WHERE id = ? AND locked_by = ? AND attempts = ?
             """;
     private static final String RETRY = """
             -- fenced like MARK_DONE: only the lease holder may reschedule
             UPDATE onebeat_task
                SET status = 'pending', available_at = now() + make_interval(secs => ?), last_error = ?,
                    locked_by = NULL, locked_until = NULL
-             WHERE id = ? AND locked_by = ?
+             WHERE id = ? AND locked_by = ? AND attempts = ?
             """;
     private static final String BURY = """
             UPDATE onebeat_task SET status = 'dead', last_error = ?, locked_by = NULL, locked_until = NULL
-             WHERE id = ? AND locked_by = ?
+             WHERE id = ? AND locked_by = ? AND attempts = ?
             """;
     private static final String EXTEND = """
             UPDATE onebeat_task SET locked_until = now() + make_interval(secs => ?)
@@ -95,32 +95,35 @@ final class TaskStore {
         }
     }
 
-    /** @return false if another worker holds the task now */
-    boolean markDone(Connection connection, long id) throws SQLException {
+    /** @return false if the task was claimed again since this claim, by any worker */
+    boolean markDone(Connection connection, QueuedTask task) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(MARK_DONE)) {
-            update.setLong(1, id);
+            update.setLong(1, task.id());
             update.setString(2, workerId);
+            update.setInt(3, task.attempt());
             return update.executeUpdate() == 1;
         }
     }
 
-    /** @return false if another worker holds the task now */
-    boolean retry(Connection connection, long id, Duration delay, String error) throws SQLException {
+    /** @return false if the task was claimed again since this claim, by any worker */
+    boolean retry(Connection connection, QueuedTask task, Duration delay, String error) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(RETRY)) {
             update.setDouble(1, delay.toMillis() / 1000.0);
             update.setString(2, error);
-            update.setLong(3, id);
+            update.setLong(3, task.id());
             update.setString(4, workerId);
+            update.setInt(5, task.attempt());
             return update.executeUpdate() == 1;
         }
     }
 
-    /** @return false if another worker holds the task now */
-    boolean bury(Connection connection, long id, String error) throws SQLException {
+    /** @return false if the task was claimed again since this claim, by any worker */
+    boolean bury(Connection connection, QueuedTask task, String error) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(BURY)) {
             update.setString(1, error);
-            update.setLong(2, id);
+            update.setLong(2, task.id());
             update.setString(3, workerId);
+            update.setInt(4, task.attempt());
             return update.executeUpdate() == 1;
         }
     }
