@@ -27,6 +27,10 @@ final class TaskExecution {
 
     void execute(QueuedTask task) {
         try (Connection connection = settings.dataSource().getConnection()) {
+            if (task.attempt() > settings.maxAttempts()) {
+                giveUp(connection, task);
+                return;
+            }
             try {
                 connection.setAutoCommit(false);
                 boolean applied = apply(task, connection);
@@ -90,6 +94,20 @@ final class TaskExecution {
             settings.metrics().retried(settings.consumer(), task.task());
             log.warn("task failed, will retry consumer={} task={} key={} attempt={} retryIn={} error={}",
                     settings.consumer(), task.task(), task.idempotencyKey(), task.attempt(), delay, error);
+        }
+    }
+
+    /**
+     * The last allowed attempt ended without a result, its lease expired: a task that kills or hangs
+     * its worker every time must not be claimed forever.
+     */
+    private void giveUp(Connection connection, QueuedTask task) throws SQLException {
+        String error = "attempt " + (task.attempt() - 1) + " of " + settings.maxAttempts()
+                + " ended without a result: its lease expired (the worker died or stalled)";
+        if (store.bury(connection, task, error)) {
+            settings.metrics().dead(settings.consumer(), task.task());
+            log.error("task dead, its last attempt's lease expired consumer={} task={} key={} attempts={}",
+                    settings.consumer(), task.task(), task.idempotencyKey(), task.attempt() - 1);
         }
     }
 

@@ -40,7 +40,7 @@ public final class TaskQueueWorkerBuilder {
 
     /** Adds queues to claim from. At least one is required. */
     public TaskQueueWorkerBuilder queues(String... queues) {
-        this.queues.addAll(Arrays.asList(queues));
+        this.queues.addAll(Arrays.asList(Objects.requireNonNull(queues, "queues must not be null")));
         return this;
     }
 

@@ -96,6 +96,42 @@ class TaskQueueWorkerIT {
     }
 
     @Test
+    void failedAttemptIsRescheduledWithinItsBackoffCeiling() {
+        tables.insertTask("backoff/1", "send_reminder", "backoff");
+        try (TaskQueueWorker worker = worker("backoff").backoff(Duration.ofMinutes(5), Duration.ofMinutes(10))
+                .handler("send_reminder", (task, tx) -> {
+                    throw new IllegalStateException("smtp refused");
+                }).build()) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> tables.lastError("backoff/1") != null);
+        }
+        assertThat(tables.queryLong("""
+                SELECT count(*) FROM onebeat_task WHERE idempotency_key = 'backoff/1'
+                   AND available_at BETWEEN created_at AND now() + interval '5 minutes' AND locked_by IS NULL
+                """)).isEqualTo(1);
+        assertThat(metrics.retried.get()).isPositive();
+    }
+
+    @Test
+    void taskWhoseLastAttemptDiedWithItsWorkerIsDeadWithoutAnotherRun() {
+        tables.insertTask("poison/1", "send_reminder", "poison");
+        tables.update("""
+                UPDATE onebeat_task SET status = 'claimed', locked_by = 'crashed-worker', attempts = 3,
+                       locked_until = now() - interval '1 second'
+                 WHERE idempotency_key = 'poison/1'
+                """);
+        try (TaskQueueWorker worker = worker("poison").maxAttempts(3)
+                .handler("send_reminder", (task, tx) -> QueueTables.applyEffect(tx, task, "w")).build()) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> "dead".equals(tables.status("poison/1")));
+        }
+        assertThat(tables.effects("poison/1")).isZero();
+        assertThat(tables.lastError("poison/1")).isEqualTo(
+                "attempt 3 of 3 ended without a result: its lease expired (the worker died or stalled)");
+        assertThat(metrics.dead).hasValue(1);
+    }
+
+    @Test
     void taskWithoutHandlerFailsWithAClearError() {
         tables.insertTask("unknown/1", "refund", "unknown");
         try (TaskQueueWorker worker = worker("unknown").maxAttempts(1)
