@@ -109,7 +109,11 @@ public final class TaskQueueWorker implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (state.getAndSet(State.CLOSED) != State.RUNNING) {
+        State previous = state.getAndSet(State.CLOSED);
+        if (previous == State.CLOSED) {
+            return;
+        }
+        if (previous == State.NEW) {
             pool.shutdownNow();
             heartbeat.shutdownNow();
             return;
