@@ -1,0 +1,39 @@
+package dev.onebeat.worker.queue;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Exponential backoff with full jitter: attempt n waits a uniform random time in
+ * {@code [0, min(max, base * 2^(n-1))]}, so tasks that failed together do not retry together.
+ */
+record Backoff(Duration base, Duration max) {
+
+    Backoff {
+        Objects.requireNonNull(base, "backoff base must not be null");
+        Objects.requireNonNull(max, "backoff max must not be null");
+        if (base.isNegative() || base.isZero()) {
+            throw new IllegalArgumentException("backoff base must be positive, was " + base);
+        }
+        if (max.compareTo(base) < 0) {
+            throw new IllegalArgumentException("backoff max must be at least base " + base + ", was " + max);
+        }
+    }
+
+    /** @return the upper bound of the wait after the failed {@code attempt} */
+    Duration ceiling(int attempt) {
+        int doublings = Math.min(Math.max(attempt - 1, 0), 62);
+        long baseMillis = base.toMillis();
+        long maxMillis = max.toMillis();
+        if (baseMillis > (maxMillis >> doublings)) {
+            return max;
+        }
+        return Duration.ofMillis(Math.min(maxMillis, baseMillis << doublings));
+    }
+
+    /** @return a random wait in {@code [0, ceiling(attempt)]} */
+    Duration delay(int attempt) {
+        return Duration.ofMillis(ThreadLocalRandom.current().nextLong(ceiling(attempt).toMillis() + 1));
+    }
+}
