@@ -1,10 +1,10 @@
 package dev.onebeat.worker.effect;
 
+import dev.onebeat.worker.Backoff;
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,7 +93,7 @@ final class BatchSender {
             dead(effect, error);
             return;
         }
-        var delay = backoff.delay(effect.attempt(), ThreadLocalRandom.current());
+        var delay = backoff.delay(effect.attempt());
         if (store.reschedule(effect.id(), delay, error)) {
             metrics.retried(name, effect.channel());
             log.info("Effect delivery failed, will retry, sender={} channel={} key={} attempt={} retryIn={} error={}",

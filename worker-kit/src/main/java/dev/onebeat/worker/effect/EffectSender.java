@@ -1,5 +1,6 @@
 package dev.onebeat.worker.effect;
 
+import dev.onebeat.worker.Backoff;
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.time.Duration;
 import java.util.LinkedHashMap;

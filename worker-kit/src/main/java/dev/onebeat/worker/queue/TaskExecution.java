@@ -58,7 +58,7 @@ final class TaskExecution {
         if (handler == null) {
             throw new NoHandlerException(task.task());
         }
-        boolean fresh = store.recordKey(connection, settings.consumer(), task.idempotencyKey());
+        boolean fresh = !settings.journal() || store.recordKey(connection, settings.consumer(), task.idempotencyKey());
         if (fresh) {
             handler.handle(task, connection);
         }

@@ -1,5 +1,6 @@
 package dev.onebeat.worker.queue;
 
+import dev.onebeat.worker.Backoff;
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ public final class TaskQueueWorkerBuilder {
     private Duration shutdownTimeout = WorkerSettings.DEFAULT_SHUTDOWN_TIMEOUT;
     private WorkerMetrics metrics = WorkerMetrics.NOOP;
     private boolean heartbeat = true;
+    private boolean journal = true;
 
     TaskQueueWorkerBuilder(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -103,6 +105,18 @@ public final class TaskQueueWorkerBuilder {
         return this;
     }
 
+    /**
+     * Whether each task's key is also written to the processed-key journal ({@code onebeat_processed})
+     * in the task's transaction; default on. The fenced done mark already makes a claimed task's
+     * effect commit once; the journal adds key-level protection: a task re-inserted under a key this
+     * consumer processed before (a re-run fire, a task copied from a broker) is skipped as a duplicate.
+     * Off saves one insert per task.
+     */
+    public TaskQueueWorkerBuilder journal(boolean journal) {
+        this.journal = journal;
+        return this;
+    }
+
     /** Off only in tests that need a lease to run out under a live worker. */
     TaskQueueWorkerBuilder heartbeat(boolean heartbeat) {
         this.heartbeat = heartbeat;
@@ -116,6 +130,6 @@ public final class TaskQueueWorkerBuilder {
     public TaskQueueWorker build() {
         return new TaskQueueWorker(new WorkerSettings(dataSource, consumer, queues, handlers, concurrency,
                 batchSize, lease, maxAttempts, new Backoff(backoffBase, backoffMax), pollInterval,
-                shutdownTimeout, metrics, heartbeat));
+                shutdownTimeout, metrics, heartbeat, journal));
     }
 }

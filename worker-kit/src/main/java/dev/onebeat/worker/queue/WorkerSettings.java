@@ -1,5 +1,6 @@
 package dev.onebeat.worker.queue;
 
+import dev.onebeat.worker.Backoff;
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +12,7 @@ import javax.sql.DataSource;
 record WorkerSettings(DataSource dataSource, String consumer, List<String> queues,
                       Map<String, TaskHandler> handlers, int concurrency, int batchSize, Duration lease,
                       int maxAttempts, Backoff backoff, Duration pollInterval, Duration shutdownTimeout,
-                      WorkerMetrics metrics, boolean heartbeat) {
+                      WorkerMetrics metrics, boolean heartbeat, boolean journal) {
 
     static final int DEFAULT_CONCURRENCY = 4;
     static final int DEFAULT_BATCH_SIZE = 10;

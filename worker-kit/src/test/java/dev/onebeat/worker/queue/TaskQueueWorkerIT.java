@@ -160,6 +160,19 @@ class TaskQueueWorkerIT {
     }
 
     @Test
+    void withoutTheJournalARedeliveredProcessedTaskIsAppliedAgain() {
+        tables.insertTask("unjournaled/1", "send_reminder", "unjournaled");
+        try (TaskQueueWorker worker = worker("unjournaled").journal(false)
+                .handler("send_reminder", (task, tx) -> QueueTables.applyEffect(tx, task, "w")).build()) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> "done".equals(tables.status("unjournaled/1")));
+            tables.update("UPDATE onebeat_task SET status = 'pending' WHERE idempotency_key = ?", "unjournaled/1");
+            await().atMost(Duration.ofSeconds(20)).until(() -> tables.effects("unjournaled/1") == 2);
+        }
+        assertThat(metrics.duplicates).hasValue(0);
+    }
+
+    @Test
     void closeLetsTheRunningTaskFinishAndReleasesUnstartedOnes() throws Exception {
         for (int i = 1; i <= 5; i++) {
             tables.insertTask("closing/" + i, "send_reminder", "closing");

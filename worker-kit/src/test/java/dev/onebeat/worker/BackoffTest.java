@@ -1,4 +1,4 @@
-package dev.onebeat.worker.queue;
+package dev.onebeat.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

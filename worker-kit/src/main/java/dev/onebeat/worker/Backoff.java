@@ -1,4 +1,4 @@
-package dev.onebeat.worker.queue;
+package dev.onebeat.worker;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -7,10 +7,15 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Exponential backoff with full jitter: attempt n waits a uniform random time in
  * {@code [0, min(max, base * 2^(n-1))]}, so tasks that failed together do not retry together.
+ * Shared by the queue worker and the effect sender.
+ *
+ * @param base the ceiling after the first failure
+ * @param max the largest ceiling
  */
-record Backoff(Duration base, Duration max) {
+public record Backoff(Duration base, Duration max) {
 
-    Backoff {
+    /** Checks that base is positive and max at least base. */
+    public Backoff {
         Objects.requireNonNull(base, "backoff base must not be null");
         Objects.requireNonNull(max, "backoff max must not be null");
         if (base.isNegative() || base.isZero()) {
@@ -21,8 +26,11 @@ record Backoff(Duration base, Duration max) {
         }
     }
 
-    /** @return the upper bound of the wait after the failed {@code attempt} */
-    Duration ceiling(int attempt) {
+    /**
+     * @param attempt the attempt that just failed, from 1
+     * @return the upper bound of the wait after it
+     */
+    public Duration ceiling(int attempt) {
         int doublings = Math.min(Math.max(attempt - 1, 0), 62);
         long baseMillis = base.toMillis();
         long maxMillis = max.toMillis();
@@ -32,8 +40,11 @@ record Backoff(Duration base, Duration max) {
         return Duration.ofMillis(Math.min(maxMillis, baseMillis << doublings));
     }
 
-    /** @return a random wait in {@code [0, ceiling(attempt)]} */
-    Duration delay(int attempt) {
+    /**
+     * @param attempt the attempt that just failed, from 1
+     * @return a random wait in {@code [0, ceiling(attempt)]}
+     */
+    public Duration delay(int attempt) {
         return Duration.ofMillis(ThreadLocalRandom.current().nextLong(ceiling(attempt).toMillis() + 1));
     }
 }
