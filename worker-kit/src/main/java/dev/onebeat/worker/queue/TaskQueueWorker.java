@@ -160,9 +160,11 @@ public final class TaskQueueWorker implements AutoCloseable {
                 continue;
             }
             slots.release(wanted - tasks.size());
-            for (QueuedTask task : tasks) {
-                held.put(task.id(), task);
-                pool.execute(new TaskRun(task));
+            int group = settings.tasksPerTransaction();
+            for (int from = 0; from < tasks.size(); from += group) {
+                List<QueuedTask> run = List.copyOf(tasks.subList(from, Math.min(tasks.size(), from + group)));
+                run.forEach(task -> held.put(task.id(), task));
+                pool.execute(new TaskRun(run));
             }
             if (tasks.size() < wanted) {
                 idle();
@@ -219,9 +221,10 @@ public final class TaskQueueWorker implements AutoCloseable {
     private void release(List<Runnable> unstarted) {
         List<Long> ids = new ArrayList<>(unstarted.size());
         for (Runnable runnable : unstarted) {
-            long id = ((TaskRun) runnable).task.id();
-            held.remove(id);
-            ids.add(id);
+            for (QueuedTask task : ((TaskRun) runnable).tasks) {
+                held.remove(task.id());
+                ids.add(task.id());
+            }
         }
         if (ids.isEmpty()) {
             return;
@@ -243,23 +246,25 @@ public final class TaskQueueWorker implements AutoCloseable {
 
     private final class TaskRun implements Runnable {
 
-        private final QueuedTask task;
+        private final List<QueuedTask> tasks;
 
-        TaskRun(QueuedTask task) {
-            this.task = task;
+        TaskRun(List<QueuedTask> tasks) {
+            this.tasks = tasks;
         }
 
         @Override
         public void run() {
             try {
-                execution.execute(task);
+                execution.execute(tasks);
             } catch (RuntimeException e) {
-                log.error("task run failed outside its transaction consumer={} task={} key={}",
-                        settings.consumer(), task.task(), task.idempotencyKey(), e);
+                log.error("task run failed outside its transaction consumer={} tasks={} firstKey={}",
+                        settings.consumer(), tasks.size(), tasks.get(0).idempotencyKey(), e);
             } finally {
-                // a stalled claim must not drop the entry of a newer claim of the same task
-                held.remove(task.id(), task);
-                slots.release();
+                for (QueuedTask task : tasks) {
+                    // a stalled claim must not drop the entry of a newer claim of the same task
+                    held.remove(task.id(), task);
+                }
+                slots.release(tasks.size());
             }
         }
     }

@@ -12,10 +12,11 @@ import javax.sql.DataSource;
 record WorkerSettings(DataSource dataSource, String consumer, List<String> queues,
                       Map<String, TaskHandler> handlers, int concurrency, int batchSize, Duration lease,
                       int maxAttempts, Backoff backoff, Duration pollInterval, Duration shutdownTimeout,
-                      WorkerMetrics metrics, boolean heartbeat, boolean journal) {
+                      WorkerMetrics metrics, boolean heartbeat, boolean journal, int tasksPerTransaction) {
 
     static final int DEFAULT_CONCURRENCY = 4;
     static final int DEFAULT_BATCH_SIZE = 10;
+    static final int DEFAULT_TASKS_PER_TRANSACTION = 1;
     static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
     static final int DEFAULT_MAX_ATTEMPTS = 10;
     static final Backoff DEFAULT_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(10));
@@ -57,6 +58,10 @@ record WorkerSettings(DataSource dataSource, String consumer, List<String> queue
         Objects.requireNonNull(metrics, "metrics must not be null");
         queues = List.copyOf(queues);
         handlers = Map.copyOf(handlers);
+        if (tasksPerTransaction < 1 || tasksPerTransaction > batchSize) {
+            throw new IllegalArgumentException("tasksPerTransaction must be between 1 and batchSize " + batchSize
+                    + ", was " + tasksPerTransaction);
+        }
     }
 
     private static void atLeastOne(String field, int value) {

@@ -23,12 +23,14 @@ import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 
 /**
- * Worker throughput: the in-database queue worker at 1, 4 and 16 threads, with and without the
- * processed-key journal, beside a raw {@code DELETE … FOR UPDATE SKIP LOCKED} claim loop of the same
+ * Worker throughput: the in-database queue worker at 1, 4 and 16 threads, with the processed-key
+ * journal at one task per transaction and at {@code group} tasks per transaction, and without the
+ * journal, beside a raw {@code DELETE … FOR UPDATE SKIP LOCKED} claim loop of the same
  * rows on the same database, taking turns. Prints figures; asserts nothing.
  *
  * <p>Server: {@code ONEBEAT_BENCH_JDBC_URL} (default the local PostgreSQL, user postgres). A fresh
- * database is created and dropped. Arguments: {@code tasks=20000 threads=1,4,16 rounds=2}.
+ * database is created and dropped. Arguments: {@code tasks=10000 threads=1,4,16 rounds=1 group=20}
+ * ({@code group}: tasks per transaction of the grouped runs).
  */
 public final class WorkerBenchmark {
 
@@ -38,8 +40,9 @@ public final class WorkerBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int tasks = intArg(args, "tasks", 20_000);
-        int rounds = intArg(args, "rounds", 2);
+        int tasks = intArg(args, "tasks", 10_000);
+        int rounds = intArg(args, "rounds", 1);
+        int group = intArg(args, "group", 20);
         List<Integer> threadCounts = new ArrayList<>();
         for (String t : stringArg(args, "threads", "1,4,16").split(",")) {
             threadCounts.add(Integer.parseInt(t.trim()));
@@ -54,22 +57,24 @@ public final class WorkerBenchmark {
             migrate(dataSource);
             System.out.printf(Locale.ROOT, "worker benchmark: %d tasks per run, %d rounds, database %s, %s%n",
                     tasks, rounds, name, serverVersion(dataSource));
-            System.out.println("threads | worker+journal tasks/s | worker, no journal tasks/s | raw SKIP LOCKED delete rows/s"
-                    + " | journal/raw | no-journal/raw");
+            System.out.printf(Locale.ROOT, "%7s | %12s | %12s | %12s | %9s | %11s | %11s | %11s%n", "threads",
+                    "journal,1/tx", "journal," + group + "/tx", "no jrnl," + group + "/tx", "raw rows/s",
+                    "1/tx : raw", group + "/tx : raw", "no jrnl:raw");
             for (int threads : threadCounts) {
-                List<Double> withJournal = new ArrayList<>();
-                List<Double> withoutJournal = new ArrayList<>();
+                List<Double> single = new ArrayList<>();
+                List<Double> grouped = new ArrayList<>();
+                List<Double> unjournaled = new ArrayList<>();
                 List<Double> raw = new ArrayList<>();
                 for (int round = 0; round < rounds; round++) {
-                    withJournal.add(worker(dataSource, tasks, threads, true));
+                    single.add(worker(dataSource, tasks, threads, true, 1));
                     raw.add(rawLoop(dataSource, tasks, threads));
-                    withoutJournal.add(worker(dataSource, tasks, threads, false));
+                    grouped.add(worker(dataSource, tasks, threads, true, group));
+                    unjournaled.add(worker(dataSource, tasks, threads, false, group));
                 }
-                double j = best(withJournal);
-                double n = best(withoutJournal);
                 double r = best(raw);
-                System.out.printf(Locale.ROOT, "%7d | %22.0f | %26.0f | %30.0f | %10.0f%% | %13.0f%%%n",
-                        threads, j, n, r, 100 * j / r, 100 * n / r);
+                System.out.printf(Locale.ROOT, "%7d | %12.0f | %12.0f | %12.0f | %9.0f | %10.0f%% | %10.0f%% | %10.0f%%%n",
+                        threads, best(single), best(grouped), best(unjournaled), r, 100 * best(single) / r,
+                        100 * best(grouped) / r, 100 * best(unjournaled) / r);
             }
             System.out.println("(best of the rounds; target: worker with journal >= 50% of raw, PERFORMANCE.md)");
         } finally {
@@ -77,8 +82,8 @@ public final class WorkerBenchmark {
         }
     }
 
-    private static double worker(HikariDataSource dataSource, int tasks, int threads, boolean journal)
-            throws Exception {
+    private static double worker(HikariDataSource dataSource, int tasks, int threads, boolean journal,
+                                 int tasksPerTransaction) throws Exception {
         reset(dataSource, tasks);
         AtomicLong handled = new AtomicLong();
         long start = System.nanoTime();
@@ -87,7 +92,8 @@ public final class WorkerBenchmark {
                 .queues(QUEUE)
                 .handler("noop", (task, transaction) -> handled.incrementAndGet())
                 .concurrency(threads)
-                .batchSize(Math.max(10, threads * 4))
+                .batchSize(Math.min(500, Math.max(10, threads * tasksPerTransaction)))
+                .tasksPerTransaction(tasksPerTransaction)
                 .pollInterval(Duration.ofMillis(5))
                 .journal(journal)
                 .build()) {

@@ -50,29 +50,40 @@ class TaskQueueRaceIT {
 
     @Test
     void twoWorkersOfFourThreadsApplyEachOf500TasksOnce() {
+        raceOver500Tasks("many", 1);
+    }
+
+    @Test
+    void twoWorkersRunningTenTasksPerTransactionApplyEachOf500TasksOnce() {
+        raceOver500Tasks("grouped", 10);
+    }
+
+    private void raceOver500Tasks(String queue, int tasksPerTransaction) {
         tables.update("""
                 INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, payload)
-                SELECT 'many/' || n, 'test-job', now(), 'apply', 'many', '{"args":[],"kwargs":{}}'::jsonb
+                SELECT '%1$s/' || n, 'test-job', now(), 'apply', '%1$s', '{"args":[],"kwargs":{}}'::jsonb
                   FROM generate_series(1, 500) n
-                """);
+                """.formatted(queue));
         long started = System.nanoTime();
-        try (TaskQueueWorker first = worker("many", "a", applying("a")).concurrency(4).batchSize(10).build();
-             TaskQueueWorker second = worker("many", "b", applying("b")).concurrency(4).batchSize(10).build()) {
+        try (TaskQueueWorker first = worker(queue, "a", applying("a")).concurrency(4).batchSize(10)
+                     .tasksPerTransaction(tasksPerTransaction).build();
+             TaskQueueWorker second = worker(queue, "b", applying("b")).concurrency(4).batchSize(10)
+                     .tasksPerTransaction(tasksPerTransaction).build()) {
             first.start();
             second.start();
-            await().atMost(Duration.ofSeconds(120)).until(() -> tables.tasksIn("many", "done") == 500);
+            await().atMost(Duration.ofSeconds(120)).until(() -> tables.tasksIn(queue, "done") == 500);
         }
         long millis = Math.max(1, (System.nanoTime() - started) / 1_000_000);
-        log.info("500 tasks by 2 workers x 4 threads in {} ms, about {} tasks/s", millis, 500_000 / millis);
+        log.info("500 tasks by 2 workers x 4 threads, {} per transaction, in {} ms, about {} tasks/s",
+                tasksPerTransaction, millis, 500_000 / millis);
 
-        assertThat(tables.queryLong("SELECT count(DISTINCT task_key) FROM test_effect WHERE task_key LIKE 'many/%'"))
-                .isEqualTo(500);
+        String keys = "task_key LIKE '" + queue + "/%'";
+        assertThat(tables.queryLong("SELECT count(DISTINCT task_key) FROM test_effect WHERE " + keys)).isEqualTo(500);
         assertThat(tables.queryLong("""
                 SELECT coalesce(max(applied), 0) FROM (
-                    SELECT count(*) AS applied FROM test_effect WHERE task_key LIKE 'many/%' GROUP BY task_key) per_key
-                """)).isEqualTo(1);
-        assertThat(tables.queryLong("SELECT count(DISTINCT worker) FROM test_effect WHERE task_key LIKE 'many/%'"))
-                .isEqualTo(2);
+                    SELECT count(*) AS applied FROM test_effect WHERE %s GROUP BY task_key) per_key
+                """.formatted(keys))).isEqualTo(1);
+        assertThat(tables.queryLong("SELECT count(DISTINCT worker) FROM test_effect WHERE " + keys)).isEqualTo(2);
     }
 
     @Test

@@ -160,6 +160,30 @@ class TaskQueueWorkerIT {
     }
 
     @Test
+    void failingTaskOfAGroupIsRetriedAloneWhileTheOthersCommitOnce() {
+        for (int i = 1; i <= 5; i++) {
+            tables.insertTask("group/" + i, "send_reminder", "group");
+        }
+        try (TaskQueueWorker worker = worker("group").concurrency(1).batchSize(5).tasksPerTransaction(5)
+                .handler("send_reminder", (task, tx) -> {
+                    QueueTables.applyEffect(tx, task, "w");
+                    if (task.idempotencyKey().equals("group/3")) {
+                        throw new IllegalStateException("smtp timeout");
+                    }
+                }).build()) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> tables.tasksIn("group", "done") == 4 && metrics.retried.get() >= 1);
+        }
+        for (int i : new int[] {1, 2, 4, 5}) {
+            assertThat(tables.effects("group/" + i)).as("effects of group/%d", i).isEqualTo(1);
+            assertThat(tables.attempts("group/" + i)).isEqualTo(1);
+        }
+        assertThat(tables.effects("group/3")).isZero();
+        assertThat(tables.status("group/3")).isIn("pending", "claimed");
+    }
+
+    @Test
     void withoutTheJournalARedeliveredProcessedTaskIsAppliedAgain() {
         tables.insertTask("unjournaled/1", "send_reminder", "unjournaled");
         try (TaskQueueWorker worker = worker("unjournaled").journal(false)
