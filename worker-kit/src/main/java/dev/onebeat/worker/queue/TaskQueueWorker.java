@@ -51,7 +51,7 @@ public final class TaskQueueWorker implements AutoCloseable {
     private final TaskExecution execution;
     /** Tasks claimed by this worker and not finished: queued in the pool or running. */
     private final Map<Long, QueuedTask> held = new ConcurrentHashMap<>();
-    /** Room for {@code concurrency} running tasks plus one batch waiting for a thread. */
+    /** Room for {@code concurrency} running groups plus one batch waiting for a thread. */
     private final Semaphore slots;
     private final ThreadPoolExecutor pool;
     private final ScheduledExecutorService heartbeat;
@@ -65,7 +65,7 @@ public final class TaskQueueWorker implements AutoCloseable {
                 + UUID.randomUUID().toString().substring(0, 8);
         this.store = new TaskStore(workerId, settings.lease());
         this.execution = new TaskExecution(settings, store, workerId);
-        this.slots = new Semaphore(settings.concurrency() + settings.batchSize());
+        this.slots = new Semaphore(settings.concurrency() * settings.tasksPerTransaction() + settings.batchSize());
         AtomicInteger threadNumber = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), runnable -> daemon(runnable,
@@ -172,10 +172,14 @@ public final class TaskQueueWorker implements AutoCloseable {
         }
     }
 
-    /** @return how many tasks to claim, up to a batch; 0 if none fit within a poll interval */
+    /**
+     * @return how many tasks to claim: at least a full group, up to a batch; 0 if no group's worth
+     *     of room opened within a poll interval (claiming less would split groups into lone tasks)
+     */
     private int takeSlots() {
+        int group = settings.tasksPerTransaction();
         try {
-            if (!slots.tryAcquire(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!slots.tryAcquire(group, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS)) {
                 return 0;
             }
         } catch (InterruptedException e) {
@@ -184,9 +188,9 @@ public final class TaskQueueWorker implements AutoCloseable {
             return 0;
         }
         int free = slots.drainPermits();
-        int more = Math.min(free, settings.batchSize() - 1);
+        int more = Math.min(free, settings.batchSize() - group);
         slots.release(free - more);
-        return 1 + more;
+        return group + more;
     }
 
     private void idle() {
