@@ -16,14 +16,26 @@ import javax.sql.DataSource;
 final class EffectStore {
 
     // SKIP LOCKED: concurrent senders claim disjoint batches; an expired lease hands a crashed sender's effects on
-    private static final String CLAIM = """
+    // Two claims, not one with an OR: each matches one partial index (onebeat_effect_lease_idx,
+    // onebeat_effect_due_idx); an OR of both would scan the whole table on every poll.
+    // SKIP LOCKED hands each row to one sender.
+    private static final String CLAIM_EXPIRED = """
             UPDATE onebeat_effect
                SET status = 'sending', locked_by = ?, locked_until = now() + ? * interval '1 millisecond',
                    attempts = attempts + 1
              WHERE id IN (SELECT id FROM onebeat_effect
-                           WHERE channel = ANY (?)
-                             AND ((status = 'pending' AND available_at <= now())
-                               OR (status = 'sending' AND locked_until < now()))
+                           WHERE status = 'sending' AND locked_until < now() AND channel = ANY (?)
+                           ORDER BY locked_until
+                           LIMIT ?
+                           FOR UPDATE SKIP LOCKED)
+            RETURNING id, idempotency_key, channel, destination, payload, attempts
+            """;
+    private static final String CLAIM_DUE = """
+            UPDATE onebeat_effect
+               SET status = 'sending', locked_by = ?, locked_until = now() + ? * interval '1 millisecond',
+                   attempts = attempts + 1
+             WHERE id IN (SELECT id FROM onebeat_effect
+                           WHERE status = 'pending' AND available_at <= now() AND channel = ANY (?)
                            ORDER BY available_at
                            LIMIT ?
                            FOR UPDATE SKIP LOCKED)
@@ -74,24 +86,33 @@ final class EffectStore {
     }
 
     List<PendingEffect> claim(Collection<String> channels, int limit) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+        try (Connection connection = dataSource.getConnection()) {
             Array channelArray = connection.createArrayOf("varchar", channels.toArray());
-            claim.setString(1, senderId);
-            claim.setLong(2, leaseMillis);
-            claim.setArray(3, channelArray);
-            claim.setInt(4, limit);
             List<PendingEffect> claimed = new ArrayList<>();
-            try (ResultSet rows = claim.executeQuery()) {
-                while (rows.next()) {
-                    claimed.add(new PendingEffect(rows.getLong(1), rows.getString(2), rows.getString(3),
-                            rows.getString(4), rows.getString(5), rows.getInt(6)));
-                }
+            claim(connection, CLAIM_EXPIRED, channelArray, limit, claimed);
+            if (claimed.size() < limit) {
+                claim(connection, CLAIM_DUE, channelArray, limit - claimed.size(), claimed);
             }
             claimed.sort(Comparator.comparingLong(PendingEffect::id));
             return claimed;
         } catch (SQLException e) {
             throw new IllegalStateException("could not claim effects, sender=" + senderId, e);
+        }
+    }
+
+    private void claim(Connection connection, String sql, Array channels, int limit, List<PendingEffect> into)
+            throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(sql)) {
+            claim.setString(1, senderId);
+            claim.setLong(2, leaseMillis);
+            claim.setArray(3, channels);
+            claim.setInt(4, limit);
+            try (ResultSet rows = claim.executeQuery()) {
+                while (rows.next()) {
+                    into.add(new PendingEffect(rows.getLong(1), rows.getString(2), rows.getString(3),
+                            rows.getString(4), rows.getString(5), rows.getInt(6)));
+                }
+            }
         }
     }
 
