@@ -1,5 +1,6 @@
 package dev.onebeat.worker.journal;
 
+import dev.onebeat.worker.CountingMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
 package dev.onebeat.worker.queue;
 
+import dev.onebeat.worker.CountingMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

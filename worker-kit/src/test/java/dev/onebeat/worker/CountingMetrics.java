@@ -1,15 +1,15 @@
-package dev.onebeat.worker.queue;
+package dev.onebeat.worker;
 
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Counts what a worker reports, for assertions. */
-final class CountingMetrics implements WorkerMetrics {
+/** Counts what the kit reports, for assertions in every package's tests. */
+public final class CountingMetrics implements WorkerMetrics {
 
-    final AtomicInteger processed = new AtomicInteger();
-    final AtomicInteger duplicates = new AtomicInteger();
-    final AtomicInteger retried = new AtomicInteger();
-    final AtomicInteger dead = new AtomicInteger();
+    public final AtomicInteger processed = new AtomicInteger();
+    public final AtomicInteger duplicates = new AtomicInteger();
+    public final AtomicInteger retried = new AtomicInteger();
+    public final AtomicInteger dead = new AtomicInteger();
 
     @Override
     public void processed(String consumer, String task) {
