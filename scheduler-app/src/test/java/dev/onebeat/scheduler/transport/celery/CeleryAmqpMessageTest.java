@@ -1,0 +1,130 @@
+package dev.onebeat.scheduler.transport.celery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CeleryAmqpMessageTest {
+
+    private static final String TASK_ID = "99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c";
+    private static final String KEY = "invoice-reminders/2026-11-29T08:00:00Z/proj.tasks.add/order:42";
+
+    private static CeleryAmqpMessage amqp(String payloadJson, Instant notBefore) {
+        return CeleryAmqpMessage.of(CeleryMessage.of(CeleryFixtures.task(payloadJson, notBefore), CeleryFixtures.ORIGIN));
+    }
+
+    @Test
+    void publishesToTheDefaultExchangeWithTheQueueAsRoutingKey() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(message.exchange()).isEmpty();
+        assertThat(message.routingKey()).isEqualTo("reminders");
+    }
+
+    @Test
+    void propertiesAreJsonUtf8PersistentPriorityZeroCorrelatedByTaskId() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(message.contentType()).isEqualTo("application/json");
+        assertThat(message.contentEncoding()).isEqualTo("utf-8");
+        assertThat(message.deliveryMode()).isEqualTo(2);
+        assertThat(message.priority()).isZero();
+        assertThat(message.correlationId()).isEqualTo(TASK_ID);
+    }
+
+    @Test
+    void headersTableHoldsExactlyTheProtocolTwoHeaders() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(message.headers()).containsExactly(
+                entry("lang", "py"),
+                entry("task", "proj.tasks.add"),
+                entry("id", TASK_ID),
+                entry("shadow", null),
+                entry("eta", null),
+                entry("expires", null),
+                entry("group", null),
+                entry("group_index", null),
+                entry("retries", 0),
+                entry("timelimit", Arrays.asList(null, null)),
+                entry("root_id", TASK_ID),
+                entry("parent_id", null),
+                entry("argsrepr", "(2, 3)"),
+                entry("kwargsrepr", "{}"),
+                entry("origin", "onebeat@node-1"),
+                entry("ignore_result", false),
+                entry("replaced_task_nesting", 0),
+                entry("stamped_headers", null),
+                entry("stamps", Map.of()),
+                entry("idempotency_key", KEY));
+    }
+
+    @Test
+    void headerValuesAreOnlyTypesPyAmqpDecodesAsTheirPythonCounterparts() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(message.headers().values()).filteredOn(value -> value != null)
+                .allSatisfy(value -> assertThat(value).isInstanceOfAny(String.class, Integer.class, Boolean.class,
+                        java.util.List.class, Map.class));
+    }
+
+    @Test
+    void bodyIsTheCeleryBodyInUtf8() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(message.body()).isEqualTo(
+                "[[2, 3], {}, {\"callbacks\": null, \"errbacks\": null, \"chain\": null, \"chord\": null}]"
+                        .getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void unicodeArgumentsAreWrittenAsRawUtf8() {
+        CeleryAmqpMessage message = amqp("{\"args\": [\"é😀\"], \"kwargs\": {\"city\": \"東京\"}}", null);
+
+        // [["é😀"], {"city": "東京"}, {...}]: é = c3 a9, 😀 = f0 9f 98 80, 東 = e6 9d b1, 京 = e4 ba ac
+        assertThat(HexFormat.of().formatHex(message.body(), 0, 32))
+                .isEqualTo("5b5b22c3a9f09f9880225d2c207b2263697479223a2022e69db1e4baac227d2c");
+        assertThat(message.headers()).containsEntry("argsrepr", "('é😀',)").containsEntry("kwargsrepr", "{'city': '東京'}");
+    }
+
+    @Test
+    void declaresTheQueueAndExchangeAsCeleryDoes() {
+        CeleryQueueDeclaration declaration = amqp("{\"args\": [], \"kwargs\": {}}", null).declaration();
+
+        assertThat(declaration).isEqualTo(new CeleryQueueDeclaration(
+                "reminders", "direct", true, "reminders", true, false, false, Map.of(), "reminders"));
+    }
+
+    @Test
+    void republishingTheSameTaskGivesAnIdenticalMessage() {
+        CeleryAmqpMessage first = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+        CeleryAmqpMessage again = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        assertThat(again).isEqualTo(first);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.headers()).containsExactlyEntriesOf(first.headers());
+    }
+
+    @Test
+    void notBeforeNeverBecomesABrokerSideEta() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", Instant.parse("2026-11-29T09:00:00Z"));
+
+        assertThat(message).isEqualTo(amqp("{\"args\": [2, 3], \"kwargs\": {}}", null));
+        assertThat(message.headers()).containsEntry("eta", null);
+    }
+
+    @Test
+    void bodyAccessorReturnsACopy() {
+        CeleryAmqpMessage message = amqp("{\"args\": [2, 3], \"kwargs\": {}}", null);
+
+        message.body()[0] = 'X';
+
+        assertThat(message.body()[0]).isEqualTo((byte) '[');
+    }
+}
