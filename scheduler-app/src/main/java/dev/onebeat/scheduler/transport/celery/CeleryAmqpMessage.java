@@ -12,7 +12,8 @@ import java.util.Objects;
  * exchange. Publish it {@code mandatory} with confirms so an unroutable message is an error, not a
  * silent drop.
  *
- * <p>No {@code reply_to} (only the rpc result backend reads it, and a worker runs without it), no
+ * <p>No {@code reply_to} (the worker reads it with {@code properties.get} for the rpc result
+ * backend only), no
  * {@code message_id} (Celery sends none), no {@code expiration} (no expiry is set).
  *
  * @param exchange always {@code ""}, the default exchange

@@ -15,9 +15,11 @@ import java.util.UUID;
  * <p>{@code properties.delivery_tag} and {@code properties.delivery_info} are required: a worker
  * reading an envelope without them dies ({@code KeyError}). The delivery tag is derived from the
  * idempotency key rather than random, so a republish after a crash between publish and mark is
- * byte-identical to the first copy and can be recognised as such in Redis. The tag also keys the
- * worker's {@code unacked} hash; two live copies of one task therefore share an entry there, and
- * whichever copy is acked first clears it. That can only lose a copy that duplicates one that ran.
+ * byte-identical to the first copy and can be recognised as such in Redis. The reference suggests
+ * a random tag; kombu only uses it as a key, of the {@code unacked} hash and of the worker's
+ * in-memory QoS, where acking one tag twice is harmless. Two live copies of one task thus share
+ * one entry, and the first ack clears it: the only copy that can then go unrestored is a duplicate
+ * of one that was already taken.
  *
  * @param listKey the Redis list: the queue name, or {@code queue + "\x06\x16" + step} for a priority
  * @param json the envelope, UTF-8 JSON text
