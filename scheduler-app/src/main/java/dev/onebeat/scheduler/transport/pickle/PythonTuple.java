@@ -1,0 +1,27 @@
+package dev.onebeat.scheduler.transport.pickle;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A value that must reach Python as a {@code tuple}, not a {@code list}: RQ and arq unpack their
+ * job payloads by position and keep positional arguments as tuples.
+ *
+ * @param items the elements, in order; may contain {@code null}
+ */
+public record PythonTuple(List<?> items) {
+
+    /** Copies the items, keeping {@code null} elements (they are Python {@code None}). */
+    public PythonTuple {
+        Objects.requireNonNull(items, "items must not be null");
+        items = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items));
+    }
+
+    /**
+     * @param items the elements, in order
+     * @return a tuple of them
+     */
+    public static PythonTuple of(Object... items) {
+        return new PythonTuple(java.util.Arrays.asList(items));
+    }
+}
