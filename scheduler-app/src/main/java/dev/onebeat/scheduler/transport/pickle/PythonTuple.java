@@ -1,5 +1,8 @@
 package dev.onebeat.scheduler.transport.pickle;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +17,7 @@ public record PythonTuple(List<?> items) {
     /** Copies the items, keeping {@code null} elements (they are Python {@code None}). */
     public PythonTuple {
         Objects.requireNonNull(items, "items must not be null");
-        items = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items));
+        items = Collections.unmodifiableList(new ArrayList<>(items));
     }
 
     /**
@@ -22,6 +25,6 @@ public record PythonTuple(List<?> items) {
      * @return a tuple of them
      */
     public static PythonTuple of(Object... items) {
-        return new PythonTuple(java.util.Arrays.asList(items));
+        return new PythonTuple(Arrays.asList(items));
     }
 }

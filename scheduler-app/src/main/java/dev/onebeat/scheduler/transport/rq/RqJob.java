@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.transport.rq;
 
 import dev.onebeat.scheduler.transport.redis.RedisCommand;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ public record RqJob(String id, String jobKey, String queueKey, Map<String, byte[
         Objects.requireNonNull(id, "id must not be null");
         Objects.requireNonNull(jobKey, "jobKey must not be null");
         Objects.requireNonNull(queueKey, "queueKey must not be null");
-        fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(fields, "fields must not be null")));
+        fields = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(fields, "fields must not be null")));
         commands = List.copyOf(Objects.requireNonNull(commands, "commands must not be null"));
     }
 }

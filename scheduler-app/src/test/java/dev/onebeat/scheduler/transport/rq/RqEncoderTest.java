@@ -114,6 +114,13 @@ class RqEncoderTest {
     }
 
     @Test
+    void argumentsThatAreNotAJsonArrayAreRefused() {
+        assertThatThrownBy(() -> RqEncoder.encode("m.f", "q", KEY, "{\"a\":1}", "{}", ENQUEUED_AT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("args must be a JSON array");
+    }
+
+    @Test
     void pythonInflatesAndLoadsTheData() {
         assumeThat(PythonInterpreter.available()).as("/usr/bin/python3 present").isTrue();
 
