@@ -15,10 +15,14 @@ import java.util.Map;
  *
  * <p>Accepted values: {@code null} (None), {@link Boolean}, {@link Integer}, {@link Long},
  * {@link Short}, {@link Byte}, {@link BigInteger} (int), {@link Double}, {@link Float} (float),
- * {@link String} (str), {@link List} (list), {@link PythonTuple} (tuple) and {@link Map} with
+ * {@link String} (str), {@code byte[]} (bytes), {@link List} (list), {@link PythonTuple} (tuple) and {@link Map} with
  * {@code String} keys (dict, in the map's iteration order). Anything else, a string with an unpaired
  * surrogate or an int wider than 255 bytes is refused with {@link IllegalArgumentException}: the
  * output must load on the worker exactly as written, or not be produced at all.
+ *
+ * <p>Protocol 2 has no bytes opcode (Python pickles bytes there as a call to {@code _codecs.encode});
+ * {@code BINBYTES} comes from protocol 3, and Python 3's unpickler accepts it under a protocol 2
+ * header, as it accepts any opcode it knows. JSON arguments never produce bytes.
  */
 public final class PickleWriter {
 
@@ -30,6 +34,7 @@ public final class PickleWriter {
     private static final int LONG1 = 0x8a;
     private static final int BINFLOAT = 'G';
     private static final int BINUNICODE = 'X';
+    private static final int BINBYTES = 'B';
     private static final int MARK = '(';
     private static final int TUPLE = 't';
     private static final int EMPTY_TUPLE = ')';
@@ -73,6 +78,10 @@ public final class PickleWriter {
             writeFloat(((Number) value).doubleValue());
         } else if (value instanceof String s) {
             writeString(s, path);
+        } else if (value instanceof byte[] bytes) {
+            out.write(BINBYTES);
+            writeLength(bytes.length);
+            out.writeBytes(bytes);
         } else if (value instanceof PythonTuple t) {
             writeTuple(t.items(), path);
         } else if (value instanceof List<?> list) {
@@ -120,10 +129,14 @@ public final class PickleWriter {
             throw new IllegalArgumentException(path + " is a string with no UTF-8 form (unpaired surrogate?)", e);
         }
         out.write(BINUNICODE);
-        out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(utf8.remaining()).array());
+        writeLength(utf8.remaining());
         byte[] bytes = new byte[utf8.remaining()];
         utf8.get(bytes);
         out.writeBytes(bytes);
+    }
+
+    private void writeLength(int length) {
+        out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(length).array());
     }
 
     private void writeTuple(List<?> items, String path) {

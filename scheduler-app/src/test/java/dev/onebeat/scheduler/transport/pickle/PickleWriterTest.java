@@ -46,6 +46,11 @@ class PickleWriterTest {
     }
 
     @Test
+    void bytesUseBinbytesWithLittleEndianLength() {
+        assertThat(hex(new byte[] {'a', 'b'})).isEqualTo("8002" + "4202000000" + "6162" + "2e");
+    }
+
+    @Test
     void emptyContainersHaveNoMark() {
         assertThat(hex(List.of())).isEqualTo("80025d2e");
         assertThat(hex(PythonTuple.of())).isEqualTo("8002292e");
@@ -83,10 +88,12 @@ class PickleWriterTest {
         kwargs.put("neg", new BigInteger("-18446744073709551617"));
         kwargs.put("x", 0.1);
         kwargs.put("flags", Arrays.asList(true, false, null));
+        kwargs.put("raw", new byte[] {0, (byte) 0xff});
         byte[] pickle = PickleWriter.dumps(PythonTuple.of("f", null, PythonTuple.of(5, -6), kwargs));
 
         assertThat(PythonInterpreter.unpickle(pickle)).isEqualTo(
                 "('f', None, (5, -6), {'name': 'Zo\\xeb \\U0001f600', 'big': 1795938959012,"
-                        + " 'neg': -18446744073709551617, 'x': 0.1, 'flags': [True, False, None]})");
+                        + " 'neg': -18446744073709551617, 'x': 0.1, 'flags': [True, False, None],"
+                        + " 'raw': b'\\x00\\xff'})");
     }
 }
