@@ -2,18 +2,15 @@ package dev.onebeat.scheduler.transport.celery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.entry;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CeleryMessageTest {
 
-    private static final String TASK_ID = "99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c";
-    private static final String KEY = "invoice-reminders/2026-11-29T08:00:00Z/proj.tasks.add/order:42";
+    private static final String TASK_ID = CeleryFixtures.TASK_ID;
+    private static final String KEY = CeleryFixtures.KEY;
 
     @Test
     void taskIdIsTheUuidV5OfTheIdempotencyKey() {
@@ -28,27 +25,7 @@ class CeleryMessageTest {
     void headersAreEveryKeyCelerySendsInItsOrderPlusTheIdempotencyKey() {
         CeleryMessage message = CeleryMessage.of(CeleryFixtures.add(), CeleryFixtures.ORIGIN);
 
-        assertThat(message.headers()).containsExactly(
-                entry("lang", "py"),
-                entry("task", "proj.tasks.add"),
-                entry("id", TASK_ID),
-                entry("shadow", null),
-                entry("eta", null),
-                entry("expires", null),
-                entry("group", null),
-                entry("group_index", null),
-                entry("retries", 0),
-                entry("timelimit", Arrays.asList(null, null)),
-                entry("root_id", TASK_ID),
-                entry("parent_id", null),
-                entry("argsrepr", "(2, 3)"),
-                entry("kwargsrepr", "{}"),
-                entry("origin", "onebeat@node-1"),
-                entry("ignore_result", false),
-                entry("replaced_task_nesting", 0),
-                entry("stamped_headers", null),
-                entry("stamps", Map.of()),
-                entry("idempotency_key", KEY));
+        assertThat(message.headers()).containsExactly(CeleryFixtures.addHeaders());
     }
 
     @Test
