@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -29,9 +30,15 @@ public class OutboxWriter {
             """;
 
     private final JdbcTemplate jdbc;
+    private final QueuePolicy queues;
 
-    public OutboxWriter(JdbcTemplate jdbc) {
+    /**
+     * @param jdbc the fire's data source
+     * @param queues which queues may be dispatched to; every queue when there is no such bean
+     */
+    public OutboxWriter(JdbcTemplate jdbc, ObjectProvider<QueuePolicy> queues) {
         this.jdbc = jdbc;
+        this.queues = queues.getIfAvailable(() -> QueuePolicy.ANY);
     }
 
     /**
@@ -39,10 +46,14 @@ public class OutboxWriter {
      * @param scheduledAt its fire's scheduled instant
      * @param tasks the batch; keys within one batch must be distinct
      * @return how many rows were inserted; the rest already existed
+     * @throws IllegalArgumentException if a task's queue may not be used (nothing is written)
      */
     public int insert(String job, Instant scheduledAt, List<OutboxTask> tasks) {
         if (tasks.isEmpty()) {
             return 0;
+        }
+        for (OutboxTask task : tasks) {
+            queues.requireRouted(task.queue());
         }
         Integer inserted = jdbc.execute((Connection con) -> {
             try (PreparedStatement ps = con.prepareStatement(INSERT_BATCH)) {

@@ -1,0 +1,84 @@
+package dev.onebeat.scheduler.relay;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * {@code onebeat_outbox_pending{queue}} (tasks not yet published or, for the in-database queue, not
+ * yet taken) and {@code onebeat_outbox_oldest_pending_age_seconds{queue}} (how long the oldest due one
+ * has waited), read from the table at most once per refresh interval: scraping never hits the table
+ * harder than that.
+ */
+final class OutboxGauges {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxGauges.class);
+
+    // one index-only pass over the partial "pending" index; not-yet-due rows count as pending but not as waiting
+    private static final String PENDING = """
+            SELECT queue, count(*), min(available_at) FILTER (WHERE available_at <= now()), now()
+            FROM onebeat_task WHERE status = 'pending' GROUP BY queue
+            """;
+
+    private final JdbcTemplate jdbc;
+    private final MeterRegistry registry;
+    private final long refreshNanos;
+    private final Map<String, AtomicLong[]> byQueue = new ConcurrentHashMap<>();
+    private volatile long refreshedAt = System.nanoTime() - Long.MAX_VALUE / 2;
+
+    OutboxGauges(JdbcTemplate jdbc, MeterRegistry registry, Duration refresh) {
+        this.jdbc = jdbc;
+        this.registry = registry;
+        this.refreshNanos = refresh.toNanos();
+    }
+
+    /** Reads the table now; gauges of queues with nothing pending go to zero. */
+    synchronized void refresh() {
+        Map<String, long[]> seen = new ConcurrentHashMap<>();
+        jdbc.query(PENDING, rs -> {
+            Timestamp oldest = rs.getTimestamp(3);
+            Instant now = rs.getTimestamp(4).toInstant();
+            long ageMillis = oldest == null ? 0 : Math.max(0, Duration.between(oldest.toInstant(), now).toMillis());
+            seen.put(rs.getString(1), new long[] {rs.getLong(2), ageMillis});
+        });
+        seen.keySet().forEach(this::register);
+        byQueue.forEach((queue, values) -> {
+            long[] current = seen.getOrDefault(queue, new long[] {0, 0});
+            values[0].set(current[0]);
+            values[1].set(current[1]);
+        });
+        refreshedAt = System.nanoTime();
+    }
+
+    private void register(String queue) {
+        byQueue.computeIfAbsent(queue, q -> {
+            AtomicLong[] values = {new AtomicLong(), new AtomicLong()};
+            Gauge.builder("onebeat.outbox.pending", values[0], v -> read(v))
+                    .description("Tasks waiting to be published or taken").tags(Tags.of("queue", q)).register(registry);
+            Gauge.builder("onebeat.outbox.oldest.pending.age", values[1], v -> read(v) / 1000.0)
+                    .description("Seconds the oldest due pending task has waited").baseUnit("seconds")
+                    .tags(Tags.of("queue", q)).register(registry);
+            return values;
+        });
+    }
+
+    private double read(AtomicLong value) {
+        if (System.nanoTime() - refreshedAt > refreshNanos) {
+            try {
+                refresh();
+            } catch (RuntimeException e) {
+                log.debug("outbox gauges not refreshed: {}", e.toString());
+            }
+        }
+        return value.get();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.onebeat.scheduler.relay;
+
+import dev.onebeat.scheduler.registry.JobsProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The routing (validated at start-up), the relay and the outbox gauges. The relay runs when
+ * {@code onebeat.relay.enabled} (the default) and some queue is routed to a broker.
+ */
+@Configuration(proxyBeanMethods = false)
+class RelayConfiguration {
+
+    @Bean
+    QueueRoutes queueRoutes(RelayProperties properties, List<TransportProvider> providers, JobsProperties jobs) {
+        Map<String, String> declared = new LinkedHashMap<>();
+        for (JobsProperties.Definition definition : jobs.jobs()) {
+            if (definition.name() != null && definition.queue() != null) {
+                declared.put(definition.name(), definition.queue());
+            }
+        }
+        return QueueRoutes.of(properties, providers, declared);
+    }
+
+    @Bean
+    RelayMetrics relayMetrics(MeterRegistry registry) {
+        return new RelayMetrics(registry);
+    }
+
+    @Bean
+    Relay relay(QueueRoutes routes, DataSource dataSource, RelayProperties properties, RelayMetrics metrics,
+                JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook) {
+        OutboxGauges gauges = new OutboxGauges(jdbc, registry, properties.gaugeInterval());
+        return new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
+                hook.getIfAvailable(() -> RelayHook.NONE));
+    }
+
+    /** {@code pid@host/xxxxxxxx}: unique per process, readable in {@code locked_by}. */
+    static String nodeName() {
+        return ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
