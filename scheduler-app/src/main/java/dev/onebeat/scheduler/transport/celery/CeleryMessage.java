@@ -1,6 +1,8 @@
 package dev.onebeat.scheduler.transport.celery;
 
 import dev.onebeat.scheduler.transport.OutboundTask;
+import dev.onebeat.scheduler.transport.pickle.PythonRepr;
+import dev.onebeat.scheduler.transport.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -31,6 +33,9 @@ public final class CeleryMessage {
     public static final String CONTENT_ENCODING = "utf-8";
     /** The header carrying the readable idempotency key. */
     public static final String IDEMPOTENCY_KEY_HEADER = "idempotency_key";
+    /** The longest {@code argsrepr} or {@code kwargsrepr}, as Celery cuts them; workers only log them. */
+    static final int REPR_MAX_LENGTH = 1024;
+    private static final String ELLIPSIS = "...";
 
     private final String taskId;
     private final String idempotencyKey;
@@ -92,8 +97,8 @@ public final class CeleryMessage {
         headers.put("timelimit", Collections.unmodifiableList(Arrays.asList(null, null)));
         headers.put("root_id", id);
         headers.put("parent_id", null);
-        headers.put("argsrepr", PythonRepr.ofArgs(args));
-        headers.put("kwargsrepr", PythonRepr.of(kwargs));
+        headers.put("argsrepr", capped(PythonRepr.of(new PythonTuple(CeleryJson.MAPPER.treeToValue(args, List.class)))));
+        headers.put("kwargsrepr", capped(PythonRepr.of(CeleryJson.MAPPER.treeToValue(kwargs, Map.class))));
         headers.put("origin", origin);
         headers.put("ignore_result", false);
         headers.put("replaced_task_nesting", 0);
@@ -101,6 +106,18 @@ public final class CeleryMessage {
         headers.put("stamps", Map.of());
         headers.put(IDEMPOTENCY_KEY_HEADER, task.key().value());
         return headers;
+    }
+
+    /** Celery's cap on {@code argsrepr} and {@code kwargsrepr}: longer reprs end in {@code ...}. */
+    private static String capped(String repr) {
+        if (repr.length() <= REPR_MAX_LENGTH) {
+            return repr;
+        }
+        int end = REPR_MAX_LENGTH - ELLIPSIS.length();
+        if (Character.isHighSurrogate(repr.charAt(end - 1))) {
+            end--;
+        }
+        return repr.substring(0, end) + ELLIPSIS;
     }
 
     private static byte[] body(JsonNode args, JsonNode kwargs) {

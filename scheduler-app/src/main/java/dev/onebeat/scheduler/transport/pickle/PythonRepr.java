@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Python's {@code repr} of the values {@link PickleWriter} accepts, for text a worker shows or
- * compares: RQ's job description and the floats of Python's {@code json.dumps}.
+ * compares: RQ's job description, Celery's {@code argsrepr} and {@code kwargsrepr}, and the floats of
+ * Python's {@code json.dumps}.
  */
 public final class PythonRepr {
 
@@ -24,7 +25,8 @@ public final class PythonRepr {
             return "None";
         } else if (value instanceof Boolean b) {
             return b ? "True" : "False";
-        } else if (value instanceof Double || value instanceof Float) {
+        } else if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
+            // a JSON number with a fraction or exponent, read as BigDecimal, is a float to Python
             return ofFloat(((Number) value).doubleValue());
         } else if (value instanceof Number n) {
             return n.toString();
@@ -83,6 +85,7 @@ public final class PythonRepr {
     }
 
     private static String ofString(String s) {
+        // Python prefers single quotes, switching only when the text holds ' and no "
         char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
         StringBuilder out = new StringBuilder(s.length() + 2).append(quote);
         s.codePoints().forEach(c -> {
@@ -96,13 +99,29 @@ public final class PythonRepr {
                 out.append("\\t");
             } else if (c == quote) {
                 out.append('\\').append(quote);
-            } else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
-                out.append(String.format("\\x%02x", c));
-            } else {
+            } else if (printable(c)) {
                 out.appendCodePoint(c);
+            } else if (c < 0x100) {
+                out.append(String.format("\\x%02x", c));
+            } else if (c < 0x10000) {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.append(String.format("\\U%08x", c));
             }
         });
         return out.append(quote).toString();
+    }
+
+    /** Python's {@code str.isprintable}: not a control, format, surrogate, private, unassigned or non-space separator. */
+    private static boolean printable(int codePoint) {
+        if (codePoint == ' ') {
+            return true;
+        }
+        return switch (Character.getType(codePoint)) {
+            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
+                 Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
     }
 
     private static String join(String open, List<?> items, String close) {

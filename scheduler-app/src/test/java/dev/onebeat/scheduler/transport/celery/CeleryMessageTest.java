@@ -72,7 +72,7 @@ class CeleryMessageTest {
         CeleryMessage message = CeleryMessage.of(
                 CeleryFixtures.task("{\"args\": [\"" + longText + "\"], \"kwargs\": {}}", null), CeleryFixtures.ORIGIN);
 
-        assertThat((String) message.headers().get("argsrepr")).hasSize(PythonRepr.MAX_LENGTH).endsWith("...");
+        assertThat((String) message.headers().get("argsrepr")).hasSize(CeleryMessage.REPR_MAX_LENGTH).endsWith("...");
         assertThat(new String(message.body(), StandardCharsets.UTF_8)).contains(longText);
     }
 
