@@ -4,6 +4,7 @@ import dev.onebeat.scheduler.relay.BrokerSettings;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -24,6 +25,9 @@ final class KafkaSettings {
             ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000",
             ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "15000",
             ProducerConfig.LINGER_MS_CONFIG, "5");
+
+    /** {@code host:port}, the host a name, an IPv4 address or a bracketed IPv6 address. */
+    private static final Pattern SERVER = Pattern.compile("(\\[[0-9a-fA-F:.]+]|[A-Za-z0-9._-]+):[0-9]{1,5}");
 
     private KafkaSettings() {
     }
@@ -101,10 +105,7 @@ final class KafkaSettings {
         }
         for (String server : url.split(",")) {
             String trimmed = server.trim();
-            int colon = trimmed.lastIndexOf(':');
-            boolean valid = colon > 0 && colon < trimmed.length() - 1
-                    && trimmed.substring(colon + 1).chars().allMatch(Character::isDigit);
-            if (!valid) {
+            if (!SERVER.matcher(trimmed).matches()) {
                 throw new IllegalArgumentException(path + ": '" + trimmed
                         + "' is not host:port; give the bootstrap servers, host:port[,host:port], was '" + url + "'");
             }
