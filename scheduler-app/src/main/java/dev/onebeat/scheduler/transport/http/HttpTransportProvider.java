@@ -37,7 +37,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>Outcomes: 2xx → published; 408, 429, 5xx, connection failures and timeouts → retried with
  * backoff; any other status (400, 404, 409, 422, 3xx …) → failed, with the status and the first 500
- * characters of the response body in {@code last_error}. A batch's requests run at most 8 at once.
+ * characters of the response body in {@code last_error}. A batch's requests run at most 8 at once;
+ * once one of them could not connect or timed out, the batch's requests not yet sent are retried
+ * without being sent, so a dead endpoint holds the relay for about one {@code timeout} per batch.
  */
 @Component
 public class HttpTransportProvider implements TransportProvider {

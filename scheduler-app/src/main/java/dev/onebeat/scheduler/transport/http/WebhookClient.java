@@ -18,12 +18,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The relay's HTTP client for one webhook broker, shared by the queues routed to it: POSTs each task
  * of a batch, at most {@value #MAX_IN_FLIGHT} at a time, and reads each status. 2xx → published;
  * 408, 429, 5xx, a connection failure or a timeout → retried; any other status → refused, with the
- * status and the start of the response body.
+ * status and the start of the response body. Once a request of a batch could not connect or timed
+ * out, the batch's requests not yet sent are retried without being sent.
  */
 public final class WebhookClient implements AutoCloseable {
 
@@ -80,13 +82,27 @@ public final class WebhookClient implements AutoCloseable {
      */
     public List<Delivery> publish(URI target, Duration timeout, List<OutboundTask> tasks) throws InterruptedException {
         Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
+        AtomicReference<String> unreachable = new AtomicReference<>();
         List<CompletableFuture<Delivery>> outcomes = new ArrayList<>(tasks.size());
         for (OutboundTask task : tasks) {
             HttpRequest request = request(target, timeout, task);
             slots.acquire();
+            // a server that could not be reached or timed out gets no more of this batch: a dead or hung
+            // endpoint costs one round of timeouts, not one per eight tasks
+            String notSent = unreachable.get();
+            if (notSent != null) {
+                slots.release();
+                outcomes.add(CompletableFuture.completedFuture(Delivery.retry("not sent, " + notSent)));
+                continue;
+            }
             try {
                 outcomes.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                        .handle(WebhookClient::outcome)
+                        .handle((response, failure) -> {
+                            if (failure != null) {
+                                unreachable.compareAndSet(null, "an earlier request failed: " + describe(failure));
+                            }
+                            return outcome(response, failure);
+                        })
                         .whenComplete((delivery, error) -> slots.release()));
             } catch (RuntimeException e) {
                 slots.release();
@@ -115,10 +131,7 @@ public final class WebhookClient implements AutoCloseable {
     /** How a response or a failure to get one ends for the task. */
     static Delivery outcome(HttpResponse<String> response, Throwable failure) {
         if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            return Delivery.retry(cause.getMessage() == null ? cause.getClass().getSimpleName()
-                    : cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            return Delivery.retry(describe(failure));
         }
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
@@ -128,6 +141,13 @@ public final class WebhookClient implements AutoCloseable {
         String error = "HTTP " + status + (body.isBlank() ? ""
                 : ": " + body.substring(0, Math.min(body.length(), ERROR_BODY_CHARS)));
         return status == 408 || status == 429 || status >= 500 ? Delivery.retry(error) : Delivery.refused(error);
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause.getMessage() == null ? cause.getClass().getSimpleName()
+                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     @Override

@@ -99,6 +99,18 @@ class HttpTransportProviderTest {
         }
 
         @Test
+        void afterATimeoutTheRestOfTheBatchIsRetriedWithoutBeingSent() throws Exception {
+            server.on("/hung", (request, attempt) -> new WebhookServer.Answer(200, "", Duration.ofSeconds(3)));
+            List<OutboundTask> tasks = IntStream.range(0, 30).mapToObj(i -> task("job", "t" + i, "{}")).toList();
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "hung", "timeout", "300ms"), tasks);
+
+            assertThat(outcomes).hasSize(30).allMatch(outcome -> outcome.status() == Delivery.Status.RETRY);
+            assertThat(outcomes.get(29).error()).startsWith("not sent, an earlier request failed: HttpTimeoutException");
+            assertThat(server.requests("/hung")).hasSizeLessThanOrEqualTo(WebhookClient.MAX_IN_FLIGHT);
+        }
+
+        @Test
         void batchIsSentConcurrentlyAtMostEightAtATime() throws Exception {
             server.on("/batch", (request, attempt) -> new WebhookServer.Answer(200, "", Duration.ofMillis(100)));
             List<OutboundTask> tasks = IntStream.range(0, 40).mapToObj(i -> task("job", "t" + i, "{}")).toList();
