@@ -21,9 +21,8 @@ final class HttpSettings {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     /** Headers the transport sets itself, lower case. */
-    private static final Set<String> RESERVED = Set.of("content-type",
-            WebhookClient.KEY_HEADER.toLowerCase(Locale.ROOT), WebhookClient.JOB_HEADER.toLowerCase(Locale.ROOT),
-            WebhookClient.SCHEDULED_AT_HEADER.toLowerCase(Locale.ROOT), WebhookClient.TASK_HEADER.toLowerCase(Locale.ROOT));
+    private static final Set<String> RESERVED = Set.of("content-type", "idempotency-key", "onebeat-job",
+            "onebeat-scheduled-at", "onebeat-task");
 
     private HttpSettings() {
     }

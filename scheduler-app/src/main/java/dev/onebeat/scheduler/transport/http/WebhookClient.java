@@ -129,7 +129,7 @@ public final class WebhookClient implements AutoCloseable {
     }
 
     /** How a response or a failure to get one ends for the task. */
-    static Delivery outcome(HttpResponse<String> response, Throwable failure) {
+    private static Delivery outcome(HttpResponse<String> response, Throwable failure) {
         if (failure != null) {
             return Delivery.retry(describe(failure));
         }

@@ -18,7 +18,9 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When the cluster cannot be reached, the first send waits {@code max.block.ms} for the topic's
  * metadata and fails; the rest of the batch is then retried without waiting again. A producer that
- * threw (closed, or in a fatal state) is replaced on the next batch.
+ * threw, or whose record failed with a non-retriable error that is not the record's own (such as
+ * a cluster authorization error, fatal to an idempotent producer), is replaced on the next batch.
  */
 public final class KafkaClient implements AutoCloseable {
 
@@ -79,8 +82,25 @@ public final class KafkaClient implements AutoCloseable {
             }
             current.flush();
             List<Delivery> outcomes = new ArrayList<>(records.size());
+            boolean producerBroken = false;
             for (Future<RecordMetadata> future : futures) {
-                outcomes.add(future == null ? Delivery.retry(unreachable) : outcome(future));
+                if (future == null) {
+                    outcomes.add(Delivery.retry(unreachable));
+                    continue;
+                }
+                Throwable failure = failure(future);
+                if (failure == null) {
+                    outcomes.add(Delivery.published());
+                } else {
+                    String error = describe(failure);
+                    outcomes.add(refusedForGood(failure) ? Delivery.refused(error) : Delivery.retry(error));
+                    // an idempotent producer that met a fatal error fails every later send
+                    producerBroken |= !(failure instanceof RetriableException) && !recordLevel(failure);
+                }
+            }
+            if (producerBroken) {
+                log.warn("relay replaces its Kafka producer for {} after a non-retriable error", servers);
+                discard(current);
             }
             return outcomes;
         } catch (KafkaException | IllegalStateException e) {
@@ -102,13 +122,13 @@ public final class KafkaClient implements AutoCloseable {
         }
     }
 
-    private static Delivery outcome(Future<RecordMetadata> future) throws InterruptedException {
+    /** @return why the record was not acknowledged, or {@code null} when it was */
+    private static Throwable failure(Future<RecordMetadata> future) throws InterruptedException {
         try {
             future.get();
-            return Delivery.published();
+            return null;
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            return refusedForGood(cause) ? Delivery.refused(describe(cause)) : Delivery.retry(describe(cause));
+            return e.getCause();
         }
     }
 
@@ -118,9 +138,14 @@ public final class KafkaClient implements AutoCloseable {
 
     /** The errors the same record meets again on every try; everything else may pass. */
     private static boolean refusedForGood(Throwable cause) {
+        return recordLevel(cause) || cause instanceof AuthorizationException;
+    }
+
+    /** Errors of one record or topic, which leave the producer usable. */
+    private static boolean recordLevel(Throwable cause) {
         return cause instanceof RecordTooLargeException || cause instanceof RecordBatchTooLargeException
                 || cause instanceof InvalidTopicException || cause instanceof InvalidRecordException
-                || cause instanceof AuthorizationException;
+                || cause instanceof TopicAuthorizationException;
     }
 
     private synchronized Producer<byte[], byte[]> producer() {

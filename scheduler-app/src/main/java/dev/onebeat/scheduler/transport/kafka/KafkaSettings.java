@@ -44,8 +44,10 @@ final class KafkaSettings {
         Map<String, Object> config = new LinkedHashMap<>(DEFAULTS);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         config.putAll(broker.properties());
-        requireUnset(prefix, broker, ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "the broker's url is the bootstrap server list");
-        requireUnset(prefix, broker, ProducerConfig.TRANSACTIONAL_ID_CONFIG, "the relay publishes without transactions");
+        requireUnset(prefix, broker, ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "the broker's url is the bootstrap server list");
+        requireUnset(prefix, broker, ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                "the relay publishes without transactions");
         String idempotence = broker.properties().get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
         if (idempotence != null && !idempotence.trim().equalsIgnoreCase("true")) {
             throw new IllegalArgumentException(prefix + ".properties." + ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG
@@ -71,7 +73,8 @@ final class KafkaSettings {
         // the combinations the idempotent producer refuses when it is built
         long inFlight = number(parsed, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION);
         if (inFlight > 5) {
-            throw new IllegalArgumentException(prefix + ".properties." + ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION
+            throw new IllegalArgumentException(prefix + ".properties."
+                    + ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION
                     + ": the idempotent producer allows at most 5, was " + inFlight);
         }
         long retries = number(parsed, ProducerConfig.RETRIES_CONFIG);

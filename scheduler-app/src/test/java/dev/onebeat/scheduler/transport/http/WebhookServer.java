@@ -91,7 +91,7 @@ final class WebhookServer implements AutoCloseable {
         return requests(path).stream().filter(request -> key.equals(request.key())).count();
     }
 
-    /** @return the most requests that were being answered at one time */
+    /** @return the most requests received and not yet answered at one time */
     int maxInFlight() {
         return maxInFlight.get();
     }
@@ -99,6 +99,7 @@ final class WebhookServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
+        boolean answered = false;
         try (exchange) {
             Map<String, String> headers = new HashMap<>();
             exchange.getRequestHeaders().forEach((name, values) ->
@@ -116,6 +117,9 @@ final class WebhookServer implements AutoCloseable {
                 Thread.sleep(answer.delay().toMillis());
             }
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+            // no longer in flight once the client can have its answer and send the next request
+            inFlight.decrementAndGet();
+            answered = true;
             exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
             if (bytes.length > 0) {
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -127,7 +131,9 @@ final class WebhookServer implements AutoCloseable {
         } catch (IOException e) {
             // the client gave up (a timeout under test); nothing to answer
         } finally {
-            inFlight.decrementAndGet();
+            if (!answered) {
+                inFlight.decrementAndGet();
+            }
         }
     }
 
