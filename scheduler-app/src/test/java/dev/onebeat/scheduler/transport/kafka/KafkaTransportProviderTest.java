@@ -1,17 +1,37 @@
 package dev.onebeat.scheduler.transport.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.onebeat.scheduler.relay.BrokerSettings;
 import dev.onebeat.scheduler.relay.BrokerType;
 import dev.onebeat.scheduler.relay.QueueRoute;
+import dev.onebeat.scheduler.relay.QueueRoutes;
+import dev.onebeat.scheduler.relay.RelayConfigurationException;
+import dev.onebeat.scheduler.relay.RelayProperties;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class KafkaTransportProviderTest {
 
     private final KafkaTransportProvider provider = new KafkaTransportProvider();
+
+    @Test
+    void badProducerPropertyStopsStartUpNamingTheQueueAndTheProperty() {
+        RelayProperties properties = new RelayProperties(true, 500, Duration.ofSeconds(1), Duration.ofSeconds(60),
+                Duration.ofMillis(500), Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
+                Map.of("events", new RelayProperties.Broker("kafka", "k1:9092", Map.of("acks", "0"))),
+                Map.of("billing", new RelayProperties.Route("kafka", "events", Map.of())));
+
+        assertThatExceptionOfType(RelayConfigurationException.class)
+                .isThrownBy(() -> QueueRoutes.of(properties, List.of(provider), Map.of()))
+                .satisfies(e -> assertThat(e.problems()).singleElement().asString()
+                        .startsWith("onebeat.relay.queues.billing: onebeat.relay.brokers.events.properties.acks: "));
+    }
 
     @Test
     void idempotentProducerWithAllAcksAndClientPropertiesIsAccepted() {
