@@ -7,7 +7,7 @@ import dev.onebeat.scheduler.relay.Transport;
 import dev.onebeat.scheduler.relay.TransportContext;
 import dev.onebeat.scheduler.relay.TransportProvider;
 import dev.onebeat.scheduler.transport.OutboundTask;
-import java.nio.charset.StandardCharsets;
+import dev.onebeat.scheduler.transport.TaskJson;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -15,11 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code transport: amqp}: a plain JSON message for consumers of your own, such as Spring AMQP
- * listeners. {@code message_id} is the idempotency key; headers {@code onebeat-job},
+ * {@code transport: amqp}: a plain JSON message ({@link TaskJson}) for consumers of your own, such
+ * as Spring AMQP listeners. {@code message_id} is the idempotency key; headers {@code onebeat-job},
  * {@code onebeat-scheduled-at} and {@code idempotency-key} carry the fire; {@code type} is the task
  * name. Published mandatory with confirms.
  *
@@ -29,15 +28,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 public class AmqpJsonTransportProvider implements TransportProvider {
-
-    /** Header with the job name. */
-    public static final String JOB_HEADER = "onebeat-job";
-    /** Header with the fire's logical scheduled time, ISO-8601 UTC. */
-    public static final String SCHEDULED_AT_HEADER = "onebeat-scheduled-at";
-    /** Header with the readable idempotency key. */
-    public static final String KEY_HEADER = "idempotency-key";
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Override
     public String name() {
@@ -67,7 +57,7 @@ public class AmqpJsonTransportProvider implements TransportProvider {
             List<AmqpMessage> messages = new ArrayList<>(tasks.size());
             Date now = new Date();
             for (OutboundTask task : tasks) {
-                messages.add(new AmqpMessage(exchange, routingKey, properties(task, now), body(task)));
+                messages.add(new AmqpMessage(exchange, routingKey, properties(task, now), TaskJson.body(task)));
             }
             return amqp.publish("amqp:" + routingKey, declare ? channel ->
                     channel.queueDeclare(routingKey, true, false, false, null) : null, messages);
@@ -76,9 +66,9 @@ public class AmqpJsonTransportProvider implements TransportProvider {
 
     static AMQP.BasicProperties properties(OutboundTask task, Date now) {
         Map<String, Object> headers = new LinkedHashMap<>();
-        headers.put(JOB_HEADER, task.jobName());
-        headers.put(SCHEDULED_AT_HEADER, task.scheduledAt().toString());
-        headers.put(KEY_HEADER, task.key().value());
+        headers.put(TaskJson.JOB_HEADER, task.jobName());
+        headers.put(TaskJson.SCHEDULED_AT_HEADER, task.scheduledAt().toString());
+        headers.put(TaskJson.KEY_HEADER, task.key().value());
         return new AMQP.BasicProperties.Builder()
                 .messageId(task.key().value())
                 .contentType("application/json")
@@ -89,26 +79,5 @@ public class AmqpJsonTransportProvider implements TransportProvider {
                 .timestamp(now)
                 .headers(headers)
                 .build();
-    }
-
-    /** {@code {"task", "args", "kwargs", "job", "scheduled_at", "idempotency_key", "entity"}}. */
-    static byte[] body(OutboundTask task) {
-        Map<String, Object> payload = JSON.readValue(task.payloadJson(), LinkedHashMap.class);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("task", task.task());
-        body.put("args", payload.getOrDefault("args", List.of()));
-        body.put("kwargs", payload.getOrDefault("kwargs", Map.of()));
-        body.put("job", task.jobName());
-        body.put("scheduled_at", task.scheduledAt().toString());
-        body.put("idempotency_key", task.key().value());
-        if (task.entityType() != null) {
-            Map<String, Object> entity = new LinkedHashMap<>();
-            entity.put("type", task.entityType());
-            entity.put("id", task.entityId());
-            body.put("entity", entity);
-        } else {
-            body.put("entity", null);
-        }
-        return JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
     }
 }
