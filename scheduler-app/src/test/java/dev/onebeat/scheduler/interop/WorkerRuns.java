@@ -70,9 +70,15 @@ final class WorkerRuns {
     static void assertEveryPublishedTaskRanOnce(JdbcTemplate jdbc, String queue, PythonWorker worker, String task,
             RecordCheck check) {
         try {
-            Set<String> published = awaitPublished(jdbc, queue);
+            Map<String, Row> published = awaitPublished(jdbc, queue);
             await("worker runs every task published so far").atMost(RUN_TIMEOUT).pollInterval(Duration.ofMillis(250))
-                    .untilAsserted(() -> assertThat(ids(worker.records())).containsAll(published));
+                    .untilAsserted(() -> {
+                        Set<String> missing = new HashSet<>(published.keySet());
+                        ids(worker.records()).forEach(missing::remove);
+                        assertThat(missing.size()).as("published tasks the worker has not run (of %d), such as %s",
+                                published.size(), missing.stream().limit(3).map(id -> published.get(id).key()).toList())
+                                .isZero();
+                    });
 
             List<JsonNode> records = worker.records();
             Map<String, Row> rows = rows(jdbc, queue);
@@ -92,20 +98,22 @@ final class WorkerRuns {
             assertThat(worker.errorLines()).as("error lines in the worker's output").isEmpty();
             assertThat(worker.isAlive()).as("worker still running").isTrue();
         } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError(e.getMessage() + "\n--- last " + LOG_TAIL_LINES + " lines of " + worker + ":\n"
-                    + tail(worker.log()), e);
+            List<String> errors = worker.errorLines();
+            throw new AssertionError(e.getMessage() + "\n--- " + errors.size() + " error lines of " + worker + ", such as:\n"
+                    + String.join("\n", errors.subList(0, Math.min(errors.size(), 5)))
+                    + "\n--- its last " + LOG_TAIL_LINES + " lines:\n" + tail(worker.log()), e);
         }
     }
 
-    private static Set<String> awaitPublished(JdbcTemplate jdbc, String queue) {
-        Set<String> published = new HashSet<>();
+    private static Map<String, Row> awaitPublished(JdbcTemplate jdbc, String queue) {
+        Map<String, Row> published = new HashMap<>();
         await("tasks of " + FIRES + " fires published").atMost(PUBLISH_TIMEOUT).pollInterval(Duration.ofMillis(250))
                 .untilAsserted(() -> {
                     published.clear();
                     Map<String, Integer> byJob = new HashMap<>();
                     rows(jdbc, queue).forEach((id, row) -> {
                         if ("published".equals(row.status())) {
-                            published.add(id);
+                            published.put(id, row);
                             byJob.merge(row.job(), 1, Integer::sum);
                         }
                     });
