@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.interop;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -20,8 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A real, unmodified Python worker (Celery or RQ, from Debian's {@code /usr/bin/python3}) consuming
  * one queue, running the task modules under {@code src/test/resources/interop}. Each task run is
- * appended by the worker as one JSON line to {@link #recordFile()}; the worker's own output goes to
- * {@link #logFile()}. {@link #close()} stops the whole process tree (RQ forks a child per job).
+ * appended by the worker as one JSON line to {@code target/interop/<name>.jsonl}, read by
+ * {@link #records()}; the worker's own output goes to {@code target/interop/<name>.log}.
+ * {@link #close()} stops the whole process tree (RQ forks a child per job).
  *
  * <p>A worker that is not installed fails the test, naming the Debian packages to install: these
  * tests are required, never skipped.
@@ -103,7 +105,7 @@ final class PythonWorker implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(logFile.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().put("PYTHONPATH", modulesDir().toString());
             builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
             builder.environment().put("PYTHONUNBUFFERED", "1");
@@ -188,16 +190,6 @@ final class PythonWorker implements AutoCloseable {
         return read(logFile);
     }
 
-    /** @return the file the worker's output goes to */
-    Path logFile() {
-        return logFile;
-    }
-
-    /** @return the file the task modules append their runs to */
-    Path recordFile() {
-        return recordFile;
-    }
-
     /** @return whether the worker process is still running */
     boolean isAlive() {
         return process.isAlive();
@@ -218,19 +210,10 @@ final class PythonWorker implements AutoCloseable {
         tree.forEach(ProcessHandle::destroyForcibly);
     }
 
+    // lenient: the worker may be half-way through writing a multi-byte character
     private static String read(Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
-            return new String(readBytes(file), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] readBytes(Path file) {
-        try {
-            return Files.readAllBytes(file);
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
