@@ -1,0 +1,89 @@
+package dev.onebeat.scheduler.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.testsupport.PostgresExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A real Celery worker (Debian's Celery 5.2, kombu's Redis transport) consumes the envelopes a
+ * replica pushes to Redis with the {@code celery} transport, and runs every task once, under the
+ * task id onebeat gave it.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+class CeleryRedisInteropIT {
+
+    private static final RedisTestDatabase REDIS = new RedisTestDatabase();
+    private static final String QUEUE = REDIS.newName("celery-interop");
+    private static PythonWorker worker;
+
+    @BeforeAll
+    static void startWorker() {
+        worker = PythonWorker.celery(QUEUE, RedisTestDatabase.URL, QUEUE);
+    }
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, CeleryRedisInteropIT.class);
+        InteropJobs.registerDeclarative(registry, PythonWorker.CELERY_TASK, QUEUE);
+        registry.add("onebeat.relay.brokers.redis.type", () -> "redis");
+        registry.add("onebeat.relay.brokers.redis.url", () -> RedisTestDatabase.URL);
+        registry.add("onebeat.relay.queues." + QUEUE + ".transport", () -> "celery");
+        registry.add("onebeat.relay.queues." + QUEUE + ".broker", () -> "redis");
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class FanOut {
+        @Bean
+        PeriodicJob interopFanOut() {
+            return InteropJobs.fanOut(PythonWorker.CELERY_TASK, QUEUE);
+        }
+    }
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    Relay relay;
+
+    @Test
+    void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArguments() {
+        WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.CELERY_TASK, (record, row) -> {
+            assertThat(record.get("idempotency_key").asString()).as("idempotency_key header").isEqualTo(row.key().value());
+            assertThat(record.get("delivery_info").get("routing_key").asString()).isEqualTo(QUEUE);
+        });
+    }
+
+    @AfterEach
+    void stopRelay() {
+        relay.stop();
+    }
+
+    @AfterAll
+    static void stopWorkerAndDeleteKeys() {
+        try {
+            if (worker != null) {
+                worker.close();
+            }
+        } finally {
+            REDIS.close();
+        }
+    }
+}

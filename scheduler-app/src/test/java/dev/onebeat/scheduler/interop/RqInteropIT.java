@@ -1,0 +1,88 @@
+package dev.onebeat.scheduler.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.testsupport.PostgresExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A real RQ worker (Debian's RQ 1.13, forking a work horse per job) runs the jobs a replica writes
+ * to Redis with the {@code rq} transport: every job once, under the job id onebeat gave it.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+class RqInteropIT {
+
+    private static final RedisTestDatabase REDIS = new RedisTestDatabase();
+    private static final String QUEUE = REDIS.newName("rq-interop");
+    private static PythonWorker worker;
+
+    @BeforeAll
+    static void startWorker() {
+        worker = PythonWorker.rq(QUEUE, RedisTestDatabase.URL, QUEUE);
+    }
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, RqInteropIT.class);
+        InteropJobs.registerDeclarative(registry, PythonWorker.RQ_FUNCTION, QUEUE);
+        registry.add("onebeat.relay.brokers.redis.type", () -> "redis");
+        registry.add("onebeat.relay.brokers.redis.url", () -> RedisTestDatabase.URL);
+        registry.add("onebeat.relay.queues." + QUEUE + ".transport", () -> "rq");
+        registry.add("onebeat.relay.queues." + QUEUE + ".broker", () -> "redis");
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class FanOut {
+        @Bean
+        PeriodicJob interopFanOut() {
+            return InteropJobs.fanOut(PythonWorker.RQ_FUNCTION, QUEUE);
+        }
+    }
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    Relay relay;
+
+    @Test
+    void rqWorkerRunsEveryPublishedJobOnceUnderItsJobIdWithItsArguments() {
+        WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.RQ_FUNCTION,
+                (record, row) -> assertThat(record.get("origin").asString()).as("origin of %s", row.key()).isEqualTo(QUEUE));
+    }
+
+    /** Stops publishing, then marks every job of the queue for removal: their keys carry the job id, not the queue. */
+    @AfterEach
+    void stopRelayAndTrackJobs() {
+        relay.stop();
+        WorkerRuns.rows(jdbc, QUEUE).keySet().forEach(REDIS::track);
+    }
+
+    @AfterAll
+    static void stopWorkerAndDeleteKeys() {
+        try {
+            if (worker != null) {
+                worker.close();
+            }
+        } finally {
+            REDIS.close();
+        }
+    }
+}
