@@ -1,7 +1,6 @@
 package dev.onebeat.scheduler.transport.arq;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.transport.pickle.PythonInterpreter;
@@ -77,7 +76,7 @@ class ArqEncoderTest {
 
     @Test
     void pythonLoadsThePayload() {
-        assumeThat(PythonInterpreter.available()).as("/usr/bin/python3 present").isTrue();
+        PythonInterpreter.require();
         ArqJob job = ArqEncoder.encode("greet", "arq:queue", KEY, "[\"日本\", 1.5, null]", "{\"n\":-3}", ENQUEUED_AT);
 
         assertThat(PythonInterpreter.unpickle(job.payload())).isEqualTo(

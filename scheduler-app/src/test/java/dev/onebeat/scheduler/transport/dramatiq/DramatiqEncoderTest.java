@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.transport.dramatiq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.transport.pickle.PythonInterpreter;
@@ -58,7 +57,7 @@ class DramatiqEncoderTest {
 
         @Test
         void pythonReadsTheSameMessage() {
-            assumeThat(PythonInterpreter.available()).as("/usr/bin/python3 present").isTrue();
+            PythonInterpreter.require();
             byte[] body = DramatiqEncoder.message("add", "default", KEY, "[\"日本\", 2.5]", "{\"n\":null}", ENQUEUED_AT,
                     Map.of());
 

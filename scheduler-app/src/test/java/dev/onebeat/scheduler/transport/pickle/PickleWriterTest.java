@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.transport.pickle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -81,7 +80,7 @@ class PickleWriterTest {
 
     @Test
     void pythonLoadsWhatIsWritten() {
-        assumeThat(PythonInterpreter.available()).as("/usr/bin/python3 present").isTrue();
+        PythonInterpreter.require();
         Map<String, Object> kwargs = new LinkedHashMap<>();
         kwargs.put("name", "Zoë 😀");
         kwargs.put("big", 1795938959012L);

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
-/** Debian's python3, when present, to prove real Python loads what the encoders write. */
+/** Debian's python3, required, to prove real Python loads what the encoders write. */
 public final class PythonInterpreter {
 
     private static final Path PYTHON = Path.of("/usr/bin/python3");
@@ -15,8 +15,12 @@ public final class PythonInterpreter {
     private PythonInterpreter() {
     }
 
-    public static boolean available() {
-        return Files.isExecutable(PYTHON);
+    /** Fails the test, naming the package to install, when Debian's python3 is missing (CI installs it). */
+    public static void require() {
+        if (!Files.isExecutable(PYTHON)) {
+            throw new IllegalStateException(PYTHON + " is missing: install Debian's python3 (apt-get install python3);"
+                    + " .ci/run does");
+        }
     }
 
     /** Runs {@code script} with the bytes as hex in {@code sys.argv[1]} and returns its stdout. */

@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.transport.rq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.transport.pickle.PythonInterpreter;
@@ -122,7 +121,7 @@ class RqEncoderTest {
 
     @Test
     void pythonInflatesAndLoadsTheData() {
-        assumeThat(PythonInterpreter.available()).as("/usr/bin/python3 present").isTrue();
+        PythonInterpreter.require();
 
         assertThat(PythonInterpreter.run(
                 "import pickle,sys,zlib; print(ascii(pickle.loads(zlib.decompress(bytes.fromhex(sys.argv[1])))))",
