@@ -5,7 +5,8 @@ import dev.onebeat.scheduler.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
 import dev.onebeat.testsupport.TestDatabase;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A {@link Relay} as one replica runs it, without Spring: its own connection pool, its own broker
- * connections (through its own transports), its own threads and its own meter registry.
+ * connections (through its own transports), its own threads and its own Prometheus registry.
  */
 final class TestRelay implements AutoCloseable {
 
@@ -23,9 +24,9 @@ final class TestRelay implements AutoCloseable {
 
     private final Relay relay;
     private final HikariDataSource pool;
-    private final SimpleMeterRegistry meters;
+    private final PrometheusMeterRegistry meters;
 
-    private TestRelay(Relay relay, HikariDataSource pool, SimpleMeterRegistry meters) {
+    private TestRelay(Relay relay, HikariDataSource pool, PrometheusMeterRegistry meters) {
         this.relay = relay;
         this.pool = pool;
         this.meters = meters;
@@ -42,7 +43,7 @@ final class TestRelay implements AutoCloseable {
     static TestRelay start(TestDatabase database, String node, RelayProperties properties, RelayHook hook) {
         QueueRoutes routes = QueueRoutes.of(properties, PROVIDERS, Map.of());
         HikariDataSource pool = OutboxTable.pool(database, node);
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Relay relay = new Relay(routes, pool, node, properties, new RelayMetrics(meters),
                 new OutboxGauges(new JdbcTemplate(pool), meters, properties.gaugeInterval()), hook);
         relay.start();
@@ -76,8 +77,9 @@ final class TestRelay implements AutoCloseable {
         return counter == null ? 0 : counter.count();
     }
 
-    SimpleMeterRegistry meters() {
-        return meters;
+    /** @return what the actuator's prometheus endpoint would answer */
+    String scrape() {
+        return meters.scrape();
     }
 
     String node() {
