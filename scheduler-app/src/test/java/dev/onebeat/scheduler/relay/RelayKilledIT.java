@@ -7,16 +7,11 @@ import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,17 +33,12 @@ class RelayKilledIT {
         try (RabbitTestBroker broker = new RabbitTestBroker(); OutboxTable outbox = OutboxTable.migrated(database)) {
             String queue = broker.newQueueName("killed");
             outbox.insert("killed", queue, ROWS);
-            Path log = Files.createDirectories(Path.of("target", "relay-killed")).resolve("stalled-relay.log");
-            Process stalled = startStalledRelay(database, queue, log);
-            try {
-                await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(log)
-                        .contains(StalledRelayMain.MARKER + STALLED_BATCH));
+            try (RelayProcess stalled = RelayProcess.start("stall", "stalled-relay", database, queue, "celery",
+                    STALLED_BATCH, LEASE)) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> stalled.lastPrinted(RelayMain.STALLED) == STALLED_BATCH);
                 await().atMost(Duration.ofSeconds(10)).until(() -> broker.count(queue) == STALLED_BATCH);
-            } finally {
-                stalled.destroyForcibly();
-                assertThat(stalled.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(stalled.kill()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
             }
-            assertThat(stalled.exitValue()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
             List<String> stalledKeys = outbox.jdbc().queryForList("""
                     SELECT idempotency_key FROM onebeat_task
                     WHERE status = 'claimed' AND locked_by = 'stalled-relay' AND attempts = 1""", String.class);
@@ -87,17 +77,6 @@ class RelayKilledIT {
             });
             assertThat(twice).isEqualTo(stalledTaskIds);
         }
-    }
-
-    private static Process startStalledRelay(TestDatabase database, String queue, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                StalledRelayMain.class.getName(),
-                database.jdbcUrl(), database.username(), database.password(), RabbitTestBroker.URL, queue,
-                Integer.toString(STALLED_BATCH), Long.toString(LEASE.toMillis())));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** @return the readable idempotency key a Celery message carries in its headers */
