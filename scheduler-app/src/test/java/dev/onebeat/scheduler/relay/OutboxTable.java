@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 import liquibase.integration.spring.SpringLiquibase;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -18,15 +17,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class OutboxTable implements AutoCloseable {
 
     /** The scheduled time of every row these tests write. */
-    static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
-    static final String TASK = "relay.test";
+    private static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
+    /** The task name of every row these tests write. */
+    private static final String TASK = "relay.test";
 
-    private final TestDatabase database;
     private final HikariDataSource pool;
     private final JdbcTemplate jdbc;
 
-    private OutboxTable(TestDatabase database, HikariDataSource pool) {
-        this.database = database;
+    private OutboxTable(HikariDataSource pool) {
         this.pool = pool;
         this.jdbc = new JdbcTemplate(pool);
     }
@@ -44,7 +42,7 @@ final class OutboxTable implements AutoCloseable {
             pool.close();
             throw new IllegalStateException("could not migrate " + database, e);
         }
-        return new OutboxTable(database, pool);
+        return new OutboxTable(pool);
     }
 
     /** @return a pool of its own, as each replica has: relays under test must not share connections */
@@ -73,11 +71,11 @@ final class OutboxTable implements AutoCloseable {
         // the key has the form IdempotencyKey.of gives: job/scheduled-at/task/entity
         return jdbc.queryForList("""
                 INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload)
-                SELECT ? || '/2026-11-29T08:00:00Z/' || ? || '/row:' || i, ?, ?::timestamptz, ?, ?, 'row', i::text,
+                SELECT ? || '/' || ? || '/' || ? || '/row:' || i, ?, ?::timestamptz, ?, ?, 'row', i::text,
                        jsonb_build_object('args', jsonb_build_array(i), 'kwargs', '{}'::jsonb)
                 FROM generate_series(?, ?) AS i
                 RETURNING idempotency_key
-                """, String.class, job, TASK, job, SCHEDULED_AT.toString(), TASK, queue, from, to);
+                """, String.class, job, SCHEDULED_AT.toString(), TASK, job, SCHEDULED_AT.toString(), TASK, queue, from, to);
     }
 
     /** @return row counts by status for the queue */
@@ -92,14 +90,6 @@ final class OutboxTable implements AutoCloseable {
 
     JdbcTemplate jdbc() {
         return jdbc;
-    }
-
-    DataSource dataSource() {
-        return pool;
-    }
-
-    TestDatabase database() {
-        return database;
     }
 
     @Override

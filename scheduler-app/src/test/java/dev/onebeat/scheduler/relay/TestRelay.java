@@ -57,7 +57,7 @@ final class TestRelay implements AutoCloseable {
      * @param brokerUrl the broker
      * @param claimLease how long a claim holds
      * @param batchSize rows per round
-     * @param routes queue to {@code transport} or {@code transport:option=value}
+     * @param routes the routes by queue, each to the broker {@code broker} (see {@link #route})
      */
     static RelayProperties settings(String brokerType, String brokerUrl, Duration claimLease, int batchSize,
                                     Map<String, RelayProperties.Route> routes) {
@@ -80,10 +80,6 @@ final class TestRelay implements AutoCloseable {
     /** @return what the actuator's prometheus endpoint would answer */
     String scrape() {
         return meters.scrape();
-    }
-
-    String node() {
-        return relay.node();
     }
 
     @Override
