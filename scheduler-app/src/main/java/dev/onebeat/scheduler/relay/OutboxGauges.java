@@ -17,15 +17,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code onebeat_outbox_pending{queue}} (tasks not yet published or, for the in-database queue, not
  * yet taken) and {@code onebeat_outbox_oldest_pending_age_seconds{queue}} (how long the oldest due one
  * has waited), read from the table at most once per refresh interval: scraping never hits the table
- * harder than that.
+ * harder than that. A queue's gauges appear with its first pending task: reading
+ * {@code onebeat_outbox_queues} (queues with pending tasks), registered from the start, refreshes
+ * them, so a scrape finds queues that had nothing pending before.
  */
 final class OutboxGauges {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxGauges.class);
 
-    // one index-only pass over the partial "pending" index; not-yet-due rows count as pending but not as waiting
+    // one pass over the partial "pending" index; not-yet-due rows count as pending but not as waiting. A retry
+    // moves available_at on, so a row tried before counts from when it was written, not from its last failure:
+    // the age keeps growing while its broker stays down (a delayed task's from before it was due)
     private static final String PENDING = """
-            SELECT queue, count(*), min(available_at) FILTER (WHERE available_at <= now()), now()
+            SELECT queue, count(*),
+                   min(CASE WHEN attempts = 0 THEN available_at ELSE created_at END)
+                       FILTER (WHERE attempts > 0 OR available_at <= now()),
+                   now()
             FROM onebeat_task WHERE status = 'pending' GROUP BY queue
             """;
 
@@ -39,6 +46,9 @@ final class OutboxGauges {
         this.jdbc = jdbc;
         this.registry = registry;
         this.refreshNanos = refresh.toNanos();
+        // without a meter that exists from the start, nothing would read, hence refresh, when no queue has one yet
+        Gauge.builder("onebeat.outbox.queues", this, gauges -> gauges.pendingQueues())
+                .description("Queues with pending tasks").register(registry);
     }
 
     /** Reads the table now; gauges of queues with nothing pending go to zero. */
@@ -71,7 +81,17 @@ final class OutboxGauges {
         });
     }
 
+    private double pendingQueues() {
+        refreshIfStale();
+        return byQueue.values().stream().filter(values -> values[0].get() > 0).count();
+    }
+
     private double read(AtomicLong value) {
+        refreshIfStale();
+        return value.get();
+    }
+
+    private void refreshIfStale() {
         if (System.nanoTime() - refreshedAt > refreshNanos) {
             try {
                 refresh();
@@ -79,6 +99,5 @@ final class OutboxGauges {
                 log.debug("outbox gauges not refreshed: {}", e.toString());
             }
         }
-        return value.get();
     }
 }

@@ -25,13 +25,18 @@ public final class RabbitTestBroker implements AutoCloseable {
     private final List<String> exchanges = new ArrayList<>();
 
     public RabbitTestBroker() {
+        this(URL);
+    }
+
+    /** @param url another broker, such as a {@link PrivateRabbit} */
+    RabbitTestBroker(String url) {
         try {
             ConnectionFactory factory = new ConnectionFactory();
-            factory.setUri(URL);
+            factory.setUri(url);
             connection = factory.newConnection("onebeat-test");
             channel = connection.createChannel();
         } catch (Exception e) {
-            throw new IllegalStateException("RabbitMQ is not reachable at " + URL
+            throw new IllegalStateException("RabbitMQ is not reachable at " + url
                     + " (start it: rabbitmq-server -detached; rabbitmqctl await_startup): " + e, e);
         }
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,6 +53,13 @@ class RelayRabbitIT {
         registry.add("onebeat.relay.queues." + JSON_QUEUE + ".broker", () -> "rabbit");
         registry.add("onebeat.relay.queues." + CELERY_QUEUE + ".transport", () -> "celery");
         registry.add("onebeat.relay.queues." + CELERY_QUEUE + ".broker", () -> "rabbit");
+    }
+
+    // the relay declares them on its first publish; draining a queue not declared yet would close the channel
+    @BeforeAll
+    static void declareQueues() throws Exception {
+        BROKER.declare(JSON_QUEUE);
+        BROKER.declare(CELERY_QUEUE);
     }
 
     @AfterAll
