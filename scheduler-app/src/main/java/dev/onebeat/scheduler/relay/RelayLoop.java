@@ -343,13 +343,19 @@ final class RelayLoop implements Runnable {
 
     private void record(List<ClaimedTask> published, List<ClaimedTask> retry, List<String> retryErrors,
                         List<ClaimedTask> failed, List<String> failedErrors) {
+        int republished = 0;
+        String firstRepublished = null;
         for (ClaimedTask task : published) {
             QueueRoute route = transports.route(task.task().queue());
             metrics.published(route, task.reclaimed());
             if (task.reclaimed()) {
-                log.info("relay republished task key={} queue={} after an expired claim", task.task().key().value(),
-                        route.queue());
+                republished++;
+                firstRepublished = firstRepublished == null ? task.task().key().value() : firstRepublished;
             }
+        }
+        if (republished > 0) {
+            log.info("relay republished {} task(s) after an expired claim broker={} (first key={}); "
+                    + "same ids and keys as before", republished, broker, firstRepublished);
         }
         for (ClaimedTask task : retry) {
             metrics.retried(transports.route(task.task().queue()));
