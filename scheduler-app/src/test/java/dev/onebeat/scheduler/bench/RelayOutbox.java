@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import liquibase.Liquibase;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
@@ -49,6 +51,9 @@ final class RelayOutbox implements AutoCloseable {
             FROM onebeat_task ORDER BY id
             """;
 
+    // held, so that the level set on it stays: Liquibase logs every change set through java.util.logging
+    private static final Logger LIQUIBASE = Logger.getLogger("liquibase");
+
     private final BenchDatabase database;
     private final HikariDataSource pool;
     private final String queue;
@@ -75,6 +80,7 @@ final class RelayOutbox implements AutoCloseable {
 
     @SuppressWarnings("deprecation") // the Liquibase facade is the short way for a benchmark
     private static void migrate(Database target) throws Exception {
+        LIQUIBASE.setLevel(Level.WARNING);
         new Liquibase("db/onebeat/changelog-master.xml", new ClassLoaderResourceAccessor(), target).update("");
     }
 
