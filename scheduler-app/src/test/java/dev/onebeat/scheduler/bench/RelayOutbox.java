@@ -88,10 +88,6 @@ final class RelayOutbox implements AutoCloseable {
         return pool;
     }
 
-    String queue() {
-        return queue;
-    }
-
     /**
      * Empties the table and commits {@code count} pending due rows, then vacuums and checkpoints so
      * that every round starts from the same table and no checkpoint of the refill lands in a round.
