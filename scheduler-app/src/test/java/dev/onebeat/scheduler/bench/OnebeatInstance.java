@@ -8,7 +8,6 @@ import dev.onebeat.scheduler.fire.FirePath;
 import dev.onebeat.scheduler.fire.FireResult;
 import dev.onebeat.scheduler.fire.FireTrigger;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
 import org.springframework.boot.Banner;
@@ -23,7 +22,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 final class OnebeatInstance implements AutoCloseable {
 
     static final String NODE = "bench";
-    private static final Duration REFILL_TIMEOUT = Duration.ofSeconds(10);
 
     private final ConfigurableApplicationContext context;
     private final FirePath firePath;
@@ -66,30 +64,9 @@ final class OnebeatInstance implements AutoCloseable {
         return context.getBean(type);
     }
 
-    /**
-     * The pool's connections, for {@link CommitCounter}: closing them makes their sessions exit and
-     * report their statistics; the pool then opens new ones up to its minimum idle count.
-     */
+    /** The pool's connections, for {@link CommitCounter}. */
     CommitCounter.Sessions pooledSessions() {
-        HikariDataSource pool = pool();
-        return new CommitCounter.Sessions() {
-            @Override
-            public void close() {
-                pool.getHikariPoolMXBean().softEvictConnections();
-            }
-
-            @Override
-            public void awaitReopened() {
-                long deadline = System.nanoTime() + REFILL_TIMEOUT.toNanos();
-                while (pool.getHikariPoolMXBean().getIdleConnections() < pool.getMinimumIdle()) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("the pool did not reopen " + pool.getMinimumIdle()
-                                + " connections within " + REFILL_TIMEOUT);
-                    }
-                    BenchDatabase.sleep(Duration.ofMillis(20));
-                }
-            }
-        };
+        return PooledSessions.of(pool());
     }
 
     private HikariDataSource pool() {

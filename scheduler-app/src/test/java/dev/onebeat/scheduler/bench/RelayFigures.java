@@ -1,0 +1,47 @@
+package dev.onebeat.scheduler.bench;
+
+import java.util.Locale;
+
+/**
+ * The figures of one relay setting.
+ *
+ * @param nodes relay nodes, and raw publishers
+ * @param batchSize rows per relay round, and messages per raw confirm wait
+ * @param inTurn messages/s of both sides' measured rounds, taken in turn
+ * @param commits growth of {@code xact_commit} over one counted drain of the outbox
+ * @param idleCommits the same growth over a window in which nothing ran: what counting adds
+ * @param stageMillis the relay's claim, publish and mark time per 1,000 messages, medians of the
+ *     measured rounds, summed over the nodes
+ * @param encodeMillis time to encode 1,000 messages (the raw side's preparation), median
+ */
+record RelayFigures(int nodes, int batchSize, Comparison inTurn, long commits, long idleCommits, double[] stageMillis,
+                    double encodeMillis) {
+
+    void print(int messages) {
+        System.out.printf(Locale.ROOT, """
+                          onebeat median %s msgs/s (best %s) [%s]
+                          raw     median %s msgs/s (best %s) [%s]
+                          ratio %.0f%% (median of per-cycle ratios %.0f%%)
+                          commits %d over one drain of %,d messages: %.5f per message, %.5f net of %d from reconnecting
+                          per 1,000 messages: claim %.1f ms, publish %.1f ms (encoding alone %.1f ms), mark %.1f ms;\
+                         raw publish %.1f ms
+                        """,
+                Rates.grouped(inTurn.onebeat().median()), Rates.grouped(inTurn.onebeat().best()),
+                inTurn.onebeat().rounds(), Rates.grouped(inTurn.raw().median()), Rates.grouped(inTurn.raw().best()),
+                inTurn.raw().rounds(), 100 * inTurn.ratio(), 100 * inTurn.medianPairRatio(), commits, messages,
+                (double) commits / messages, netCommitsPerMessage(messages), idleCommits, stageMillis[0],
+                stageMillis[1], encodeMillis, stageMillis[2], 1e6 / inTurn.raw().median());
+    }
+
+    /** @return a row of the summary table */
+    String row(int messages) {
+        return String.format(Locale.ROOT, "| %d | %d | %s (%s) | %s (%s) | **%.0f %%** | %.0f %% | %.5f (%.5f) |", nodes,
+                batchSize, Rates.grouped(inTurn.onebeat().median()), Rates.grouped(inTurn.onebeat().best()),
+                Rates.grouped(inTurn.raw().median()), Rates.grouped(inTurn.raw().best()), 100 * inTurn.ratio(),
+                100 * inTurn.medianPairRatio(), (double) commits / messages, netCommitsPerMessage(messages));
+    }
+
+    private double netCommitsPerMessage(int messages) {
+        return (double) (commits - idleCommits) / messages;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.onebeat.scheduler.bench;
+
+import dev.onebeat.scheduler.relay.QueueRoutes;
+import dev.onebeat.scheduler.relay.RelayDriver;
+import dev.onebeat.scheduler.relay.RelayProperties;
+import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+
+/**
+ * The onebeat side: relay nodes on the benchmark's outbox, each a relay loop with its own node
+ * name and RabbitMQ connection, all routing the one queue to the {@code celery} transport. A drain
+ * runs every node's rounds back to back on its own thread, as the relay thread does while rows are
+ * due, until each claims nothing.
+ */
+final class RelayNodes implements AutoCloseable {
+
+    static final String BROKER = "rabbit";
+
+    private final List<RelayDriver> drivers;
+    private final RelayStages stages;
+    private final ExecutorService threads;
+
+    private RelayNodes(List<RelayDriver> drivers, RelayStages stages) {
+        this.drivers = drivers;
+        this.stages = stages;
+        this.threads = Executors.newFixedThreadPool(drivers.size(), runnable -> {
+            Thread thread = new Thread(runnable, "relay-node");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** @param stages times the nodes' rounds */
+    static RelayNodes open(DataSource dataSource, String queue, String amqpUrl, int nodes, int batchSize,
+                           RelayStages stages) {
+        RelayProperties properties = properties(queue, amqpUrl, batchSize, Duration.ofSeconds(1));
+        QueueRoutes routes = QueueRoutes.of(properties, List.of(stages.timing(new CeleryTransportProvider())), Map.of());
+        List<RelayDriver> drivers = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            drivers.add(RelayDriver.loop(routes, dataSource, node(i), properties, stages.hook()));
+        }
+        return new RelayNodes(drivers, stages);
+    }
+
+    /** The relay settings of the benchmark: {@code queue} routed to {@code celery} on RabbitMQ; defaults otherwise. */
+    static RelayProperties properties(String queue, String amqpUrl, int batchSize, Duration pollInterval) {
+        return new RelayProperties(true, batchSize, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
+                Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
+                Map.of(BROKER, new RelayProperties.Broker("rabbitmq", amqpUrl, Map.of())),
+                Map.of(queue, new RelayProperties.Route("celery", BROKER, Map.of())));
+    }
+
+    /** @return the {@code locked_by} name of node {@code index} */
+    static String node(int index) {
+        return "relay-bench-" + index;
+    }
+
+    /** @return the {@code origin} header node {@code index} writes, as the celery transport makes it */
+    static String origin(int index) {
+        return "onebeat@" + node(index);
+    }
+
+    /**
+     * Runs every node until nothing due is left unclaimed.
+     *
+     * @return rows the nodes claimed, summed
+     */
+    int drain() throws Exception {
+        List<Future<Integer>> done = new ArrayList<>();
+        for (RelayDriver driver : drivers) {
+            done.add(threads.submit(() -> {
+                int claimed = 0;
+                int round;
+                while ((round = stages.relayOnce(driver)) > 0) {
+                    claimed += round;
+                }
+                return claimed;
+            }));
+        }
+        int claimed = 0;
+        for (Future<Integer> future : done) {
+            claimed += future.get();
+        }
+        return claimed;
+    }
+
+    @Override
+    public void close() {
+        threads.shutdownNow();
+        drivers.forEach(RelayDriver::close);
+    }
+}
