@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The relay of one replica: a {@link RelayLoop} thread per broker, started with the application and
+ * The relay of one replica: {@code concurrency} {@link RelayLoop} threads per broker, sharing its
+ * connection, started with the application and
  * stopped before the data source closes. A committed fire with tasks wakes every loop, so tasks go out
  * right after the commit; the poll interval is the fallback for delayed tasks and other replicas' fires.
  */
@@ -28,6 +29,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     private final RelayMetrics metrics;
     private final RelayHook hook;
     private final boolean enabled;
+    private final int concurrency;
     private final OutboxGauges gauges;
 
     private final List<RelayLoop> loops = new ArrayList<>();
@@ -53,6 +55,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         this.metrics = metrics;
         this.hook = hook;
         this.enabled = properties.enabled();
+        this.concurrency = properties.concurrency();
         this.gauges = gauges;
     }
 
@@ -79,12 +82,14 @@ public final class Relay implements SmartLifecycle, FireListener {
             log.info("relay: no queue is routed to a broker; tasks stay in the in-database queue");
         }
         queuesByBroker.forEach((broker, queues) -> {
-            RelayLoop loop = new RelayLoop(broker, queues, transports, dataSource, node, settings, metrics, hook);
-            Thread thread = new Thread(loop, "onebeat-relay-" + broker);
-            thread.setDaemon(true);
-            loops.add(loop);
-            threads.add(thread);
-            thread.start();
+            for (int i = 1; i <= concurrency; i++) {
+                RelayLoop loop = new RelayLoop(broker, queues, transports, dataSource, node, settings, metrics, hook);
+                Thread thread = new Thread(loop, "onebeat-relay-" + broker + "-" + i);
+                thread.setDaemon(true);
+                loops.add(loop);
+                threads.add(thread);
+                thread.start();
+            }
         });
     }
 

@@ -14,6 +14,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled whether this replica relays; every replica may, rows are claimed with SKIP LOCKED
  * @param batchSize rows claimed and published per round
+ * @param concurrency relay threads per broker on this replica; while one publishes, another claims
+ *     and marks, and the broker connection is shared
  * @param pollInterval how often an idle relay looks for due rows; a committed fire wakes it at once
  * @param claimLease how long a claim is exclusive; a relay that dies holding rows loses them after
  *     this and another republishes them under the same key
@@ -30,6 +32,7 @@ import org.springframework.validation.annotation.Validated;
 public record RelayProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("500") @Min(1) @Max(10_000) int batchSize,
+        @DefaultValue("2") @Min(1) @Max(16) int concurrency,
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("60s") @NotNull Duration claimLease,
         @DefaultValue("500ms") @NotNull Duration retryInitial,

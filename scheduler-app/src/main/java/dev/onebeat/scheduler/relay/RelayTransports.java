@@ -35,7 +35,7 @@ final class RelayTransports implements AutoCloseable {
         return route;
     }
 
-    Transport transport(QueueRoute route) throws Exception {
+    synchronized Transport transport(QueueRoute route) throws Exception {
         Transport transport = transports.get(route.queue());
         if (transport == null) {
             transport = routes.provider(route.transport()).create(route, new Context(route.broker()));
@@ -46,7 +46,7 @@ final class RelayTransports implements AutoCloseable {
     }
 
     /** Drops the queue's transport after a failure; the next round makes a new one. */
-    void discard(QueueRoute route) {
+    synchronized void discard(QueueRoute route) {
         Transport transport = transports.remove(route.queue());
         if (transport != null) {
             closeQuietly(transport, route.describe());

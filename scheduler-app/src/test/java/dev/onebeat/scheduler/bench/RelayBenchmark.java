@@ -82,9 +82,11 @@ public final class RelayBenchmark {
     }
 
     private RelayFigures measure(int nodes, int batchSize, List<OutboundTask> tasks, long idleCommits) throws Exception {
-        System.out.printf(Locale.ROOT, "%d node(s), batch-size %d: load average %.2f%n", nodes, batchSize, loadAverage());
+        System.out.printf(Locale.ROOT, "%d node(s) x %d loop(s), batch-size %d: load average %.2f%n", nodes,
+                options.concurrency(), batchSize, loadAverage());
         RelayStages stages = new RelayStages();
-        try (RelayNodes relay = RelayNodes.open(outbox.pool(), queue.name(), options.amqpUrl(), nodes, batchSize, stages);
+        try (RelayNodes relay = RelayNodes.open(outbox.pool(), queue.name(), options.amqpUrl(), nodes,
+                options.concurrency(), batchSize, stages);
              RawConfirmPublisher raw = RawConfirmPublisher.open(options.amqpUrl(), nodes)) {
             List<Double> onebeat = new ArrayList<>();
             List<Double> baseline = new ArrayList<>();

@@ -14,9 +14,9 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 /**
- * The onebeat side: relay nodes on the benchmark's outbox, each a relay loop with its own node
- * name and RabbitMQ connection, all routing the one queue to the {@code celery} transport. A drain
- * runs every node's rounds back to back on its own thread, as the relay thread does while rows are
+ * The onebeat side: relay nodes on the benchmark's outbox, each with its own node name and RabbitMQ
+ * connection and {@code concurrency} relay loops sharing it, all routing the one queue to the {@code celery} transport. A drain
+ * runs every loop's rounds back to back on its own thread, as the relay thread does while rows are
  * due, until each claims nothing.
  */
 final class RelayNodes implements AutoCloseable {
@@ -38,20 +38,20 @@ final class RelayNodes implements AutoCloseable {
     }
 
     /** @param stages times the nodes' rounds */
-    static RelayNodes open(DataSource dataSource, String queue, String amqpUrl, int nodes, int batchSize,
-                           RelayStages stages) {
+    static RelayNodes open(DataSource dataSource, String queue, String amqpUrl, int nodes, int concurrency,
+                           int batchSize, RelayStages stages) {
         RelayProperties properties = properties(queue, amqpUrl, batchSize, Duration.ofSeconds(1));
         QueueRoutes routes = QueueRoutes.of(properties, List.of(stages.timing(new CeleryTransportProvider())), Map.of());
         List<RelayDriver> drivers = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            drivers.add(RelayDriver.loop(routes, dataSource, node(i), properties, stages.hook()));
+            drivers.addAll(RelayDriver.loops(routes, dataSource, node(i), properties, stages.hook(), concurrency));
         }
         return new RelayNodes(drivers, stages);
     }
 
     /** The relay settings of the benchmark: {@code queue} routed to {@code celery} on RabbitMQ; defaults otherwise. */
     static RelayProperties properties(String queue, String amqpUrl, int batchSize, Duration pollInterval) {
-        return new RelayProperties(true, batchSize, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
+        return new RelayProperties(true, batchSize, 1, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
                 Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
                 Map.of(BROKER, new RelayProperties.Broker("rabbitmq", amqpUrl, Map.of())),
                 Map.of(queue, new RelayProperties.Route("celery", BROKER, Map.of())));

@@ -15,18 +15,19 @@ import java.util.Map;
  * @param warmups unmeasured cycles (one round of each side) before the measured ones
  * @param rounds measured cycles
  * @param batchSizes {@code onebeat.relay.batch-size} values, also the raw publisher's confirm batch
- * @param nodes relay nodes to measure (one loop and one broker connection each), also the raw publishers
+ * @param nodes relay nodes to measure (one broker connection each), also the raw publishers
+ * @param concurrency relay loops per node sharing its connection, as {@code onebeat.relay.concurrency}
  * @param latencySamples wake-up latency samples; 0 skips the latency part
  */
 record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, int rounds, List<Integer> batchSizes,
-                    List<Integer> nodes, int latencySamples) {
+                    List<Integer> nodes, int concurrency, int latencySamples) {
 
     static final String AMQP_URL_VARIABLE = "ONEBEAT_BENCH_AMQP_URL";
     static final String DEFAULT_AMQP_URL = "amqp://guest:guest@127.0.0.1:5672/%2F";
 
     static final String USAGE = """
             usage: relay.sh [--messages=20000] [--warmups=1] [--rounds=3] [--batch-sizes=500] [--nodes=1,2]
-                            [--latency-samples=50] [--help]
+                            [--concurrency=2] [--latency-samples=50] [--help]
             environment: %s (default %s), %s (default %s)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, AMQP_URL_VARIABLE, DEFAULT_AMQP_URL);
 
@@ -35,6 +36,7 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
         requireAtLeast("warmups", warmups, 0);
         requireAtLeast("rounds", rounds, 1);
         requireAtLeast("latency-samples", latencySamples, 0);
+        requireAtLeast("concurrency", concurrency, 1);
         if (!adminUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException(BenchOptions.URL_VARIABLE + " must be a jdbc:postgresql: URL");
         }
@@ -60,6 +62,7 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
         String batchSizes = "500";
         String nodes = "1,2";
         int latencySamples = 50;
+        int concurrency = 2;
         for (String arg : args) {
             int equals = arg.indexOf('=');
             String name = equals < 0 ? arg : arg.substring(0, equals);
@@ -71,11 +74,12 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
                 case "--batch-sizes" -> batchSizes = value;
                 case "--nodes" -> nodes = value;
                 case "--latency-samples" -> latencySamples = number(name, value);
+                case "--concurrency" -> concurrency = number(name, value);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
         return new RelayOptions(adminUrl, amqpUrl, messages, warmups, rounds, numbers("--batch-sizes", batchSizes),
-                numbers("--nodes", nodes), latencySamples);
+                numbers("--nodes", nodes), concurrency, latencySamples);
     }
 
     private static List<Integer> numbers(String name, String list) {

@@ -27,7 +27,7 @@ class OutboxGaugesIT {
             String live = broker.newQueueName("gauges-live");
             String stuck = "gauges-stuck";
             String inDatabase = "gauges-database";
-            RelayProperties settings = new RelayProperties(true, 100, Duration.ofMillis(200), Duration.ofSeconds(60),
+            RelayProperties settings = new RelayProperties(true, 100, 1, Duration.ofMillis(200), Duration.ofSeconds(60),
                     Duration.ofMillis(200), Duration.ofSeconds(2), "database", Duration.ofMillis(100),
                     Map.of("rabbit", new RelayProperties.Broker("rabbitmq", RabbitTestBroker.URL, Map.of()),
                             "closed", new RelayProperties.Broker("rabbitmq", "amqp://guest:guest@127.0.0.1:" + closedPort() + "/", Map.of())),

@@ -31,14 +31,29 @@ public final class RelayDriver implements AutoCloseable {
      */
     public static RelayDriver loop(QueueRoutes routes, DataSource dataSource, String node, RelayProperties properties,
                                    RelayHook hook) {
+        return loops(routes, dataSource, node, properties, hook, 1).get(0);
+    }
+
+    /**
+     * @param count loops of one node sharing its transports and broker connections, as
+     *     {@code onebeat.relay.concurrency} makes them
+     * @return the loops; closing any closes the connections of all
+     * @see #loop
+     */
+    public static List<RelayDriver> loops(QueueRoutes routes, DataSource dataSource, String node,
+                                          RelayProperties properties, RelayHook hook, int count) {
         List<String> brokers = routes.relayed().values().stream().map(route -> route.broker().name()).distinct().toList();
         if (brokers.size() != 1) {
             throw new IllegalArgumentException("routes must relay to exactly one broker, relayed to " + brokers);
         }
         RelayTransports transports = new RelayTransports(routes, node);
-        RelayLoop loop = new RelayLoop(brokers.get(0), List.copyOf(routes.relayed().keySet()), transports, dataSource,
-                node, RelaySettings.of(properties), new RelayMetrics(new SimpleMeterRegistry()), hook);
-        return new RelayDriver(transports, loop);
+        RelayMetrics metrics = new RelayMetrics(new SimpleMeterRegistry());
+        List<RelayDriver> drivers = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            drivers.add(new RelayDriver(transports, new RelayLoop(brokers.get(0), List.copyOf(routes.relayed().keySet()),
+                    transports, dataSource, node, RelaySettings.of(properties), metrics, hook)));
+        }
+        return drivers;
     }
 
     /**
