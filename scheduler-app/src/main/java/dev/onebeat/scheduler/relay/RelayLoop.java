@@ -205,7 +205,9 @@ final class RelayLoop implements Runnable {
             String queue = entry.getKey();
             List<ClaimedTask> tasks = entry.getValue();
             QueueRoute route = transports.route(queue);
+            long started = System.nanoTime();
             List<Delivery> outcomes = publish(route, tasks);
+            warnIfPastLease(route, tasks.size(), Duration.ofNanos(System.nanoTime() - started));
             for (int i = 0; i < tasks.size(); i++) {
                 ClaimedTask task = tasks.get(i);
                 Delivery outcome = outcomes.get(i);
@@ -234,6 +236,18 @@ final class RelayLoop implements Runnable {
         }
         record(published, retry, retryErrors, failed, failedErrors);
         return new Round(claimed.size(), published.size(), !anyPublished && failed.isEmpty() && !retry.isEmpty());
+    }
+
+    /**
+     * A publish that outlasts the claim lease lets another relay take the same rows and publish them
+     * again (same keys, so harmless to deduplicating consumers, but avoidable): say how to avoid it.
+     */
+    private void warnIfPastLease(QueueRoute route, int tasks, Duration took) {
+        if (took.compareTo(settings.claimLease()) > 0) {
+            log.warn("relay: publishing {} task(s) to {} took {} ms, longer than the claim lease ({} ms); another "
+                    + "relay may have published them again. Lower onebeat.relay.batch-size or raise "
+                    + "onebeat.relay.claim-lease", tasks, route.describe(), took.toMillis(), settings.claimLease().toMillis());
+        }
     }
 
     private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks) {

@@ -32,7 +32,7 @@ class RelayStartupValidationIT {
         assertThat(rootCause(failure)).isInstanceOf(RelayConfigurationException.class);
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("The relay configuration is invalid:\n  - onebeat.relay.queues.billing.transport: "
-                        + "unknown transport 'celeri'; known transports: [amqp, arq, celery, database, dramatiq, rq]")
+                        + "unknown transport 'celeri'; known transports: [amqp, arq, celery, database, dramatiq, http, kafka, rq]")
                 .contains("Fix the onebeat.relay.* properties named above, then restart.");
     }
 
