@@ -6,6 +6,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.RabbitTestBroker;
 import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,10 +44,7 @@ class CeleryRabbitInteropIT {
     static void properties(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, CeleryRabbitInteropIT.class);
         InteropJobs.registerDeclarative(registry, PythonWorker.CELERY_TASK, QUEUE);
-        registry.add("onebeat.relay.brokers.rabbit.type", () -> "rabbitmq");
-        registry.add("onebeat.relay.brokers.rabbit.url", () -> RabbitTestBroker.URL);
-        registry.add("onebeat.relay.queues." + QUEUE + ".transport", () -> "celery");
-        registry.add("onebeat.relay.queues." + QUEUE + ".broker", () -> "rabbit");
+        TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "celery", QUEUE);
     }
 
     @TestConfiguration(proxyBeanMethods = false)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -42,10 +43,7 @@ class RqInteropIT {
     static void properties(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, RqInteropIT.class);
         InteropJobs.registerDeclarative(registry, PythonWorker.RQ_FUNCTION, QUEUE);
-        registry.add("onebeat.relay.brokers.redis.type", () -> "redis");
-        registry.add("onebeat.relay.brokers.redis.url", () -> RedisTestDatabase.URL);
-        registry.add("onebeat.relay.queues." + QUEUE + ".transport", () -> "rq");
-        registry.add("onebeat.relay.queues." + QUEUE + ".broker", () -> "redis");
+        TestRoutes.route(registry, "redis", "redis", RedisTestDatabase.URL, "rq", QUEUE);
     }
 
     @TestConfiguration(proxyBeanMethods = false)

@@ -52,11 +52,8 @@ class RelayDelayIT {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, RelayDelayIT.class);
-        Map.of("onebeat.relay.brokers.rabbit.type", "rabbitmq", "onebeat.relay.brokers.rabbit.url", RabbitTestBroker.URL,
-                        "onebeat.relay.queues." + QUEUE + ".transport", "amqp",
-                        "onebeat.relay.queues." + QUEUE + ".broker", "rabbit",
-                        "onebeat.relay.poll-interval", "200ms")
-                .forEach((name, value) -> registry.add(name, () -> value));
+        TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "amqp", QUEUE);
+        registry.add("onebeat.relay.poll-interval", () -> "200ms");
     }
 
     @AfterAll

@@ -47,12 +47,8 @@ class RelayRabbitIT {
                 "onebeat.jobs[1].task", "tasks.add", "onebeat.jobs[1].args[0]", "2", "onebeat.jobs[1].args[1]", "3")
                 .forEach((name, value) -> registry.add(name, () -> value));
         registry.add("onebeat.jobs[1].queue", () -> CELERY_QUEUE);
-        registry.add("onebeat.relay.brokers.rabbit.type", () -> "rabbitmq");
-        registry.add("onebeat.relay.brokers.rabbit.url", () -> RabbitTestBroker.URL);
-        registry.add("onebeat.relay.queues." + JSON_QUEUE + ".transport", () -> "amqp");
-        registry.add("onebeat.relay.queues." + JSON_QUEUE + ".broker", () -> "rabbit");
-        registry.add("onebeat.relay.queues." + CELERY_QUEUE + ".transport", () -> "celery");
-        registry.add("onebeat.relay.queues." + CELERY_QUEUE + ".broker", () -> "rabbit");
+        TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "amqp", JSON_QUEUE);
+        TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "celery", CELERY_QUEUE);
     }
 
     // the relay declares them on its first publish; draining a queue not declared yet would close the channel
