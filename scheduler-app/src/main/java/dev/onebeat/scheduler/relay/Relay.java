@@ -138,6 +138,11 @@ public final class Relay implements SmartLifecycle, FireListener {
         }
     }
 
+    /** @return each running loop's state, for health */
+    List<RelayLoop.State> states() {
+        return List.copyOf(loops).stream().map(RelayLoop::state).toList();
+    }
+
     /** @return this relay's node name, as written to {@code locked_by} */
     public String node() {
         return node;

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -42,6 +43,11 @@ class RelayConfiguration {
         OutboxGauges gauges = new OutboxGauges(jdbc, registry, properties.gaugeInterval());
         return new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
                 hook.getIfAvailable(() -> RelayHook.NONE));
+    }
+
+    @Bean
+    HealthIndicator relayHealthIndicator(Relay relay) {
+        return new RelayHealth(relay);
     }
 
     /** {@code pid@host/xxxxxxxx}: unique per process, readable in {@code locked_by}. */

@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,6 +99,9 @@ final class RelayLoop implements Runnable {
     private boolean woken;
     private volatile boolean running = true;
     private int consecutiveFailures;
+    private volatile Instant failingSince;
+    private volatile Instant lastPublished;
+    private volatile String lastError;
 
     RelayLoop(String broker, List<String> queues, RelayTransports transports, DataSource dataSource, String node,
               RelaySettings settings, RelayMetrics metrics, RelayHook hook) {
@@ -118,10 +122,12 @@ final class RelayLoop implements Runnable {
             try {
                 Round round = relayOnce();
                 if (round.failedWhole()) {
-                    consecutiveFailures++;
+                    failing(round.error());
                     await(backoffCeiling(consecutiveFailures), false);
                 } else {
-                    consecutiveFailures = 0;
+                    if (round.published() > 0) {
+                        recovered();
+                    }
                     if (round.claimed() < settings.batchSize()) {
                         await(settings.pollInterval(), true);
                     }
@@ -131,7 +137,7 @@ final class RelayLoop implements Runnable {
                 break;
             } catch (RuntimeException | SQLException e) {
                 // the database is unreachable or a statement failed: claimed rows come back after their lease
-                consecutiveFailures++;
+                failing(e.toString());
                 log.warn("relay round failed broker={} (retrying): {}", broker, e.toString());
                 try {
                     await(backoffCeiling(consecutiveFailures), false);
@@ -142,6 +148,41 @@ final class RelayLoop implements Runnable {
             }
         }
         log.info("relay stopped broker={} node={}", broker, node);
+    }
+
+    private void failing(String error) {
+        consecutiveFailures++;
+        if (failingSince == null) {
+            failingSince = Instant.now();
+        }
+        lastError = error;
+    }
+
+    private void recovered() {
+        if (consecutiveFailures > 0) {
+            log.info("relay publishing again broker={} after {} failed round(s) since {}", broker, consecutiveFailures,
+                    failingSince);
+        }
+        consecutiveFailures = 0;
+        failingSince = null;
+        lastPublished = Instant.now();
+    }
+
+    /**
+     * What this loop last did, for health.
+     *
+     * @param broker the broker it serves
+     * @param queues its queues
+     * @param lastPublished when a round last published something, or {@code null}
+     * @param failingSince since when every round has failed, or {@code null} when the last did not
+     * @param lastError the last failure, kept after recovery
+     */
+    record State(String broker, List<String> queues, Instant lastPublished, Instant failingSince, String lastError) {
+    }
+
+    /** @return this loop's state now */
+    State state() {
+        return new State(broker, queues, lastPublished, failingSince, lastError);
     }
 
     /** Wakes the loop if it waits for work; called after a fire commits. */
@@ -177,8 +218,8 @@ final class RelayLoop implements Runnable {
         }
     }
 
-    /** The result of one round: how many rows it claimed and whether a broker failure stopped all of them. */
-    record Round(int claimed, int published, boolean failedWhole) {
+    /** One round: rows claimed and published, whether a passing failure stopped all of them, and the first error. */
+    record Round(int claimed, int published, boolean failedWhole, String error) {
     }
 
     /**
@@ -189,7 +230,7 @@ final class RelayLoop implements Runnable {
     Round relayOnce() throws SQLException, InterruptedException {
         List<ClaimedTask> claimed = claim();
         if (claimed.isEmpty()) {
-            return new Round(0, 0, false);
+            return new Round(0, 0, false, null);
         }
         Map<String, List<ClaimedTask>> byQueue = new LinkedHashMap<>();
         for (ClaimedTask task : claimed) {
@@ -235,7 +276,8 @@ final class RelayLoop implements Runnable {
                     published.size() - marked, broker, node);
         }
         record(published, retry, retryErrors, failed, failedErrors);
-        return new Round(claimed.size(), published.size(), !anyPublished && failed.isEmpty() && !retry.isEmpty());
+        return new Round(claimed.size(), published.size(), !anyPublished && failed.isEmpty() && !retry.isEmpty(),
+                retryErrors.isEmpty() ? null : retryErrors.get(0));
     }
 
     /**

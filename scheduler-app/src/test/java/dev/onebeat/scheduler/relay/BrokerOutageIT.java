@@ -66,6 +66,9 @@ class BrokerOutageIT {
                 assertThat((Integer) late.get("attempts")).isGreaterThan((Integer) early.get("attempts"));
                 assertThat((String) late.get("last_error")).isNotBlank();
                 assertThat(retriedLate).isGreaterThan(retriedEarly);
+                assertThat(brokerHealth(relay)).containsEntry("state", "failing")
+                        .hasEntrySatisfying("lastError", error -> assertThat((String) error).isNotBlank())
+                        .hasEntrySatisfying("failingSince", since -> assertThat(since).isNotNull());
                 assertThat(outbox.jdbc().queryForObject("""
                         SELECT count(*) FROM onebeat_task WHERE queue = ? AND status = 'pending' AND attempts > 0
                                AND last_error IS NOT NULL""", Integer.class, queue)).isPositive();
@@ -77,6 +80,7 @@ class BrokerOutageIT {
                 fires.shutdown();
                 assertThat(fires.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
                 await().atMost(Duration.ofSeconds(60)).until(() -> published(outbox, queue) == written.get());
+                assertThat(brokerHealth(relay)).containsEntry("state", "publishing").containsEntry("failingSince", null);
                 System.out.printf("outage: %d tasks written, all published %d ms after the broker came back%n",
                         written.get(), (System.nanoTime() - restartedAt) / 1_000_000);
             } finally {
@@ -105,5 +109,11 @@ class BrokerOutageIT {
         return outbox.jdbc().queryForMap("""
                 SELECT id, status, attempts, last_error FROM onebeat_task
                 WHERE queue = ? AND status <> 'published' ORDER BY id LIMIT 1""", queue);
+    }
+
+    /** The relay health's details of the one broker these tests route to. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> brokerHealth(TestRelay relay) {
+        return (Map<String, Object>) ((Map<String, Object>) relay.health().get("brokers")).get("broker");
     }
 }

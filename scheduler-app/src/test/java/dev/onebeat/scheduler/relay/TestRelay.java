@@ -77,6 +77,11 @@ final class TestRelay implements AutoCloseable {
         return counter == null ? 0 : counter.count();
     }
 
+    /** @return what {@code relay} in {@code /actuator/health} would show */
+    Map<String, Object> health() {
+        return new RelayHealth(relay).health().getDetails();
+    }
+
     /** @return what the actuator's prometheus endpoint would answer */
     String scrape() {
         return meters.scrape();

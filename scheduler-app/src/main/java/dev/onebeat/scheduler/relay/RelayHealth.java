@@ -1,0 +1,73 @@
+package dev.onebeat.scheduler.relay;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * {@code relay} in {@code /actuator/health}: per broker, whether its relay publishes or keeps
+ * failing, since when, with the last error. Always UP: a broker outage is not a reason to restart or
+ * unload a scheduler replica (fires still commit, tasks wait in the outbox); the details and the
+ * {@code onebeat_outbox_oldest_pending_age_seconds} gauge are what to alert on.
+ */
+final class RelayHealth implements HealthIndicator {
+
+    private final Relay relay;
+
+    RelayHealth(Relay relay) {
+        this.relay = relay;
+    }
+
+    @Override
+    public Health health() {
+        Map<String, Broker> brokers = new TreeMap<>();
+        for (RelayLoop.State state : relay.states()) {
+            brokers.computeIfAbsent(state.broker(), name -> new Broker(state.queues())).add(state);
+        }
+        Map<String, Object> details = new TreeMap<>();
+        brokers.forEach((name, broker) -> details.put(name, broker.details()));
+        return Health.up().withDetail("node", relay.node()).withDetail("brokers", details).build();
+    }
+
+    /** The loops of one broker together: failing if any is, published when any last did. */
+    private static final class Broker {
+
+        private final List<String> queues;
+        private Instant lastPublished;
+        private Instant failingSince;
+        private String lastError;
+
+        Broker(List<String> queues) {
+            this.queues = queues;
+        }
+
+        void add(RelayLoop.State state) {
+            lastPublished = later(lastPublished, state.lastPublished());
+            if (state.failingSince() != null) {
+                failingSince = failingSince == null || state.failingSince().isBefore(failingSince)
+                        ? state.failingSince() : failingSince;
+                lastError = state.lastError();
+            } else if (lastError == null) {
+                lastError = state.lastError();
+            }
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("queues", queues);
+            details.put("state", failingSince != null ? "failing" : lastPublished != null ? "publishing" : "idle");
+            details.put("lastPublished", lastPublished == null ? null : lastPublished.toString());
+            details.put("failingSince", failingSince == null ? null : failingSince.toString());
+            details.put("lastError", lastError);
+            return details;
+        }
+
+        private static Instant later(Instant a, Instant b) {
+            return a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
+        }
+    }
+}
