@@ -1,0 +1,57 @@
+package dev.onebeat.scheduler.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The console's dashboard, rendered by a running replica from its ledger, outbox and cluster state. */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+class DashboardIT {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, DashboardIT.class);
+        Map.of("onebeat.jobs[0].name", "dashboard-heartbeat", "onebeat.jobs[0].every", "1s",
+                        "onebeat.jobs[0].task", "ops.heartbeat")
+                .forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @Test
+    void dashboardShowsThisReplicaAndTheLatestFires() throws Exception {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            HttpResponse<String> page = get("/ui");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+            assertThat(page.body()).contains("<h1>Dashboard</h1>").contains("(this replica)")
+                    .contains("<td>dashboard-heartbeat</td>").doesNotContain("No fire yet.");
+        });
+        assertThat(get("/css/onebeat.css").statusCode()).isEqualTo(200);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
