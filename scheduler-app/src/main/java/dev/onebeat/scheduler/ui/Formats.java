@@ -1,0 +1,25 @@
+package dev.onebeat.scheduler.ui;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import org.springframework.stereotype.Component;
+
+/** How the console writes times and durations; templates call it as {@code @fmt}. */
+@Component("fmt")
+public class Formats {
+
+    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+
+    /** @return {@code 2026-11-29 12:24:50} (UTC, to the second), or a dash for none */
+    public String time(Instant instant) {
+        return instant == null ? "–" : UTC.format(instant);
+    }
+
+    /** @return {@code 91 ms} below ten seconds, {@code 12.3 s} above */
+    public String duration(Duration duration) {
+        long millis = duration.toMillis();
+        return millis < 10_000 ? millis + " ms" : String.format("%.1f s", millis / 1000.0);
+    }
+}
