@@ -70,12 +70,13 @@ class WebSecurityConfiguration {
     /**
      * CSRF is waived for an API or actuator request that a browser cannot have made on its own: one
      * carrying an {@code Authorization} header (Basic or Bearer: a cross-site page cannot set it
-     * without a CORS preflight, which onebeat never grants), or one with no session cookie at all.
-     * CSRF abuses cookies the browser sends by itself; with none, there is nothing to forge. A call
+     * without a CORS preflight, which onebeat never grants), or one that belongs to no session (no
+     * session cookie, or a stale one). CSRF abuses the session cookie a browser sends by itself;
+     * without a session there is nothing to forge, and such a request is answered 401. A call
      * to {@code /api/**} that relies on the session cookie of a UI login still needs the token.
      */
     private static boolean statelessMachineRequest(HttpServletRequest request) {
         return MACHINE_PATHS.matches(request)
-                && (request.getHeader(HttpHeaders.AUTHORIZATION) != null || request.getRequestedSessionId() == null);
+                && (request.getHeader(HttpHeaders.AUTHORIZATION) != null || request.getSession(false) == null);
     }
 }
