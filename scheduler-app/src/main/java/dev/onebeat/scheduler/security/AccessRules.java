@@ -36,7 +36,8 @@ final class AccessRules {
     static void apply(AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry rules) {
         // the error page rendered for a request already decided above
         rules.dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
-                .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                // any method: probes may use HEAD, and these endpoints are read-only
+                .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
                 .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
                 .requestMatchers("/login", "/css/**").permitAll()
                 .requestMatchers(HttpMethod.GET, "/api/**").hasRole(Role.VIEWER.name())

@@ -9,7 +9,7 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
  * The three roles of onebeat, each including the ones before it: an operator can do what a viewer
  * can, an admin what an operator can. Written in lower case in configuration and OIDC claims.
  */
-public enum Role {
+enum Role {
     /** Reads jobs, fires, tasks and the cluster. */
     VIEWER,
     /** Also pauses, resumes and triggers jobs, retries and discards tasks. */
@@ -18,7 +18,7 @@ public enum Role {
     ADMIN;
 
     /** The Spring Security authority of this role, {@code ROLE_ADMIN} for {@link #ADMIN}. */
-    public String authority() {
+    String authority() {
         return "ROLE_" + name();
     }
 

@@ -77,6 +77,7 @@ class SecurityMatrixIT {
             DELETE | /api/jobs/heartbeat        | admin     | allowed
             GET    | /actuator/health           | anonymous | allowed
             GET    | /actuator/health/db        | anonymous | allowed
+            HEAD   | /actuator/health           | anonymous | allowed
             GET    | /actuator/info             | anonymous | allowed
             GET    | /actuator/prometheus       | anonymous | unauthenticated
             GET    | /actuator/prometheus       | operator  | denied
