@@ -6,9 +6,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.StringUtils;
 
 /** Matches when {@code spring.datasource.url} is not set: the embedded database is wanted. */
-final class NoDatasourceUrlCondition implements Condition {
+public final class NoDatasourceUrlCondition implements Condition {
 
-    static boolean embeddedWanted(org.springframework.core.env.Environment environment) {
+    /** Whether onebeat runs on its embedded database: no {@code spring.datasource.url} is set. */
+    public static boolean embeddedWanted(org.springframework.core.env.Environment environment) {
         return !StringUtils.hasText(environment.getProperty("spring.datasource.url"));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.io.IOException;
 import java.net.URI;
@@ -42,6 +43,7 @@ class ApiIT {
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, ApiIT.class);
+        SecurityTestUsers.register(registry);
     }
 
     @Test
@@ -126,7 +128,9 @@ class ApiIT {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        // admin: the actuator's prometheus endpoint needs it
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                        .header("Authorization", SecurityTestUsers.basic("admin")).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -9,19 +9,28 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's first command: {@code java -jar scheduler-app.jar} with no configuration starts on the
- * embedded PostgreSQL with the demo jobs, and a restart keeps schedules and history.
+ * embedded PostgreSQL with the demo jobs, and a restart keeps schedules and history. With no user
+ * configured, each start logs a new generated admin password once, and the API needs it.
  */
 class EmbeddedDefaultIT {
+
+    private static final Pattern GENERATED_PASSWORD =
+            Pattern.compile("generated admin password user=admin password=(\\S+)");
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -33,16 +42,21 @@ class EmbeddedDefaultIT {
         int httpPort = freePort();
         int pgPort = freePort();
         long started = System.nanoTime();
+        String firstPassword;
         Process first = start(httpPort, pgPort, "first.log");
         try {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                     .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
+            firstPassword = generatedPassword("first.log");
+            assertThat(status(httpPort, "/api/jobs", null)).isEqualTo(401);
+            assertThat(status(httpPort, "/api/jobs", "wrong-" + firstPassword)).isEqualTo(401);
             System.out.printf("embedded default: health UP %d ms after java -jar%n",
                     (System.nanoTime() - started) / 1_000_000);
-            assertThat(body(httpPort, "/api/jobs")).contains("\"name\":\"demo-heartbeat\"")
+            assertThat(body(httpPort, "/api/jobs", firstPassword)).contains("\"name\":\"demo-heartbeat\"")
                     .contains("\"name\":\"demo-customer-digest\"");
             await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> body(httpPort, "/api/jobs/demo-customer-digest/fires").contains("\"taskCount\":5"));
+                    .until(() -> body(httpPort, "/api/jobs/demo-customer-digest/fires", firstPassword)
+                            .contains("\"taskCount\":5"));
         } finally {
             stop(first);
         }
@@ -53,7 +67,11 @@ class EmbeddedDefaultIT {
         try {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                     .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
-            assertThat(body(httpPort, "/api/jobs/demo-customer-digest/fires")).contains("\"taskCount\":5");
+            String secondPassword = generatedPassword("second.log");
+            assertThat(secondPassword).isNotEqualTo(firstPassword);
+            assertThat(status(httpPort, "/api/jobs", firstPassword)).isEqualTo(401);
+            assertThat(body(httpPort, "/api/jobs/demo-customer-digest/fires", secondPassword))
+                    .contains("\"taskCount\":5");
         } finally {
             stop(second);
         }
@@ -78,15 +96,40 @@ class EmbeddedDefaultIT {
         }
     }
 
+    /** The password of the generated admin, logged exactly once by this start. */
+    private String generatedPassword(String log) throws IOException {
+        Matcher matcher = GENERATED_PASSWORD.matcher(Files.readString(workDir.resolve(log)));
+        assertThat(matcher.find()).as("generated password logged").isTrue();
+        String password = matcher.group(1);
+        assertThat(matcher.find()).as("generated password logged only once").isFalse();
+        return password;
+    }
+
     private String body(int port, String path) {
+        return send(port, path, null).map(HttpResponse::body).orElse("");
+    }
+
+    private String body(int port, String path, String adminPassword) {
+        return send(port, path, adminPassword).map(HttpResponse::body).orElse("");
+    }
+
+    private int status(int port, String path, String adminPassword) {
+        return send(port, path, adminPassword).map(HttpResponse::statusCode).orElse(-1);
+    }
+
+    private Optional<HttpResponse<String>> send(int port, String path, String adminPassword) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+        if (adminPassword != null) {
+            request.header("Authorization", "Basic " + Base64.getEncoder()
+                    .encodeToString(("admin:" + adminPassword).getBytes(StandardCharsets.UTF_8)));
+        }
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            return Optional.of(http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
-            return "";
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "";
+            return Optional.empty();
         }
     }
 

@@ -1,0 +1,229 @@
+package dev.onebeat.scheduler.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.request;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.testsupport.PostgresExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.mock.web.MockHttpSession;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+/**
+ * The URL → role contract on the real application (real database), through the real filter chain.
+ * For an endpoint this branch does not have yet, "allowed" means the request got past authorization
+ * (a 404 or 405 from Spring MVC), "denied" a 403: fill in real endpoints as they arrive.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@AutoConfigureMockMvc
+class SecurityMatrixIT {
+
+    @Autowired
+    MockMvc mvc;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, SecurityMatrixIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @ParameterizedTest(name = "{0} {1} as {2}: {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            GET    | /api/jobs                  | anonymous | unauthenticated
+            GET    | /api/jobs                  | viewer    | allowed
+            GET    | /api/jobs/heartbeat/fires  | viewer    | allowed
+            GET    | /api/cluster               | viewer    | allowed
+            GET    | /api/schedules/preview     | viewer    | allowed
+            GET    | /api/tasks                 | viewer    | allowed
+            POST   | /api/jobs/heartbeat/pause  | anonymous | unauthenticated
+            POST   | /api/jobs/heartbeat/pause  | viewer    | denied
+            POST   | /api/jobs/heartbeat/pause  | operator  | allowed
+            POST   | /api/jobs/heartbeat/pause  | admin     | allowed
+            POST   | /api/jobs/heartbeat/resume | viewer    | denied
+            POST   | /api/jobs/heartbeat/resume | operator  | allowed
+            POST   | /api/jobs/heartbeat/trigger| viewer    | denied
+            POST   | /api/jobs/heartbeat/trigger| operator  | allowed
+            POST   | /api/tasks/42/retry        | viewer    | denied
+            POST   | /api/tasks/42/retry        | operator  | allowed
+            POST   | /api/tasks/42/discard      | viewer    | denied
+            POST   | /api/tasks/42/discard      | operator  | allowed
+            POST   | /api/jobs                  | anonymous | unauthenticated
+            POST   | /api/jobs                  | viewer    | denied
+            POST   | /api/jobs                  | operator  | denied
+            POST   | /api/jobs                  | admin     | allowed
+            PUT    | /api/jobs/heartbeat        | operator  | denied
+            PUT    | /api/jobs/heartbeat        | admin     | allowed
+            DELETE | /api/jobs/heartbeat        | operator  | denied
+            DELETE | /api/jobs/heartbeat        | admin     | allowed
+            GET    | /actuator/health           | anonymous | allowed
+            GET    | /actuator/health/db        | anonymous | allowed
+            HEAD   | /actuator/health           | anonymous | allowed
+            GET    | /actuator/info             | anonymous | allowed
+            GET    | /actuator/prometheus       | anonymous | unauthenticated
+            GET    | /actuator/prometheus       | operator  | denied
+            GET    | /actuator/prometheus       | admin     | allowed
+            GET    | /actuator/metrics          | viewer    | denied
+            GET    | /actuator/metrics          | admin     | allowed
+            GET    | /ui/jobs                   | anonymous | login
+            GET    | /ui/jobs                   | viewer    | allowed
+            POST   | /ui/jobs/heartbeat/pause   | viewer    | denied
+            POST   | /ui/jobs/heartbeat/pause   | operator  | allowed
+            POST   | /ui/jobs/heartbeat/resume  | operator  | allowed
+            POST   | /ui/jobs/heartbeat/trigger | operator  | allowed
+            POST   | /ui/tasks/42/retry         | operator  | allowed
+            POST   | /ui/tasks/42/discard       | viewer    | denied
+            POST   | /ui/tasks/42/discard       | operator  | allowed
+            POST   | /ui/jobs                   | operator  | denied
+            POST   | /ui/jobs                   | admin     | allowed
+            POST   | /ui/jobs/heartbeat/delete  | operator  | denied
+            POST   | /ui/jobs/heartbeat/delete  | admin     | allowed
+            GET    | /login                     | anonymous | allowed
+            GET    | /css/onebeat.css           | anonymous | allowed
+            """)
+    void urlRoleContract(String method, String path, String who, String expected) throws Exception {
+        // every request carries a CSRF token here: this table is about roles, the CSRF tests are below
+        MockHttpServletRequestBuilder request = request(HttpMethod.valueOf(method), path).with(csrf());
+        if (!who.equals("anonymous")) {
+            request.header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.basic(who));
+        }
+
+        MockHttpServletResponse response = mvc.perform(request).andReturn().getResponse();
+
+        switch (expected) {
+            case "allowed" -> {
+                assertThat(response.getStatus()).isNotIn(401, 403);
+                assertThat(String.valueOf(response.getRedirectedUrl())).doesNotEndWith("/login");
+            }
+            case "denied" -> assertThat(response.getStatus()).isEqualTo(403);
+            case "unauthenticated" -> {
+                assertThat(response.getStatus()).isEqualTo(401);
+                assertThat(response.getHeader(HttpHeaders.WWW_AUTHENTICATE)).isEqualTo("Basic realm=\"onebeat\"");
+            }
+            case "login" -> {
+                assertThat(response.getStatus()).isEqualTo(302);
+                assertThat(response.getRedirectedUrl()).endsWith("/login");
+            }
+            default -> throw new IllegalArgumentException("unknown expectation " + expected);
+        }
+    }
+
+    @Test
+    void basicAndBearerBothListJobs() throws Exception {
+        assertThat(status(get("/api/jobs").header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.basic("viewer"))))
+                .isEqualTo(200);
+        assertThat(status(get("/api/jobs").header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.bearer("viewer"))))
+                .isEqualTo(200);
+    }
+
+    @Test
+    void bearerTokenCarriesItsRole() throws Exception {
+        assertThat(status(post("/api/jobs").header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.bearer("operator"))))
+                .isEqualTo(403);
+    }
+
+    @Test
+    void unknownBearerTokenIsUnauthorized() throws Exception {
+        MockHttpServletResponse response = mvc.perform(get("/api/jobs")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer not-a-configured-token")).andReturn().getResponse();
+
+        assertThat(response.getStatus()).isEqualTo(401);
+        assertThat(response.getHeader(HttpHeaders.WWW_AUTHENTICATE)).isEqualTo("Bearer error=\"invalid_token\"");
+    }
+
+    @Test
+    void wrongPasswordIsUnauthorized() throws Exception {
+        assertThat(status(get("/api/jobs").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("admin", "wrong")))).isEqualTo(401);
+    }
+
+    @Test
+    void prometheusScrapesWithAnAdminToken() throws Exception {
+        MockHttpServletResponse response = mvc.perform(get("/actuator/prometheus")
+                .header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.bearer("admin"))).andReturn().getResponse();
+
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getContentAsString()).contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void prometheusRefusesAViewerToken() throws Exception {
+        assertThat(status(get("/actuator/prometheus").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.bearer("viewer")))).isEqualTo(403);
+    }
+
+    @Test
+    void apiCallsOpenNoSession() throws Exception {
+        MvcResult basic = mvc.perform(get("/api/jobs").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("viewer"))).andReturn();
+        MvcResult bearer = mvc.perform(get("/api/jobs").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.bearer("viewer"))).andReturn();
+        MvcResult anonymous = mvc.perform(get("/api/jobs")).andReturn();
+
+        assertThat(basic.getRequest().getSession(false)).isNull();
+        assertThat(bearer.getRequest().getSession(false)).isNull();
+        assertThat(anonymous.getRequest().getSession(false)).isNull();
+    }
+
+    @Test
+    void uiFormPostWithoutCsrfTokenIsForbidden() throws Exception {
+        assertThat(status(post("/ui/jobs/heartbeat/pause").session(login("operator")))).isEqualTo(403);
+    }
+
+    @Test
+    void uiFormPostWithCsrfTokenIsAllowed() throws Exception {
+        assertThat(status(post("/ui/jobs/heartbeat/pause").session(login("operator")).with(csrf())))
+                .isNotIn(401, 403);
+    }
+
+    @Test
+    void apiPostOnTheUiSessionCookieNeedsTheCsrfToken() throws Exception {
+        MockHttpSession session = login("operator");
+
+        assertThat(status(post("/api/jobs/heartbeat/pause").session(session))).isEqualTo(403);
+        assertThat(status(post("/api/jobs/heartbeat/pause").session(session).with(csrf()))).isNotIn(401, 403);
+    }
+
+    @Test
+    void apiPostWithBasicNeedsNoCsrfToken() throws Exception {
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")))).isNotIn(401, 403);
+    }
+
+    @Test
+    void formLoginOpensASessionForTheUi() throws Exception {
+        MockHttpSession session = login("viewer");
+
+        assertThat(status(get("/ui/jobs").session(session))).isNotIn(302, 401, 403);
+    }
+
+    private MockHttpSession login(String user) throws Exception {
+        MvcResult result = mvc.perform(post("/login").param("username", user)
+                .param("password", SecurityTestUsers.PASSWORD).with(csrf())).andReturn();
+        assertThat(result.getResponse().getRedirectedUrl()).as("login redirect").doesNotContain("error");
+        return (MockHttpSession) result.getRequest().getSession(false);
+    }
+
+    private int status(MockHttpServletRequestBuilder request) throws Exception {
+        return mvc.perform(request).andReturn().getResponse().getStatus();
+    }
+}
