@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The console in a real browser (headless Chromium): the dashboard renders live figures; a screenshot is kept. */
+/** The console in a real browser (headless Chromium): sign in, the dashboard renders live figures; a screenshot is kept. */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
@@ -30,6 +31,7 @@ class ConsoleBrowserIT {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, ConsoleBrowserIT.class);
+        SecurityTestUsers.register(registry);
         Map.of("onebeat.jobs[0].name", "browser-heartbeat", "onebeat.jobs[0].every", "1s",
                         "onebeat.jobs[0].task", "ops.heartbeat")
                 .forEach((name, value) -> registry.add(name, () -> value));
@@ -38,6 +40,12 @@ class ConsoleBrowserIT {
     @Test
     void dashboardShowsTheLatestFiresInARealBrowser() throws Exception {
         try (Browser browser = new Browser()) {
+            // the console asks for a sign-in first, then comes back to the page asked for
+            browser.driver().get("http://localhost:" + port + "/ui");
+            assertThat(browser.driver().getCurrentUrl()).endsWith("/login");
+            browser.driver().findElement(By.id("username")).sendKeys("viewer");
+            browser.driver().findElement(By.id("password")).sendKeys(SecurityTestUsers.PASSWORD);
+            browser.driver().findElement(By.cssSelector("button[type=submit]")).click();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 browser.driver().get("http://localhost:" + port + "/ui");
                 assertThat(browser.driver().findElement(By.tagName("h1")).getText()).isEqualTo("Dashboard");
