@@ -40,6 +40,12 @@ public class QuartzFireJob implements Job {
             HandBack.toCluster(context, quartzTime);
             return;
         }
+        if (context.getMergedJobDataMap().containsKey(QuartzTriggers.MANUAL_TIME)) {
+            Instant requested = Instant.ofEpochMilli(context.getMergedJobDataMap().getLong(QuartzTriggers.MANUAL_TIME));
+            firePath.fire(job.job(), requested, context.isRecovering() ? FireTrigger.RECOVERY : FireTrigger.MANUAL,
+                    node(context));
+            return;
+        }
         Instant scheduledAt = LogicalInstants.of(job.job().schedule(), quartzTime);
         FireTrigger trigger = context.isRecovering() || HandBack.isHandedBack(context) ? FireTrigger.RECOVERY
                 : scheduledAt.equals(quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
