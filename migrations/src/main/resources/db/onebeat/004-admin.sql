@@ -29,3 +29,15 @@ CREATE TABLE onebeat_trigger_request (
     requested_at TIMESTAMPTZ  NOT NULL DEFAULT now()
 );
 --rollback DROP TABLE onebeat_trigger_request;
+
+--changeset onebeat:004-admin-runtime-job
+--comment: jobs created through the API (kind 'job', a declarative definition) and new schedules of jobs defined in code or configuration (kind 'override'); every replica polls this table
+CREATE TABLE onebeat_runtime_job (
+    name       VARCHAR(150) NOT NULL PRIMARY KEY,
+    kind       VARCHAR(16)  NOT NULL,
+    definition JSONB        NOT NULL,
+    updated_at TIMESTAMPTZ  NOT NULL DEFAULT now(),
+    updated_by VARCHAR(200) NOT NULL,
+    CONSTRAINT onebeat_runtime_job_kind_ck CHECK (kind IN ('job', 'override'))
+);
+--rollback DROP TABLE onebeat_runtime_job;

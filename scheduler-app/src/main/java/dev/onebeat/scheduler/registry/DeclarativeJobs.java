@@ -24,13 +24,17 @@ final class DeclarativeJobs {
         return jobs;
     }
 
-    private static PeriodicJob toJob(String path, JobsProperties.Definition d) {
-        String where = path + " (job '" + d.name() + "')";
+    /**
+     * @param path where the definition was written ({@code onebeat.jobs[2]}), empty for an API request body
+     * @throws JobDefinitionException naming the path, job and field at fault
+     */
+    static PeriodicJob toJob(String path, JobsProperties.Definition d) {
+        String where = path.isEmpty() ? "" : path + " (job '" + d.name() + "')";
         if (d.name() == null || d.name().isBlank()) {
-            throw new JobDefinitionException(path + ".name: is missing; every job needs a unique name");
+            throw new JobDefinitionException(Schedules.path(path, "name") + ": is missing; every job needs a unique name");
         }
         if (d.task() == null || d.task().isBlank()) {
-            throw new JobDefinitionException(where + ".task: is missing; a declarative job dispatches one task per fire");
+            throw new JobDefinitionException(Schedules.path(where, "task") + ": is missing; a declarative job dispatches one task per fire");
         }
         TaskRequest task = Schedules.field(where, "args", () -> {
             JsonValues.requireJson("args", d.args());
@@ -44,13 +48,24 @@ final class DeclarativeJobs {
         Jobs.Builder builder = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
                 Schedules.parse(where, d.cron(), d.every(), d.zone())));
         if (d.misfire() != null) {
-            builder.misfirePolicy(Schedules.field(where, "misfire",
-                    () -> MisfirePolicy.valueOf(d.misfire().trim().toUpperCase(Locale.ROOT).replace('-', '_'))));
+            builder.misfirePolicy(misfire(where, d.misfire()));
         }
         if (d.lockAtMostFor() != null) {
             builder.lockAtMostFor(Schedules.field(where, "lock-at-most-for", () -> DurationStyle.detectAndParse(d.lockAtMostFor())));
         }
         return builder.execute(context -> context.dispatch(task));
+    }
+
+    /** @throws JobDefinitionException naming {@code misfire} and the accepted values */
+    static MisfirePolicy misfire(String where, String text) {
+        String constant = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (MisfirePolicy policy : MisfirePolicy.values()) {
+            if (policy.name().equals(constant)) {
+                return policy;
+            }
+        }
+        throw new JobDefinitionException(Schedules.path(where, "misfire") + ": '" + text + "' is not one of "
+                + java.util.Arrays.toString(MisfirePolicy.values()));
     }
 
 }
