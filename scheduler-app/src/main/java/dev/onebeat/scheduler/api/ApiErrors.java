@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.api;
 
 import dev.onebeat.scheduler.admin.AdminConflictException;
 import dev.onebeat.scheduler.admin.UnknownJobException;
+import dev.onebeat.scheduler.admin.UnknownTaskException;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import java.util.stream.Collectors;
 import org.springframework.core.Ordered;
@@ -15,7 +16,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 
 /**
  * Errors become problem details: a bad request parameter or job field is a 400 naming it and the value,
- * an unknown job a 404, a change that contradicts the current state a 409.
+ * an unknown job or task a 404, a change that contradicts the current state a 409.
  */
 // ahead of Boot's generic problem-details handler, whose detail does not name the parameter
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -43,8 +44,8 @@ class ApiErrors {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
-    @ExceptionHandler(UnknownJobException.class)
-    ProblemDetail unknownJob(UnknownJobException e) {
+    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class})
+    ProblemDetail notFound(RuntimeException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
     }
 

@@ -267,7 +267,7 @@ class AdminApiIT {
     }
 
     private JsonNode job(String name) throws Exception {
-        for (JsonNode job : json(get("/api/jobs"))) {
+        for (JsonNode job : json(get("/api/jobs")).get("items")) {
             if (job.get("name").asString().equals(name)) {
                 return job;
             }

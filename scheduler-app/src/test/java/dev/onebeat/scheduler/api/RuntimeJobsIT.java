@@ -187,7 +187,7 @@ class RuntimeJobsIT {
             HttpResponse<String> deleted = send("DELETE", "/api/jobs/doomed", null);
 
             assertThat(deleted.statusCode()).isEqualTo(204);
-            assertThat(json(send("GET", "/api/jobs", null)).findValuesAsString("name")).doesNotContain("doomed");
+            assertThat(json(send("GET", "/api/jobs", null)).get("items").findValuesAsString("name")).doesNotContain("doomed");
             JsonNode audit = json(send("GET", "/api/audit?target=doomed", null)).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.delete");
             assertThat(audit.get("before").get("cron").asString()).isEqualTo("0 6 1 1 *");
@@ -210,7 +210,7 @@ class RuntimeJobsIT {
     }
 
     private JsonNode job(String name) throws Exception {
-        for (JsonNode job : json(send("GET", "/api/jobs", null))) {
+        for (JsonNode job : json(send("GET", "/api/jobs", null)).get("items")) {
             if (job.get("name").asString().equals(name)) {
                 return job;
             }
