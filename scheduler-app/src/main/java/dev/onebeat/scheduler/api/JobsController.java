@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Locale;
+import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -86,12 +87,17 @@ class JobsController {
         Schedule schedule = job == null ? null : job.schedule();
         String written = schedule instanceof Schedule.Cron cron ? cron.source()
                 : schedule == null ? null : schedule.describe();
-        String quartz = schedule == null ? scheduler.getJobDetail(QuartzTriggers.jobKey(name)).getDescription()
-                : schedule.describe();
+        String quartz = schedule != null ? schedule.describe() : storedDescription(name);
         return new JobView(name, written, quartz, schedule == null ? null : schedule.zone().getId(),
                 job == null ? null : job.misfirePolicy().name(),
                 paused || trigger == null ? null : instant(trigger.getNextFireTime()),
                 trigger == null ? null : instant(trigger.getPreviousFireTime()), paused, job != null);
+    }
+
+    /** @return the schedule stored with a job this replica does not register; null if it was just deleted */
+    private String storedDescription(String name) throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
+        return detail == null ? null : detail.getDescription();
     }
 
     private static Instant instant(Date date) {

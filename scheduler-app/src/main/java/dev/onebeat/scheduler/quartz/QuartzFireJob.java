@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Quartz job behind every onebeat job: finds the onebeat job by name and hands the fire to
  * {@link FirePath}. Non-concurrent, so Quartz itself fires one instant of a job at a time across
- * the cluster, in step with the job's lock.
+ * the cluster, in step with the job's lock. A one-shot "trigger now" trigger carries the instant it
+ * was requested for, and fires as {@link FireTrigger#MANUAL} for that instant.
  */
 @DisallowConcurrentExecution
 public class QuartzFireJob implements Job {
