@@ -34,7 +34,8 @@ public class AuditLog {
      */
     void record(String action, String targetType, String target, Object before, Object after, String requestId) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
-            throw new IllegalStateException("audit of " + action + " " + target + " must run in the change's transaction");
+            throw new IllegalStateException("audit of " + action + " " + target
+                    + " must run in the change's transaction");
         }
         jdbc.sql("""
                         INSERT INTO onebeat_audit (actor, action, target_type, target, before, after, request_id)
@@ -66,7 +67,8 @@ public class AuditLog {
 
     private AuditEntry entry(ResultSet rs, int row) throws SQLException {
         return new AuditEntry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4),
-                rs.getString(5), rs.getString(6), fromJson(rs.getString(7)), fromJson(rs.getString(8)), rs.getString(9));
+                rs.getString(5), rs.getString(6), fromJson(rs.getString(7)), fromJson(rs.getString(8)),
+                rs.getString(9));
     }
 
     private String toJson(Object value) {

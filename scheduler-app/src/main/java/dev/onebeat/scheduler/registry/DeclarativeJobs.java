@@ -31,10 +31,12 @@ final class DeclarativeJobs {
     static PeriodicJob toJob(String path, JobsProperties.Definition d) {
         String where = path.isEmpty() ? "" : path + " (job '" + d.name() + "')";
         if (d.name() == null || d.name().isBlank()) {
-            throw new JobDefinitionException(Schedules.path(path, "name") + ": is missing; every job needs a unique name");
+            throw new JobDefinitionException(Schedules.path(path, "name")
+                    + ": is missing; every job needs a unique name");
         }
         if (d.task() == null || d.task().isBlank()) {
-            throw new JobDefinitionException(Schedules.path(where, "task") + ": is missing; a declarative job dispatches one task per fire");
+            throw new JobDefinitionException(Schedules.path(where, "task")
+                    + ": is missing; a declarative job dispatches one task per fire");
         }
         TaskRequest task = Schedules.field(where, "args", () -> {
             JsonValues.requireJson("args", d.args());

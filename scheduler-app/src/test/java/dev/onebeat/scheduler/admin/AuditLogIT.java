@@ -60,7 +60,8 @@ class AuditLogIT {
         SecurityContextHolder.getContext().setAuthentication(new TestingAuthenticationToken("alice", "n/a"));
         try {
             transactions.executeWithoutResult(status ->
-                    audit.record("task.retry", "task", "42", Map.of("status", "dead"), Map.of("status", "pending"), null));
+                    audit.record("task.retry", "task", "42", Map.of("status", "dead"), Map.of("status", "pending"),
+                            null));
         } finally {
             SecurityContextHolder.clearContext();
         }
