@@ -35,7 +35,7 @@ public final class SchedulePreview {
      * @param cron a cron expression, or null
      * @param every an interval, or null
      * @param zone an IANA zone, null for UTC
-     * @return the first {@code count} fires at or after {@code from}
+     * @return the first {@code count} fires from {@code from} on, as Quartz computes them
      * @throws dev.onebeat.scheduler.registry.JobDefinitionException naming the field at fault, in the words
      *         start-up would use
      */

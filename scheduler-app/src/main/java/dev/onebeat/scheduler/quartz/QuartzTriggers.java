@@ -86,7 +86,9 @@ public final class QuartzTriggers {
      * The instants Quartz would fire {@code schedule} at, computed by the trigger a job with that
      * schedule gets, so daylight-saving gaps and overlaps come out as they will in production.
      *
-     * @return at most {@code count} instants at or after {@code from}
+     * @return the first {@code count} instants a trigger created at {@code from} fires at (an interval's
+     *         first instant is the next multiple of it after {@code from}; a cron instant equal to
+     *         {@code from} is included), fewer if the schedule ends
      */
     public static List<Instant> fireTimes(Schedule schedule, Instant from, int count) {
         Trigger trigger = scheduled(TriggerBuilder.newTrigger(), schedule, MisfirePolicy.FIRE_ONCE_NOW, from);
