@@ -41,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[1].name=yearly-cleanup", "onebeat.jobs[1].cron=0 7 1 1 *", "onebeat.jobs[1].task=ops.cleanup",
         "onebeat.jobs[2].name=paused-twice", "onebeat.jobs[2].cron=0 8 1 1 *", "onebeat.jobs[2].task=ops.noop",
         "onebeat.jobs[3].name=paused-resumed", "onebeat.jobs[3].cron=0 9 1 1 *", "onebeat.jobs[3].task=ops.noop",
-        "onebeat.jobs[4].name=yearly-audit", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop"})
+        "onebeat.jobs[4].name=yearly-audit", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop",
+        "onebeat.jobs[5].name=paused-triggered", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
 class AdminApiIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -143,6 +144,16 @@ class AdminApiIT {
                     .until(() -> manualFires("yearly-report") == 1);
             assertThat(json(get("/api/audit?target=yearly-report")).findValuesAsString("requestId"))
                     .containsExactly("double-click-1");
+        }
+
+        @Test
+        void pausedJobCanStillBeTriggeredAndStaysPaused() throws Exception {
+            post("/api/jobs/paused-triggered/pause", null);
+
+            assertThat(post("/api/jobs/paused-triggered/trigger", "while-paused").statusCode()).isEqualTo(202);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("paused-triggered") == 1);
+            assertThat(job("paused-triggered").get("paused").asBoolean()).isTrue();
         }
 
         @Test
