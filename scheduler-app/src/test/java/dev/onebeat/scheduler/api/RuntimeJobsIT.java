@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,7 +39,6 @@ class RuntimeJobsIT {
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, RuntimeJobsIT.class);
-        SecurityTestUsers.register(registry);
     }
 
     @Nested
@@ -227,7 +225,6 @@ class RuntimeJobsIT {
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
-        request.header("Authorization", SecurityTestUsers.basic("admin"));
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
