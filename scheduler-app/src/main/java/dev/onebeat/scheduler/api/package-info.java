@@ -1,5 +1,2 @@
-/**
- * REST API: jobs, their fires, the cluster, and the operator actions of {@code admin}. Errors are
- * RFC 9457 problem details.
- */
+/** Read-only REST API: jobs, their fires, and the cluster. Errors are RFC 9457 problem details. */
 package dev.onebeat.scheduler.api;
