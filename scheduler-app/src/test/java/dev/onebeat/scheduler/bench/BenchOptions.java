@@ -69,18 +69,19 @@ record BenchOptions(String adminUrl, int entities, int warmups, int rounds, List
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new BenchOptions(adminUrl, entities, warmups, rounds, sizes(batchSizes), rowsPerStatement, breakdown);
+        return new BenchOptions(adminUrl, entities, warmups, rounds, numbers("--batch-sizes", batchSizes), rowsPerStatement, breakdown);
     }
 
-    private static List<Integer> sizes(String list) {
-        List<Integer> sizes = new ArrayList<>();
-        for (String size : Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()) {
-            sizes.add(number("--batch-sizes", size));
+    /** A comma-separated list of whole numbers; shared with the other benchmarks' options. */
+    static List<Integer> numbers(String name, String list) {
+        List<Integer> numbers = new ArrayList<>();
+        for (String value : Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()) {
+            numbers.add(number(name, value));
         }
-        return sizes;
+        return numbers;
     }
 
-    private static int number(String name, String value) {
+    static int number(String name, String value) {
         try {
             return Integer.parseInt(value.replace("_", ""));
         } catch (NumberFormatException e) {
@@ -88,7 +89,7 @@ record BenchOptions(String adminUrl, int entities, int warmups, int rounds, List
         }
     }
 
-    private static void requireAtLeast(String name, int value, int minimum) {
+    static void requireAtLeast(String name, int value, int minimum) {
         if (value < minimum) {
             throw new IllegalArgumentException(name + " must be at least " + minimum + ", was " + value);
         }

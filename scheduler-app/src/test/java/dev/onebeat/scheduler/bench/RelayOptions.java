@@ -1,7 +1,5 @@
 package dev.onebeat.scheduler.bench;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -32,19 +30,19 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, AMQP_URL_VARIABLE, DEFAULT_AMQP_URL);
 
     RelayOptions {
-        requireAtLeast("messages", messages, 1);
-        requireAtLeast("warmups", warmups, 0);
-        requireAtLeast("rounds", rounds, 1);
-        requireAtLeast("latency-samples", latencySamples, 0);
-        requireAtLeast("concurrency", concurrency, 1);
+        BenchOptions.requireAtLeast("messages", messages, 1);
+        BenchOptions.requireAtLeast("warmups", warmups, 0);
+        BenchOptions.requireAtLeast("rounds", rounds, 1);
+        BenchOptions.requireAtLeast("latency-samples", latencySamples, 0);
+        BenchOptions.requireAtLeast("concurrency", concurrency, 1);
         if (!adminUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException(BenchOptions.URL_VARIABLE + " must be a jdbc:postgresql: URL");
         }
         if (!amqpUrl.startsWith("amqp://") && !amqpUrl.startsWith("amqps://")) {
             throw new IllegalArgumentException(AMQP_URL_VARIABLE + " must be an amqp:// or amqps:// URL");
         }
-        batchSizes.forEach(size -> requireAtLeast("batch-sizes", size, 1));
-        nodes.forEach(count -> requireAtLeast("nodes", count, 1));
+        batchSizes.forEach(size -> BenchOptions.requireAtLeast("batch-sizes", size, 1));
+        nodes.forEach(count -> BenchOptions.requireAtLeast("nodes", count, 1));
         if (batchSizes.isEmpty() || nodes.isEmpty()) {
             throw new IllegalArgumentException("batch-sizes and nodes must each name at least one value");
         }
@@ -68,39 +66,18 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
             String name = equals < 0 ? arg : arg.substring(0, equals);
             String value = equals < 0 ? "" : arg.substring(equals + 1);
             switch (name) {
-                case "--messages" -> messages = number(name, value);
-                case "--warmups" -> warmups = number(name, value);
-                case "--rounds" -> rounds = number(name, value);
+                case "--messages" -> messages = BenchOptions.number(name, value);
+                case "--warmups" -> warmups = BenchOptions.number(name, value);
+                case "--rounds" -> rounds = BenchOptions.number(name, value);
                 case "--batch-sizes" -> batchSizes = value;
                 case "--nodes" -> nodes = value;
-                case "--latency-samples" -> latencySamples = number(name, value);
-                case "--concurrency" -> concurrency = number(name, value);
+                case "--latency-samples" -> latencySamples = BenchOptions.number(name, value);
+                case "--concurrency" -> concurrency = BenchOptions.number(name, value);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new RelayOptions(adminUrl, amqpUrl, messages, warmups, rounds, numbers("--batch-sizes", batchSizes),
-                numbers("--nodes", nodes), concurrency, latencySamples);
-    }
-
-    private static List<Integer> numbers(String name, String list) {
-        List<Integer> numbers = new ArrayList<>();
-        for (String value : Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()) {
-            numbers.add(number(name, value));
-        }
-        return numbers;
-    }
-
-    private static int number(String name, String value) {
-        try {
-            return Integer.parseInt(value.replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": '" + value + "' is not a whole number", e);
-        }
-    }
-
-    private static void requireAtLeast(String name, int value, int minimum) {
-        if (value < minimum) {
-            throw new IllegalArgumentException(name + " must be at least " + minimum + ", was " + value);
-        }
+        return new RelayOptions(adminUrl, amqpUrl, messages, warmups, rounds,
+                BenchOptions.numbers("--batch-sizes", batchSizes), BenchOptions.numbers("--nodes", nodes), concurrency,
+                latencySamples);
     }
 }
