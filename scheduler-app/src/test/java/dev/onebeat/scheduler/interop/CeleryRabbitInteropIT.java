@@ -5,19 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.RabbitTestBroker;
-import dev.onebeat.scheduler.relay.Relay;
 import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -29,7 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
-class CeleryRabbitInteropIT {
+class CeleryRabbitInteropIT extends WorkerInteropBase {
 
     private static final RabbitTestBroker BROKER = new RabbitTestBroker();
     private static final String QUEUE = BROKER.newQueueName("celery-interop");
@@ -55,12 +51,6 @@ class CeleryRabbitInteropIT {
         }
     }
 
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    Relay relay;
-
     @Test
     void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArguments() {
         WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.CELERY_TASK, (record, row) -> {
@@ -69,19 +59,8 @@ class CeleryRabbitInteropIT {
         });
     }
 
-    @AfterEach
-    void stopRelay() {
-        relay.stop();
-    }
-
     @AfterAll
     static void stopWorkerAndDeleteQueue() throws Exception {
-        try {
-            if (worker != null) {
-                worker.close();
-            }
-        } finally {
-            BROKER.close();
-        }
+        close(worker, BROKER);
     }
 }

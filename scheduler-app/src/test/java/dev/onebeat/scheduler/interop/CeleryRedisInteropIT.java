@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.relay.Relay;
 import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -29,7 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
-class CeleryRedisInteropIT {
+class CeleryRedisInteropIT extends WorkerInteropBase {
 
     private static final RedisTestDatabase REDIS = new RedisTestDatabase();
     private static final String QUEUE = REDIS.newName("celery-interop");
@@ -55,12 +51,6 @@ class CeleryRedisInteropIT {
         }
     }
 
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    Relay relay;
-
     @Test
     void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArguments() {
         WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.CELERY_TASK, (record, row) -> {
@@ -69,19 +59,8 @@ class CeleryRedisInteropIT {
         });
     }
 
-    @AfterEach
-    void stopRelay() {
-        relay.stop();
-    }
-
     @AfterAll
-    static void stopWorkerAndDeleteKeys() {
-        try {
-            if (worker != null) {
-                worker.close();
-            }
-        } finally {
-            REDIS.close();
-        }
+    static void stopWorkerAndDeleteKeys() throws Exception {
+        close(worker, REDIS);
     }
 }

@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.relay.Relay;
 import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -28,7 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
-class RqInteropIT {
+class RqInteropIT extends WorkerInteropBase {
 
     private static final RedisTestDatabase REDIS = new RedisTestDatabase();
     private static final String QUEUE = REDIS.newName("rq-interop");
@@ -54,33 +50,20 @@ class RqInteropIT {
         }
     }
 
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    Relay relay;
-
     @Test
     void rqWorkerRunsEveryPublishedJobOnceUnderItsJobIdWithItsArguments() {
         WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.RQ_FUNCTION,
                 (record, row) -> assertThat(record.get("origin").asString()).as("origin of %s", row.key()).isEqualTo(QUEUE));
     }
 
-    /** Stops publishing, then marks every job of the queue for removal: their keys carry the job id, not the queue. */
-    @AfterEach
-    void stopRelayAndTrackJobs() {
-        relay.stop();
+    /** Marks every job of the queue for removal: their keys carry the job id, not the queue. */
+    @Override
+    void afterRelayStopped() {
         WorkerRuns.rows(jdbc, QUEUE).keySet().forEach(REDIS::track);
     }
 
     @AfterAll
-    static void stopWorkerAndDeleteKeys() {
-        try {
-            if (worker != null) {
-                worker.close();
-            }
-        } finally {
-            REDIS.close();
-        }
+    static void stopWorkerAndDeleteKeys() throws Exception {
+        close(worker, REDIS);
     }
 }
