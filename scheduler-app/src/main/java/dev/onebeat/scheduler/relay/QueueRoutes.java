@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.relay;
 import dev.onebeat.scheduler.outbox.QueuePolicy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +20,20 @@ public final class QueueRoutes implements QueuePolicy {
     private static final String PREFIX = "onebeat.relay.";
 
     private final Map<String, QueueRoute> routes;
+    // looked up for every claimed task, so built once
+    private final Map<String, QueueRoute> relayed;
     private final Map<String, TransportProvider> providers;
     private final boolean rejectUnrouted;
 
     private QueueRoutes(Map<String, QueueRoute> routes, Map<String, TransportProvider> providers, boolean rejectUnrouted) {
         this.routes = routes;
+        Map<String, QueueRoute> relayedRoutes = new LinkedHashMap<>();
+        routes.forEach((queue, route) -> {
+            if (route.relayed()) {
+                relayedRoutes.put(queue, route);
+            }
+        });
+        this.relayed = Collections.unmodifiableMap(relayedRoutes);
         this.providers = providers;
         this.rejectUnrouted = rejectUnrouted;
     }
@@ -160,12 +170,6 @@ public final class QueueRoutes implements QueuePolicy {
 
     /** @return the routes the relay publishes, by queue */
     public Map<String, QueueRoute> relayed() {
-        Map<String, QueueRoute> relayed = new LinkedHashMap<>();
-        routes.forEach((queue, route) -> {
-            if (route.relayed()) {
-                relayed.put(queue, route);
-            }
-        });
         return relayed;
     }
 
