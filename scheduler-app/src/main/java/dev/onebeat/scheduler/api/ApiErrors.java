@@ -1,5 +1,9 @@
 package dev.onebeat.scheduler.api;
 
+import dev.onebeat.scheduler.admin.AdminConflictException;
+import dev.onebeat.scheduler.admin.UnknownJobException;
+import dev.onebeat.scheduler.admin.UnknownTaskException;
+import dev.onebeat.scheduler.registry.JobDefinitionException;
 import java.util.stream.Collectors;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -10,7 +14,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-/** Bad request parameters become 400 problem details that name the parameter and the value. */
+/**
+ * Errors become problem details: a bad request parameter or job field is a 400 naming it and the value,
+ * an unknown job or task a 404, a change that contradicts the current state a 409.
+ */
 // ahead of Boot's generic problem-details handler, whose detail does not name the parameter
 @Order(Ordered.HIGHEST_PRECEDENCE)
 @RestControllerAdvice(basePackageClasses = ApiErrors.class)
@@ -30,5 +37,20 @@ class ApiErrors {
     ProblemDetail malformedParameter(MethodArgumentTypeMismatchException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                 e.getName() + ": '" + e.getValue() + "' is not a valid " + e.getRequiredType().getSimpleName());
+    }
+
+    @ExceptionHandler(JobDefinitionException.class)
+    ProblemDetail invalidDefinition(JobDefinitionException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class})
+    ProblemDetail notFound(RuntimeException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(AdminConflictException.class)
+    ProblemDetail conflict(AdminConflictException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 }

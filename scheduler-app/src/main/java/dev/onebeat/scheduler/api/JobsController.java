@@ -11,9 +11,10 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
+import java.util.Locale;
+import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -27,7 +28,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** {@code GET /api/jobs} and {@code GET /api/jobs/{name}/fires}. */
+/** {@code GET /api/jobs} (searched by name, paged) and {@code GET /api/jobs/{name}/fires}. */
 @RestController
 @RequestMapping("/api/jobs")
 class JobsController {
@@ -42,14 +43,31 @@ class JobsController {
         this.ledger = ledger;
     }
 
+    /**
+     * @param items this page of jobs, by name
+     * @param page page number, from 0
+     * @param size page size
+     * @param total jobs matching the search
+     */
+    record JobPage(List<JobView> items, int page, int size, long total) {
+    }
+
+    /** Only the names are read for all jobs; the Quartz state is read for the requested page alone. */
     @GetMapping
-    List<JobView> jobs() throws SchedulerException {
+    JobPage jobs(@RequestParam(required = false) String q,
+                 @RequestParam(defaultValue = "0") @Min(0) int page,
+                 @RequestParam(defaultValue = "50") @Min(1) @Max(500) int size) throws SchedulerException {
+        String search = q == null ? "" : q.toLowerCase(Locale.ROOT);
+        List<String> names = scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)).stream()
+                .map(JobKey::getName)
+                .filter(name -> name.toLowerCase(Locale.ROOT).contains(search))
+                .sorted()
+                .toList();
         List<JobView> views = new ArrayList<>();
-        for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP))) {
-            views.add(view(key.getName()));
+        for (String name : names.stream().skip((long) page * size).limit(size).toList()) {
+            views.add(view(name));
         }
-        views.sort(Comparator.comparing(JobView::name));
-        return views;
+        return new JobPage(views, page, size, names.size());
     }
 
     @GetMapping("/{name}/fires")
@@ -69,12 +87,17 @@ class JobsController {
         Schedule schedule = job == null ? null : job.schedule();
         String written = schedule instanceof Schedule.Cron cron ? cron.source()
                 : schedule == null ? null : schedule.describe();
-        String quartz = schedule == null ? scheduler.getJobDetail(QuartzTriggers.jobKey(name)).getDescription()
-                : schedule.describe();
+        String quartz = schedule != null ? schedule.describe() : storedDescription(name);
         return new JobView(name, written, quartz, schedule == null ? null : schedule.zone().getId(),
                 job == null ? null : job.misfirePolicy().name(),
                 paused || trigger == null ? null : instant(trigger.getNextFireTime()),
                 trigger == null ? null : instant(trigger.getPreviousFireTime()), paused, job != null);
+    }
+
+    /** @return the schedule stored with a job this replica does not register; null if it was just deleted */
+    private String storedDescription(String name) throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
+        return detail == null ? null : detail.getDescription();
     }
 
     private static Instant instant(Date date) {

@@ -1,2 +1,5 @@
-/** Read-only REST API: jobs, their fires, and the cluster. Errors are RFC 9457 problem details. */
+/**
+ * REST API: jobs, their fires, the cluster, and the operator actions of {@code admin}. Errors are
+ * RFC 9457 problem details.
+ */
 package dev.onebeat.scheduler.api;

@@ -50,11 +50,17 @@ final class HandBack {
                     quartzTime, MAX_ATTEMPTS);
             return;
         }
+        JobDataMap retryData = new JobDataMap();
+        retryData.put(ORIGINAL_TIME, quartzTime.toEpochMilli());
+        retryData.put(ATTEMPT, attempt);
+        if (data.containsKey(QuartzTriggers.MANUAL_TIME)) {
+            // a "trigger now" keeps the instant it was requested for, wherever it ends up firing
+            retryData.put(QuartzTriggers.MANUAL_TIME, data.getLong(QuartzTriggers.MANUAL_TIME));
+        }
         Trigger retry = TriggerBuilder.newTrigger()
                 .withIdentity(job + "@" + quartzTime.toEpochMilli() + "#" + attempt, GROUP)
                 .forJob(context.getJobDetail().getKey())
-                .usingJobData(ORIGINAL_TIME, quartzTime.toEpochMilli())
-                .usingJobData(ATTEMPT, attempt)
+                .usingJobData(retryData)
                 .startAt(Date.from(Instant.now().plus(DELAY)))
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();

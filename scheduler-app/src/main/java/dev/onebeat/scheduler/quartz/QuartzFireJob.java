@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Quartz job behind every onebeat job: finds the onebeat job by name and hands the fire to
  * {@link FirePath}. Non-concurrent, so Quartz itself fires one instant of a job at a time across
- * the cluster, in step with the job's lock.
+ * the cluster, in step with the job's lock. A one-shot "trigger now" trigger carries the instant it
+ * was requested for, and fires as {@link FireTrigger#MANUAL} for that instant.
  */
 @DisallowConcurrentExecution
 public class QuartzFireJob implements Job {
@@ -38,6 +39,12 @@ public class QuartzFireJob implements Job {
         Instant quartzTime = quartzScheduledTime(context);
         if (job == null) {
             HandBack.toCluster(context, quartzTime);
+            return;
+        }
+        if (context.getMergedJobDataMap().containsKey(QuartzTriggers.MANUAL_TIME)) {
+            Instant requested = Instant.ofEpochMilli(context.getMergedJobDataMap().getLong(QuartzTriggers.MANUAL_TIME));
+            firePath.fire(job.job(), requested, context.isRecovering() ? FireTrigger.RECOVERY : FireTrigger.MANUAL,
+                    node(context));
             return;
         }
         Instant scheduledAt = LogicalInstants.of(job.job().schedule(), quartzTime);

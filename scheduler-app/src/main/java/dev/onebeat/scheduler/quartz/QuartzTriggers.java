@@ -5,6 +5,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.TimeZone;
 import org.quartz.CalendarIntervalScheduleBuilder;
 import org.quartz.CronScheduleBuilder;
@@ -12,9 +13,12 @@ import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.ScheduleBuilder;
+import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
+import org.quartz.TriggerUtils;
+import org.quartz.spi.OperableTrigger;
 
 /** Builds the Quartz job and trigger of a onebeat job. */
 public final class QuartzTriggers {
@@ -25,6 +29,10 @@ public final class QuartzTriggers {
     static final String SIGNATURE = "onebeat.signature";
     /** Job data key set while a job is paused because no replica registers it any more. */
     static final String ORPHANED = "onebeat.orphaned";
+    /** Quartz group of the one-shot triggers of "trigger now" requests. */
+    static final String MANUAL_GROUP = "onebeat-manual";
+    /** Trigger data key of a manual fire: the instant (epoch millis) it fires for. */
+    static final String MANUAL_TIME = "onebeat.manual.scheduledAt";
 
     private QuartzTriggers() {
     }
@@ -52,22 +60,56 @@ public final class QuartzTriggers {
     }
 
     static Trigger trigger(PeriodicJob job, Instant now) {
-        TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger()
+        return scheduled(TriggerBuilder.newTrigger()
                 .withIdentity(triggerKey(job.name()))
                 .forJob(jobKey(job.name()))
-                .usingJobData(SIGNATURE, signature(job));
-        Schedule schedule = job.schedule();
+                .usingJobData(SIGNATURE, signature(job)), job.schedule(), job.misfirePolicy(), now);
+    }
+
+    /**
+     * A one-shot trigger firing {@code job} as soon as a replica is free, for {@code scheduledAt}. Stored in
+     * the caller's transaction, so it exists exactly when the request that made it was committed.
+     *
+     * @param name unique per request (the request id)
+     */
+    public static Trigger manual(String job, String name, Instant scheduledAt) {
+        return TriggerBuilder.newTrigger()
+                .withIdentity(name, MANUAL_GROUP)
+                .forJob(jobKey(job))
+                .usingJobData(MANUAL_TIME, scheduledAt.toEpochMilli())
+                .startNow()
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
+                .build();
+    }
+
+    /**
+     * The instants Quartz would fire {@code schedule} at, computed by the trigger a job with that
+     * schedule gets, so daylight-saving gaps and overlaps come out as they will in production.
+     *
+     * @return the first {@code count} instants a trigger created at {@code from} fires at (an interval's
+     *         first instant is the next multiple of it after {@code from}; a cron instant equal to
+     *         {@code from} is included), fewer if the schedule ends
+     */
+    public static List<Instant> fireTimes(Schedule schedule, Instant from, int count) {
+        Trigger trigger = scheduled(TriggerBuilder.newTrigger(), schedule, MisfirePolicy.FIRE_ONCE_NOW, from);
+        return TriggerUtils.computeFireTimes((OperableTrigger) trigger, null, count).stream()
+                .map(Date::toInstant)
+                .toList();
+    }
+
+    private static Trigger scheduled(TriggerBuilder<Trigger> builder, Schedule schedule, MisfirePolicy policy,
+                                     Instant now) {
         if (schedule instanceof Schedule.Interval interval) {
             long seconds = interval.interval().getSeconds();
             // aligned to the epoch, so every replica and every restart computes the same instants
             long start = Math.floorDiv(now.getEpochSecond() + seconds, seconds) * seconds;
             return builder.startAt(Date.from(Instant.ofEpochSecond(start)))
-                    .withSchedule(intervalSchedule((int) seconds, job.misfirePolicy()))
+                    .withSchedule(intervalSchedule((int) seconds, policy))
                     .build();
         }
         Schedule.Cron cron = (Schedule.Cron) schedule;
         return builder.startAt(Date.from(now))
-                .withSchedule(cronSchedule(cron, job.misfirePolicy()))
+                .withSchedule(cronSchedule(cron, policy))
                 .build();
     }
 

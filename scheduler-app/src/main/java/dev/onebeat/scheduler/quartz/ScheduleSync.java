@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.quartz;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
+import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Set;
@@ -31,9 +32,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>a job no longer registered is paused and reported, never deleted: its history stays, and a
  *       replica of an older version that still runs it keeps the trigger it needs.</li>
  * </ul>
+ * The registry includes the jobs and schedules stored through the admin API, loaded first; the admin
+ * API applies its own changes to the store with {@link #apply} and {@link #remove}.
  */
 @Component
-class ScheduleSync implements SmartInitializingSingleton {
+public class ScheduleSync implements SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleSync.class);
 
@@ -41,16 +44,33 @@ class ScheduleSync implements SmartInitializingSingleton {
     private final JobRegistry registry;
     private final Clock clock;
     private final TransactionTemplate transactions;
+    private final RuntimeJobStore runtimeJobs;
 
-    ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions) {
+    ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions,
+                 RuntimeJobStore runtimeJobs) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.clock = clock;
         this.transactions = transactions;
+        this.runtimeJobs = runtimeJobs;
+    }
+
+    /**
+     * Stores {@code job}'s schedule as at start-up: unchanged is left alone, changed is replaced and a
+     * pause is kept. Must run in the caller's Spring transaction, with the change it belongs to.
+     */
+    public void apply(PeriodicJob job) throws SchedulerException {
+        sync(job);
+    }
+
+    /** Deletes a runtime job and its triggers from the store, in the caller's Spring transaction. */
+    public void remove(String name) throws SchedulerException {
+        scheduler.deleteJob(QuartzTriggers.jobKey(name));
     }
 
     @Override
     public void afterSingletonsInstantiated() {
+        runtimeJobs.reload();
         // Spring's job store holds Quartz's QRTZ_LOCKS row lock only inside a Spring transaction;
         // without one each statement commits alone and concurrent replicas insert the same trigger twice
         for (RegisteredJob job : registry.all()) {

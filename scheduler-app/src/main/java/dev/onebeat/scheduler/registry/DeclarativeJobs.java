@@ -3,12 +3,8 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
-import java.time.DateTimeException;
-import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,15 +24,21 @@ final class DeclarativeJobs {
         return jobs;
     }
 
-    private static PeriodicJob toJob(String path, JobsProperties.Definition d) {
-        String where = path + " (job '" + d.name() + "')";
+    /**
+     * @param path where the definition was written ({@code onebeat.jobs[2]}), empty for an API request body
+     * @throws JobDefinitionException naming the path, job and field at fault
+     */
+    static PeriodicJob toJob(String path, JobsProperties.Definition d) {
+        String where = path.isEmpty() ? "" : path + " (job '" + d.name() + "')";
         if (d.name() == null || d.name().isBlank()) {
-            throw new JobDefinitionException(path + ".name: is missing; every job needs a unique name");
+            throw new JobDefinitionException(Schedules.path(path, "name")
+                    + ": is missing; every job needs a unique name");
         }
         if (d.task() == null || d.task().isBlank()) {
-            throw new JobDefinitionException(where + ".task: is missing; a declarative job dispatches one task per fire");
+            throw new JobDefinitionException(Schedules.path(where, "task")
+                    + ": is missing; a declarative job dispatches one task per fire");
         }
-        TaskRequest task = field(where, "args", () -> {
+        TaskRequest task = Schedules.field(where, "args", () -> {
             JsonValues.requireJson("args", d.args());
             JsonValues.requireJson("kwargs", d.kwargs());
             return TaskRequest.builder(d.task())
@@ -45,50 +47,27 @@ final class DeclarativeJobs {
                     .kwargs(d.kwargs() == null ? java.util.Map.of() : d.kwargs())
                     .build();
         });
-        Jobs.Builder builder = field(where, "name", () -> Jobs.periodic(d.name(), schedule(where, d)));
+        Jobs.Builder builder = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
+                Schedules.parse(where, d.cron(), d.every(), d.zone())));
         if (d.misfire() != null) {
-            builder.misfirePolicy(field(where, "misfire",
-                    () -> MisfirePolicy.valueOf(d.misfire().trim().toUpperCase(Locale.ROOT).replace('-', '_'))));
+            builder.misfirePolicy(misfire(where, d.misfire()));
         }
         if (d.lockAtMostFor() != null) {
-            builder.lockAtMostFor(field(where, "lock-at-most-for", () -> DurationStyle.detectAndParse(d.lockAtMostFor())));
+            builder.lockAtMostFor(Schedules.field(where, "lock-at-most-for", () -> DurationStyle.detectAndParse(d.lockAtMostFor())));
         }
         return builder.execute(context -> context.dispatch(task));
     }
 
-    private static Schedule schedule(String where, JobsProperties.Definition d) {
-        boolean hasCron = d.cron() != null && !d.cron().isBlank();
-        boolean hasEvery = d.every() != null && !d.every().isBlank();
-        if (hasCron == hasEvery) {
-            throw new JobDefinitionException(where + ": set exactly one of cron and every (cron='" + d.cron()
-                    + "', every='" + d.every() + "')");
+    /** @throws JobDefinitionException naming {@code misfire} and the accepted values */
+    static MisfirePolicy misfire(String where, String text) {
+        String constant = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (MisfirePolicy policy : MisfirePolicy.values()) {
+            if (policy.name().equals(constant)) {
+                return policy;
+            }
         }
-        ZoneId zone = d.zone() == null ? Schedule.UTC : field(where, "zone", () -> zone(d.zone()));
-        if (hasEvery) {
-            Duration every = field(where, "every", () -> DurationStyle.detectAndParse(d.every().trim()));
-            return field(where, "every", () -> Schedule.every(every).in(zone));
-        }
-        String cron = d.cron().trim();
-        return field(where, "cron", () -> cron.split("\\s+").length == 5 || cron.startsWith("@")
-                ? Schedule.unixCron(cron, zone)
-                : Schedule.cron(cron, zone));
+        throw new JobDefinitionException(Schedules.path(where, "misfire") + ": '" + text + "' is not one of "
+                + java.util.Arrays.toString(MisfirePolicy.values()));
     }
 
-    private static ZoneId zone(String id) {
-        try {
-            return ZoneId.of(id.trim());
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException("'" + id + "' is not a known IANA time zone (e.g. Europe/Paris, UTC)");
-        }
-    }
-
-    private static <T> T field(String where, String field, java.util.function.Supplier<T> parse) {
-        try {
-            return parse.get();
-        } catch (JobDefinitionException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new JobDefinitionException(where + "." + field + ": " + e.getMessage(), e);
-        }
-    }
 }

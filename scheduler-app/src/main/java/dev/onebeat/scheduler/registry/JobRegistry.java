@@ -7,10 +7,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Every job this replica knows, by name. Immutable once built. */
+/**
+ * Every job this replica knows, by name: those defined in code and configuration, fixed at start-up,
+ * overlaid with the runtime jobs and new schedules stored in the database ({@link RuntimeJobStore}),
+ * which are swapped in whole whenever the stored ones change.
+ */
 public final class JobRegistry {
 
-    private final Map<String, RegisteredJob> jobs;
+    private final Map<String, RegisteredJob> defined;
+    private volatile Map<String, RegisteredJob> jobs;
 
     /**
      * @param jobs validated jobs
@@ -30,16 +35,29 @@ public final class JobRegistry {
                         + " and by " + job.origin() + "; job names must be unique");
             }
         }
-        this.jobs = Collections.unmodifiableMap(byName);
+        this.defined = Collections.unmodifiableMap(byName);
+        this.jobs = defined;
     }
 
-    /** @return the job of that name, if registered */
+    /** @return the job of that name, if registered, with its stored schedule if it was rescheduled */
     public Optional<RegisteredJob> find(String name) {
         return Optional.ofNullable(jobs.get(name));
     }
 
-    /** @return all jobs in registration order */
+    /** @return the job as defined in code or configuration, ignoring any stored schedule */
+    public Optional<RegisteredJob> defined(String name) {
+        return Optional.ofNullable(defined.get(name));
+    }
+
+    /** @return all jobs: those defined in code and configuration first, in registration order */
     public Collection<RegisteredJob> all() {
         return jobs.values();
+    }
+
+    /** Replaces the runtime overlay: each job either adds a runtime job or replaces a defined one's schedule. */
+    void overlay(Collection<RegisteredJob> runtime) {
+        Map<String, RegisteredJob> merged = new LinkedHashMap<>(defined);
+        runtime.forEach(job -> merged.put(job.name(), job));
+        jobs = Collections.unmodifiableMap(merged);
     }
 }

@@ -13,6 +13,23 @@ final class JobValidation {
     private JobValidation() {
     }
 
+    /**
+     * @param path the field's path, leading the message
+     * @throws JobDefinitionException if Quartz cannot parse the expression or it never fires again
+     */
+    static void checkCron(String path, Schedule.Cron cron) {
+        try {
+            CronExpression expression = new CronExpression(cron.quartzExpression());
+            expression.setTimeZone(TimeZone.getTimeZone(cron.zone()));
+            if (expression.getNextValidTimeAfter(new java.util.Date()) == null) {
+                throw new JobDefinitionException(path + ": '" + cron.source() + "' never fires again");
+            }
+        } catch (ParseException e) {
+            throw new JobDefinitionException(path + ": '" + cron.source() + "' is not a valid Quartz cron "
+                    + "expression: " + e.getMessage(), e);
+        }
+    }
+
     static RegisteredJob validate(RegisteredJob registered) {
         PeriodicJob job = registered.job();
         String name = job.name();
@@ -25,16 +42,7 @@ final class JobValidation {
             throw new JobDefinitionException(where + ".schedule: is missing");
         }
         if (schedule instanceof Schedule.Cron cron) {
-            try {
-                CronExpression expression = new CronExpression(cron.quartzExpression());
-                expression.setTimeZone(TimeZone.getTimeZone(cron.zone()));
-                if (expression.getNextValidTimeAfter(new java.util.Date()) == null) {
-                    throw new JobDefinitionException(where + ".cron: '" + cron.source() + "' never fires again");
-                }
-            } catch (ParseException e) {
-                throw new JobDefinitionException(where + ".cron: '" + cron.source() + "' is not a valid Quartz cron "
-                        + "expression: " + e.getMessage(), e);
-            }
+            checkCron(where + ".cron", cron);
         }
         if (job.misfirePolicy() == null) {
             throw new JobDefinitionException(where + ".misfirePolicy: is missing");

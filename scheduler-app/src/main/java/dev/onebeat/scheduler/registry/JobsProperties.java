@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.registry;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -10,9 +11,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param jobs declarative jobs, each the equivalent of one celery {@code beat_schedule} entry
  * @param jobsDir folder whose jars are searched for {@code PeriodicJob} service providers
+ * @param runtimeJobsPoll how often each replica reloads the jobs stored through the admin API
  */
 @ConfigurationProperties("onebeat")
-public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue("jobs") String jobsDir) {
+public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue("jobs") String jobsDir,
+                             @DefaultValue("5s") Duration runtimeJobsPoll) {
 
     /**
      * One declarative job: one task dispatched per fire. Fields are kept as text so that every

@@ -1,6 +1,7 @@
 /**
  * Where jobs come from: Spring beans, {@link java.util.ServiceLoader} providers (class path or the
  * {@code jobs/} folder) and declarative {@code onebeat.jobs[]} entries, validated into one
- * {@link dev.onebeat.scheduler.registry.JobRegistry}.
+ * {@link dev.onebeat.scheduler.registry.JobRegistry}; and jobs and schedules stored at run time through
+ * the admin API ({@link dev.onebeat.scheduler.registry.RuntimeJobStore}), laid over it on every replica.
  */
 package dev.onebeat.scheduler.registry;

@@ -48,7 +48,7 @@ class ApiIT {
 
     @Test
     void jobsListsEveryJobWithScheduleZoneAndNextFire() throws Exception {
-        JsonNode jobs = json(get("/api/jobs"));
+        JsonNode jobs = json(get("/api/jobs")).get("items");
 
         assertThat(jobs).hasSize(2);
         JsonNode report = jobs.get(1);
@@ -59,6 +59,28 @@ class ApiIT {
         assertThat(report.get("nextFire").isNull()).isFalse();
         assertThat(report.get("paused").asBoolean()).isFalse();
         assertThat(report.get("registered").asBoolean()).isTrue();
+    }
+
+    @Test
+    void jobsAreSearchedByNameAndPagedWithTheirTotal() throws Exception {
+        JsonNode search = json(get("/api/jobs?q=REPORT"));
+        JsonNode secondPage = json(get("/api/jobs?page=1&size=1"));
+
+        assertThat(search.get("total").asLong()).isEqualTo(1);
+        assertThat(search.get("items").get(0).get("name").asString()).isEqualTo("weekday-report");
+        assertThat(secondPage.get("total").asLong()).isEqualTo(2);
+        assertThat(secondPage.get("items")).hasSize(1);
+        assertThat(secondPage.get("items").get(0).get("name").asString()).isEqualTo("weekday-report");
+    }
+
+    @Test
+    void locksShowTheJobLockOfAJobThatFired() {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode locks = json(get("/api/locks"));
+            assertThat(locks.findValuesAsString("name")).contains("onebeat:heartbeat");
+            assertThat(locks.get(0).get("lockedBy").asString()).isNotBlank();
+            assertThat(locks.get(0).get("lockedAt").isNull()).isFalse();
+        });
     }
 
     @Test

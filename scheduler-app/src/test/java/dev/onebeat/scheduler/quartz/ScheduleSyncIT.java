@@ -8,6 +8,7 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
+import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,11 +31,13 @@ import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 @ExtendWith(PostgresExtension.class)
 // closes the context, and its running scheduler, before the extension drops the database
@@ -53,6 +56,10 @@ class ScheduleSyncIT {
     Scheduler scheduler;
     @Autowired
     TransactionTemplate transactions;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    JsonMapper json;
 
     @AfterEach
     void clear() throws SchedulerException {
@@ -132,7 +139,8 @@ class ScheduleSyncIT {
 
     private void sync(Instant now, PeriodicJob... jobs) {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
-        new ScheduleSync(scheduler, registry, Clock.fixed(now, ZoneOffset.UTC), transactions).afterSingletonsInstantiated();
+        new ScheduleSync(scheduler, registry, Clock.fixed(now, ZoneOffset.UTC), transactions,
+                new RuntimeJobStore(jdbc, json, registry)).afterSingletonsInstantiated();
     }
 
     private static PeriodicJob job(String name, long everySeconds) {

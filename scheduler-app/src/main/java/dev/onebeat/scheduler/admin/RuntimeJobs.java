@@ -1,0 +1,122 @@
+package dev.onebeat.scheduler.admin;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.quartz.ScheduleSync;
+import dev.onebeat.scheduler.registry.JobDefinitionException;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import dev.onebeat.scheduler.registry.RuntimeJobStore;
+import dev.onebeat.scheduler.registry.RuntimeJobStore.Kind;
+import dev.onebeat.scheduler.registry.RuntimeJobStore.StoredJob;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates, changes and deletes runtime jobs, and reschedules jobs defined in code or configuration.
+ * Each change stores the definition, updates the Quartz store and writes the audit row in one
+ * transaction; then this replica's registry is reloaded at once, the others' within their poll interval.
+ * A job defined in code or configuration can be paused or rescheduled, never deleted.
+ */
+@Component
+public class RuntimeJobs {
+
+    private final RuntimeJobStore store;
+    private final JobRegistry registry;
+    private final ScheduleSync sync;
+    private final AuditLog audit;
+    private final TransactionTemplate transactions;
+
+    RuntimeJobs(RuntimeJobStore store, JobRegistry registry, ScheduleSync sync, AuditLog audit,
+                TransactionTemplate transactions) {
+        this.store = store;
+        this.registry = registry;
+        this.sync = sync;
+        this.audit = audit;
+        this.transactions = transactions;
+    }
+
+    /**
+     * @throws JobDefinitionException naming the field at fault
+     * @throws AdminConflictException if a job of that name exists
+     */
+    public Definition create(Definition definition) {
+        PeriodicJob job = store.runtimeJob(definition);
+        QuartzWork.inTransaction(transactions, () -> {
+            if (registry.defined(job.name()).isPresent()) {
+                throw new AdminConflictException("job '" + job.name() + "' is defined in code/configuration; "
+                        + "PUT /api/jobs/" + job.name() + " to reschedule it");
+            }
+            if (!store.insert(Kind.JOB, definition, Actor.current())) {
+                throw new AdminConflictException("runtime job '" + job.name() + "' exists; PUT /api/jobs/"
+                        + job.name() + " to change it");
+            }
+            sync.apply(job);
+            audit.record("job.create", "job", job.name(), null, definition, null);
+            return job;
+        });
+        store.reload();
+        return definition;
+    }
+
+    /**
+     * Redefines a runtime job, or reschedules a job defined in code or configuration (only {@code cron}
+     * or {@code every}, {@code zone} and {@code misfire} may be set then). A paused job stays paused.
+     *
+     * @throws JobDefinitionException naming the field at fault
+     * @throws UnknownJobException if there is no such job
+     */
+    public Definition update(String name, Definition change) {
+        if (change.name() != null && !change.name().equals(name)) {
+            throw new JobDefinitionException("name: '" + change.name() + "' differs from the job in the path, '"
+                    + name + "'; a job cannot be renamed");
+        }
+        Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
+                change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor());
+        Optional<RegisteredJob> defined = registry.defined(name);
+        PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
+                : store.runtimeJob(definition);
+        QuartzWork.inTransaction(transactions, () -> {
+            Optional<StoredJob> before = store.find(name);
+            if (defined.isEmpty() && before.isEmpty()) {
+                throw new UnknownJobException(name);
+            }
+            store.save(defined.isPresent() ? Kind.OVERRIDE : Kind.JOB, definition, Actor.current());
+            sync.apply(job);
+            if (defined.isPresent()) {
+                audit.record("job.reschedule", "job", name, schedule(registry.find(name).orElseThrow().job()),
+                        schedule(job), null);
+            } else {
+                audit.record("job.update", "job", name, before.get().definition(), definition, null);
+            }
+            return job;
+        });
+        store.reload();
+        return definition;
+    }
+
+    /**
+     * @throws UnknownJobException if there is no runtime job of that name
+     * @throws AdminConflictException if the job is defined in code or configuration
+     */
+    public void delete(String name) {
+        if (registry.defined(name).isPresent()) {
+            throw new AdminConflictException("job '" + name + "' is defined in code/configuration; it can be paused "
+                    + "or rescheduled, not deleted");
+        }
+        QuartzWork.inTransaction(transactions, () -> {
+            StoredJob before = store.find(name).orElseThrow(() -> new UnknownJobException(name));
+            store.delete(name);
+            sync.remove(name);
+            audit.record("job.delete", "job", name, before.definition(), null, null);
+            return before;
+        });
+        store.reload();
+    }
+
+    private static Map<String, String> schedule(PeriodicJob job) {
+        return Map.of("schedule", job.schedule().describe(), "misfire", job.misfirePolicy().name());
+    }
+}

@@ -1,0 +1,9 @@
+package dev.onebeat.scheduler.admin;
+
+/** The named job is not in the scheduler's store; the API answers 404. */
+public class UnknownJobException extends RuntimeException {
+
+    UnknownJobException(String name) {
+        super("no job named '" + name + "'");
+    }
+}

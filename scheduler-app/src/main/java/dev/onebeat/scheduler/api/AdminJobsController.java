@@ -1,0 +1,61 @@
+package dev.onebeat.scheduler.api;
+
+import dev.onebeat.scheduler.admin.JobControl;
+import dev.onebeat.scheduler.admin.ManualTriggers;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/** {@code POST /api/jobs/{name}/pause}, {@code /resume} and {@code /trigger}. */
+@RestController
+@RequestMapping("/api/jobs/{name}")
+class AdminJobsController {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final int MAX_REQUEST_ID = 100;
+
+    private final JobControl control;
+    private final ManualTriggers triggers;
+
+    AdminJobsController(JobControl control, ManualTriggers triggers) {
+        this.control = control;
+        this.triggers = triggers;
+    }
+
+    /** @param requestId the request id, when not sent as the {@code Idempotency-Key} header */
+    record TriggerBody(String requestId) {
+    }
+
+    @PostMapping("/pause")
+    JobControl.JobState pause(@PathVariable String name) {
+        return control.pause(name);
+    }
+
+    @PostMapping("/resume")
+    JobControl.JobState resume(@PathVariable String name) {
+        return control.resume(name);
+    }
+
+    @PostMapping("/trigger")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    ManualTriggers.Receipt trigger(@PathVariable String name,
+                                   @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String header,
+                                   @RequestBody(required = false) TriggerBody body) {
+        String requestId = header != null ? header : body == null ? null : body.requestId();
+        if (requestId == null || requestId.isBlank()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, IDEMPOTENCY_KEY + ": is missing; send a header "
+                    + IDEMPOTENCY_KEY + " or a body {\"requestId\": ...} unique per intended fire");
+        }
+        if (requestId.length() > MAX_REQUEST_ID) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, IDEMPOTENCY_KEY + ": must be at most "
+                    + MAX_REQUEST_ID + " characters, was " + requestId.length());
+        }
+        return triggers.trigger(name, requestId);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.onebeat.scheduler.api;
+
+import dev.onebeat.scheduler.admin.SchedulePreview;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.time.Clock;
+import java.time.Instant;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code GET /api/schedules/preview}: the next fire instants of a cron or interval, in UTC and local time. */
+@RestController
+class PreviewController {
+
+    private final Clock clock;
+
+    PreviewController(Clock clock) {
+        this.clock = clock;
+    }
+
+    @GetMapping("/api/schedules/preview")
+    SchedulePreview.Preview preview(@RequestParam(required = false) String cron,
+                                    @RequestParam(required = false) String every,
+                                    @RequestParam(required = false) String zone,
+                                    @RequestParam(defaultValue = "10") @Min(1) @Max(100) int count,
+                                    @RequestParam(required = false) Instant from) {
+        return SchedulePreview.of(cron, every, zone, from == null ? clock.instant() : from, count);
+    }
+}

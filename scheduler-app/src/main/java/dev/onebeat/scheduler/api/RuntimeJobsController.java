@@ -1,0 +1,46 @@
+package dev.onebeat.scheduler.api;
+
+import dev.onebeat.scheduler.admin.RuntimeJobs;
+import dev.onebeat.scheduler.registry.JobsProperties.Definition;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /api/jobs} creates a runtime job, {@code PUT /api/jobs/{name}} changes one or reschedules
+ * a job defined in code or configuration, {@code DELETE /api/jobs/{name}} deletes a runtime job. Bodies
+ * have the fields of an {@code onebeat.jobs[]} entry, written in camelCase ({@code lockAtMostFor}).
+ */
+@RestController
+@RequestMapping("/api/jobs")
+class RuntimeJobsController {
+
+    private final RuntimeJobs jobs;
+
+    RuntimeJobsController(RuntimeJobs jobs) {
+        this.jobs = jobs;
+    }
+
+    @PostMapping
+    @ResponseStatus(HttpStatus.CREATED)
+    Definition create(@RequestBody Definition definition) {
+        return jobs.create(definition);
+    }
+
+    @PutMapping("/{name}")
+    Definition update(@PathVariable String name, @RequestBody Definition definition) {
+        return jobs.update(name, definition);
+    }
+
+    @DeleteMapping("/{name}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void delete(@PathVariable String name) {
+        jobs.delete(name);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.onebeat.scheduler.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.OnebeatApplication;
+import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.quartz.CronTrigger;
+import org.quartz.Scheduler;
+import org.quartz.Trigger;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A job paused through the API stays paused when the cluster restarts, whatever the restart changes. */
+@ExtendWith(PostgresExtension.class)
+class PauseSurvivesRestartIT {
+
+    @Test
+    void pausedJobStaysPausedAfterRestartWithTheSameSchedule(TestDatabase database) throws Exception {
+        try (ConfigurableApplicationContext first = start(database, "0 6 * * *")) {
+            first.getBean(JobControl.class).pause("nightly");
+        }
+
+        try (ConfigurableApplicationContext second = start(database, "0 6 * * *")) {
+            assertThat(state(second)).isEqualTo(Trigger.TriggerState.PAUSED);
+        }
+    }
+
+    @Test
+    void pausedJobStaysPausedAfterRestartWithANewSchedule(TestDatabase database) throws Exception {
+        try (ConfigurableApplicationContext first = start(database, "0 6 * * *")) {
+            first.getBean(JobControl.class).pause("nightly");
+        }
+
+        try (ConfigurableApplicationContext second = start(database, "0 7 * * *")) {
+            assertThat(state(second)).isEqualTo(Trigger.TriggerState.PAUSED);
+            CronTrigger trigger = (CronTrigger) second.getBean(Scheduler.class)
+                    .getTrigger(QuartzTriggers.triggerKey("nightly"));
+            assertThat(trigger.getCronExpression()).isEqualTo("0 0 7 * * ?");
+        }
+    }
+
+    @Test
+    void resumedJobStaysResumedAfterRestart(TestDatabase database) throws Exception {
+        try (ConfigurableApplicationContext first = start(database, "0 6 * * *")) {
+            first.getBean(JobControl.class).pause("nightly");
+            first.getBean(JobControl.class).resume("nightly");
+        }
+
+        try (ConfigurableApplicationContext second = start(database, "0 6 * * *")) {
+            assertThat(state(second)).isEqualTo(Trigger.TriggerState.NORMAL);
+        }
+    }
+
+    private static Trigger.TriggerState state(ConfigurableApplicationContext context) throws Exception {
+        return context.getBean(Scheduler.class).getTriggerState(QuartzTriggers.triggerKey("nightly"));
+    }
+
+    private static ConfigurableApplicationContext start(TestDatabase database, String cron) {
+        List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + database.jdbcUrl(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(),
+                "--spring.main.web-application-type=none", "--onebeat.demo.enabled=false",
+                "--onebeat.jobs[0].name=nightly", "--onebeat.jobs[0].cron=" + cron, "--onebeat.jobs[0].task=t"));
+        return new SpringApplicationBuilder(OnebeatApplication.class).run(args.toArray(String[]::new));
+    }
+}

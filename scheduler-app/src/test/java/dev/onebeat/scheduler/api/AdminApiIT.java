@@ -1,0 +1,319 @@
+package dev.onebeat.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The operator endpoints of a running replica: pause, resume, trigger now, the schedule preview and
+ * the audit log. Both jobs fire once a year, so every fire seen here is a manual one.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        SchedulerTestDatabase.NO_DEMO,
+        "onebeat.jobs[0].name=yearly-report", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=reports.yearly",
+        "onebeat.jobs[1].name=yearly-cleanup", "onebeat.jobs[1].cron=0 7 1 1 *", "onebeat.jobs[1].task=ops.cleanup",
+        "onebeat.jobs[2].name=paused-twice", "onebeat.jobs[2].cron=0 8 1 1 *", "onebeat.jobs[2].task=ops.noop",
+        "onebeat.jobs[3].name=paused-resumed", "onebeat.jobs[3].cron=0 9 1 1 *", "onebeat.jobs[3].task=ops.noop",
+        "onebeat.jobs[4].name=yearly-audit", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop",
+        "onebeat.jobs[5].name=paused-triggered", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
+class AdminApiIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, AdminApiIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @Nested
+    class PauseAndResume {
+
+        @Test
+        void pauseThenResumeAreAuditedWithPausedBeforeAndAfter() throws Exception {
+            HttpResponse<String> paused = post("/api/jobs/paused-resumed/pause", null);
+            assertThat(paused.statusCode()).isEqualTo(200);
+            assertThat(json(paused).get("paused").asBoolean()).isTrue();
+            assertThat(job("paused-resumed").get("paused").asBoolean()).isTrue();
+
+            HttpResponse<String> resumed = post("/api/jobs/paused-resumed/resume", null);
+            assertThat(json(resumed).get("paused").asBoolean()).isFalse();
+            assertThat(job("paused-resumed").get("nextFire").isNull()).isFalse();
+
+            JsonNode audit = json(get("/api/audit?target=paused-resumed"));
+            assertThat(audit).hasSize(2);
+            assertThat(audit.get(0).get("action").asString()).isEqualTo("job.resume");
+            assertThat(audit.get(1).get("action").asString()).isEqualTo("job.pause");
+            assertThat(audit.get(1).get("before").toString()).isEqualTo("{\"paused\":false}");
+            assertThat(audit.get(1).get("after").toString()).isEqualTo("{\"paused\":true}");
+            assertThat(audit.get(1).get("actor").asString()).isEqualTo("admin");
+            assertThat(audit.get(1).get("targetType").asString()).isEqualTo("job");
+        }
+
+        @Test
+        void pausingAPausedJobChangesNothingAndWritesOneAuditRow() throws Exception {
+            post("/api/jobs/paused-twice/pause", null);
+            HttpResponse<String> again = post("/api/jobs/paused-twice/pause", null);
+
+            assertThat(again.statusCode()).isEqualTo(200);
+            assertThat(json(again).get("paused").asBoolean()).isTrue();
+            assertThat(json(get("/api/audit?target=paused-twice"))).hasSize(1);
+        }
+
+        @Test
+        void pauseOfAnUnknownJobIsNotFoundProblem() throws Exception {
+            HttpResponse<String> response = post("/api/jobs/nope/pause", null);
+
+            assertThat(response.statusCode()).isEqualTo(404);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(json(response).get("detail").asString()).isEqualTo("no job named 'nope'");
+        }
+    }
+
+    @Nested
+    class TriggerNow {
+
+        @Test
+        void sameRequestIdSentTwiceAtOnceAndOnceMoreFiresOnce() throws Exception {
+            CyclicBarrier start = new CyclicBarrier(2);
+            List<CompletableFuture<HttpResponse<String>>> concurrent = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                concurrent.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        start.await();
+                        return post("/api/jobs/yearly-report/trigger", "double-click-1");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            List<JsonNode> receipts = new ArrayList<>();
+            for (CompletableFuture<HttpResponse<String>> response : concurrent) {
+                assertThat(response.get().statusCode()).isEqualTo(202);
+                receipts.add(json(response.get()));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("yearly-report") == 1);
+            HttpResponse<String> retry = post("/api/jobs/yearly-report/trigger", "double-click-1");
+
+            assertThat(retry.statusCode()).isEqualTo(202);
+            receipts.add(json(retry));
+            assertThat(receipts).allSatisfy(receipt -> {
+                assertThat(receipt.get("job").asString()).isEqualTo("yearly-report");
+                assertThat(receipt.get("requestId").asString()).isEqualTo("double-click-1");
+                assertThat(receipt.get("scheduledAt").asString())
+                        .isEqualTo(receipts.get(0).get("scheduledAt").asString());
+            });
+            assertThat(json(get("/api/jobs/yearly-report/fires")).get(0).get("scheduledAt").asString())
+                    .isEqualTo(receipts.get(0).get("scheduledAt").asString());
+            // a second fire would have had its chance while the retry was answered
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                    .until(() -> manualFires("yearly-report") == 1);
+            assertThat(json(get("/api/audit?target=yearly-report")).findValuesAsString("requestId"))
+                    .containsExactly("double-click-1");
+        }
+
+        @Test
+        void pausedJobCanStillBeTriggeredAndStaysPaused() throws Exception {
+            post("/api/jobs/paused-triggered/pause", null);
+
+            assertThat(post("/api/jobs/paused-triggered/trigger", "while-paused").statusCode()).isEqualTo(202);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("paused-triggered") == 1);
+            assertThat(job("paused-triggered").get("paused").asBoolean()).isTrue();
+        }
+
+        @Test
+        void requestIdMayComeInTheBody() throws Exception {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/api/jobs/yearly-cleanup/trigger"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\"body-id-1\"}")));
+
+            assertThat(response.statusCode()).isEqualTo(202);
+            assertThat(json(response).get("requestId").asString()).isEqualTo("body-id-1");
+            await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("yearly-cleanup") >= 1);
+        }
+
+        @Test
+        void requestIdReusedForAnotherJobIsConflict() throws Exception {
+            post("/api/jobs/yearly-audit/trigger", "reused-id");
+
+            HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", "reused-id");
+
+            assertThat(response.statusCode()).isEqualTo(409);
+            assertThat(json(response).get("detail").asString())
+                    .isEqualTo("request id 'reused-id' was already used to trigger job 'yearly-audit'; "
+                            + "use a new id for job 'yearly-report'");
+        }
+
+        @Test
+        void missingRequestIdIsBadRequestNamingTheHeader() throws Exception {
+            HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", null);
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString()).startsWith("Idempotency-Key: is missing");
+        }
+
+        @Test
+        void requestIdLongerThanAHundredCharactersIsBadRequest() throws Exception {
+            HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", "x".repeat(101));
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString())
+                    .isEqualTo("Idempotency-Key: must be at most 100 characters, was 101");
+        }
+
+        @Test
+        void triggerOfAnUnknownJobIsNotFoundAndStoresNoRequest() throws Exception {
+            HttpResponse<String> response = post("/api/jobs/nope/trigger", "for-nope");
+
+            assertThat(response.statusCode()).isEqualTo(404);
+            assertThat(jdbc.sql("SELECT count(*) FROM onebeat_trigger_request WHERE request_id = 'for-nope'")
+                    .query(Long.class).single()).isZero();
+        }
+    }
+
+    @Nested
+    class Preview {
+
+        @Test
+        void dailyCronAtHalfPastTwoInParisIsSkippedOnTheSpringForwardNight() throws Exception {
+            JsonNode fires = preview("cron=30 2 * * *&zone=Europe/Paris&count=3&from=2027-03-27T00:00:00Z").get("fires");
+
+            assertThat(fires.findValuesAsString("local")).containsExactly(
+                    "2027-03-27T02:30:00+01:00", "2027-03-29T02:30:00+02:00", "2027-03-30T02:30:00+02:00");
+            assertThat(fires.findValuesAsString("utc")).containsExactly(
+                    "2027-03-27T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z");
+        }
+
+        @Test
+        void dailyCronAtHalfPastTwoInParisFiresOnceAtTheSecondHalfPastTwoOnTheFallBackNight() throws Exception {
+            JsonNode fires = preview("cron=30 2 * * *&zone=Europe/Paris&count=3&from=2027-10-30T00:00:00Z").get("fires");
+
+            assertThat(fires.findValuesAsString("local")).containsExactly(
+                    "2027-10-30T02:30:00+02:00", "2027-10-31T02:30:00+01:00", "2027-11-01T02:30:00+01:00");
+            assertThat(fires.findValuesAsString("utc")).containsExactly(
+                    "2027-10-30T00:30:00Z", "2027-10-31T01:30:00Z", "2027-11-01T01:30:00Z");
+        }
+
+        @Test
+        void intervalPreviewIsAlignedToTheEpoch() throws Exception {
+            JsonNode preview = preview("every=15m&count=2&from=2027-01-01T00:07:00Z");
+
+            assertThat(preview.get("fires").findValuesAsString("utc"))
+                    .containsExactly("2027-01-01T00:15:00Z", "2027-01-01T00:30:00Z");
+            assertThat(preview.get("zone").asString()).isEqualTo("UTC");
+        }
+
+        @Test
+        void badCronIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> response = get("/api/schedules/preview?cron=" + encode("61 * * * *"));
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString()).startsWith("cron: ");
+        }
+
+        @Test
+        void unknownZoneIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> response = get("/api/schedules/preview?cron=" + encode("0 8 * * *")
+                    + "&zone=Mars/Olympus");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString())
+                    .isEqualTo("zone: 'Mars/Olympus' is not a known IANA time zone (e.g. Europe/Paris, UTC)");
+        }
+
+        @Test
+        void neitherCronNorEveryIsBadRequest() throws Exception {
+            HttpResponse<String> response = get("/api/schedules/preview");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString())
+                    .isEqualTo("cron, every: set exactly one of cron and every (cron='null', every='null')");
+        }
+
+        private JsonNode preview(String query) throws Exception {
+            HttpResponse<String> response = get("/api/schedules/preview?" + query.replace(" ", "%20"));
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            return json(response);
+        }
+    }
+
+    private long manualFires(String job) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND trigger_kind = 'manual'")
+                .param(job).query(Long.class).single();
+    }
+
+    private JsonNode job(String name) throws Exception {
+        for (JsonNode job : json(get("/api/jobs")).get("items")) {
+            if (job.get("name").asString().equals(name)) {
+                return job;
+            }
+        }
+        throw new AssertionError("no job " + name);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)));
+    }
+
+    private HttpResponse<String> post(String path, String idempotencyKey) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody());
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return send(request);
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        request.header("Authorization", SecurityTestUsers.basic("admin"));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}

@@ -1,0 +1,241 @@
+package dev.onebeat.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled. */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        SchedulerTestDatabase.NO_DEMO,
+        "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured",
+        "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept"})
+class RuntimeJobsIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, RuntimeJobsIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @Nested
+    class Create {
+
+        @Test
+        void createdJobFiresIsListedAndAudited() throws Exception {
+            HttpResponse<String> created = send("POST", "/api/jobs",
+                    "{\"name\":\"pulse\",\"every\":\"1s\",\"task\":\"ops.pulse\",\"kwargs\":{\"source\":\"api\"}}");
+
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            await().atMost(Duration.ofSeconds(30)).until(() -> json(send("GET", "/api/jobs/pulse/fires", null)).size() >= 2);
+            JsonNode pulse = job("pulse");
+            assertThat(pulse.get("schedule").asString()).isEqualTo("every 1s");
+            assertThat(pulse.get("registered").asBoolean()).isTrue();
+            JsonNode audit = json(send("GET", "/api/audit?target=pulse", null)).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.create");
+            assertThat(audit.get("before").isNull()).isTrue();
+            assertThat(audit.get("after").get("task").asString()).isEqualTo("ops.pulse");
+        }
+
+        @Test
+        void secondCreationOfTheSameNameIsConflictAndNotAudited() throws Exception {
+            String body = "{\"name\":\"twice\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}";
+            send("POST", "/api/jobs", body);
+
+            HttpResponse<String> again = send("POST", "/api/jobs", body);
+
+            assertThat(again.statusCode()).isEqualTo(409);
+            assertThat(detail(again)).isEqualTo("runtime job 'twice' exists; PUT /api/jobs/twice to change it");
+            assertThat(json(send("GET", "/api/audit?target=twice", null))).hasSize(1);
+        }
+
+        @Test
+        void creationUnderTheNameOfAConfiguredJobIsConflict() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs",
+                    "{\"name\":\"configured\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(409);
+        }
+
+        @Test
+        void badCronIsBadRequestNamingTheFieldAndStoresNothing() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs",
+                    "{\"name\":\"bad-cron\",\"cron\":\"61 * * * *\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).startsWith("cron: ");
+            assertThat(send("GET", "/api/jobs/bad-cron/fires", null).statusCode()).isEqualTo(404);
+        }
+
+        @Test
+        void unknownZoneIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs",
+                    "{\"name\":\"bad-zone\",\"cron\":\"0 6 * * *\",\"zone\":\"Mars/Olympus\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response))
+                    .isEqualTo("zone: 'Mars/Olympus' is not a known IANA time zone (e.g. Europe/Paris, UTC)");
+        }
+
+        @Test
+        void unknownMisfirePolicyIsBadRequestListingTheKnownOnes() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs",
+                    "{\"name\":\"bad-misfire\",\"every\":\"10s\",\"misfire\":\"sometimes\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response))
+                    .isEqualTo("misfire: 'sometimes' is not one of [FIRE_ONCE_NOW, FIRE_ALL_MISSED, SKIP_MISSED]");
+        }
+
+        @Test
+        void missingTaskIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"no-task\",\"every\":\"10s\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).startsWith("task: is missing");
+        }
+
+        @Test
+        void nameThatCannotBeAPathIsBadRequest() throws Exception {
+            HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"a/b\",\"every\":\"10s\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).startsWith("name: must be 1 to 150 letters");
+        }
+    }
+
+    @Nested
+    class Change {
+
+        @Test
+        void runtimeJobIsRedefinedWithBeforeAndAfterAudited() throws Exception {
+            send("POST", "/api/jobs", "{\"name\":\"changing\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+
+            HttpResponse<String> changed = send("PUT", "/api/jobs/changing",
+                    "{\"cron\":\"30 8 * * MON-FRI\",\"zone\":\"Europe/Paris\",\"task\":\"t2\"}");
+
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            assertThat(job("changing").get("quartzSchedule").asString()).isEqualTo("cron 0 30 8 ? * MON-FRI Europe/Paris");
+            JsonNode audit = json(send("GET", "/api/audit?target=changing", null)).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.update");
+            assertThat(audit.get("before").get("task").asString()).isEqualTo("t");
+            assertThat(audit.get("after").get("task").asString()).isEqualTo("t2");
+        }
+
+        @Test
+        void configuredJobIsRescheduledKeepingItsTask() throws Exception {
+            HttpResponse<String> changed = send("PUT", "/api/jobs/configured",
+                    "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\",\"misfire\":\"skip-missed\"}");
+
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            JsonNode configured = job("configured");
+            assertThat(configured.get("schedule").asString()).isEqualTo("0 9 * * *");
+            assertThat(configured.get("misfirePolicy").asString()).isEqualTo("SKIP_MISSED");
+            JsonNode audit = json(send("GET", "/api/audit?target=configured", null)).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.reschedule");
+            assertThat(audit.get("before").get("misfire").asString()).isEqualTo("FIRE_ONCE_NOW");
+            assertThat(audit.get("after").get("schedule").asString()).isEqualTo("cron 0 0 9 * * ? Europe/Paris");
+        }
+
+        @Test
+        void changingTheTaskOfAConfiguredJobIsBadRequest() throws Exception {
+            HttpResponse<String> response = send("PUT", "/api/jobs/kept", "{\"every\":\"10s\",\"task\":\"other\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).startsWith("task: job 'kept' is defined in code or configuration");
+            assertThat(job("kept").get("schedule").asString()).isEqualTo("0 6 1 1 *");
+        }
+
+        @Test
+        void changingAnUnknownJobIsNotFound() throws Exception {
+            HttpResponse<String> response = send("PUT", "/api/jobs/ghost", "{\"every\":\"10s\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Nested
+    class Delete {
+
+        @Test
+        void runtimeJobIsDeletedWithItsDefinitionAudited() throws Exception {
+            send("POST", "/api/jobs", "{\"name\":\"doomed\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+
+            HttpResponse<String> deleted = send("DELETE", "/api/jobs/doomed", null);
+
+            assertThat(deleted.statusCode()).isEqualTo(204);
+            assertThat(json(send("GET", "/api/jobs", null)).get("items").findValuesAsString("name")).doesNotContain("doomed");
+            JsonNode audit = json(send("GET", "/api/audit?target=doomed", null)).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.delete");
+            assertThat(audit.get("before").get("cron").asString()).isEqualTo("0 6 1 1 *");
+            assertThat(audit.get("after").isNull()).isTrue();
+        }
+
+        @Test
+        void configuredJobCannotBeDeleted() throws Exception {
+            HttpResponse<String> response = send("DELETE", "/api/jobs/kept", null);
+
+            assertThat(response.statusCode()).isEqualTo(409);
+            assertThat(detail(response)).isEqualTo(
+                    "job 'kept' is defined in code/configuration; it can be paused or rescheduled, not deleted");
+        }
+
+        @Test
+        void deletingAnUnknownJobIsNotFound() throws Exception {
+            assertThat(send("DELETE", "/api/jobs/ghost", null).statusCode()).isEqualTo(404);
+        }
+    }
+
+    private JsonNode job(String name) throws Exception {
+        for (JsonNode job : json(send("GET", "/api/jobs", null)).get("items")) {
+            if (job.get("name").asString().equals(name)) {
+                return job;
+            }
+        }
+        throw new AssertionError("no job " + name);
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        request.header("Authorization", SecurityTestUsers.basic("admin"));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String detail(HttpResponse<String> response) {
+        return json(response).get("detail").asString();
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}
