@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.admin;
 /** The named job is not in the scheduler's store; the API answers 404. */
 public class UnknownJobException extends RuntimeException {
 
-    UnknownJobException(String name) {
+    public UnknownJobException(String name) {
         super("no job named '" + name + "'");
     }
 }

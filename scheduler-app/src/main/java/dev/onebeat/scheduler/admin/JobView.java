@@ -1,9 +1,10 @@
-package dev.onebeat.scheduler.api;
+package dev.onebeat.scheduler.admin;
 
 import java.time.Instant;
 
 /**
- * A job as {@code GET /api/jobs} shows it.
+ * A job as the API and the console show it: what this replica registers, overlaid with the Quartz
+ * trigger the whole cluster shares.
  *
  * @param name job name
  * @param schedule the schedule as written ({@code 0 8 * * MON-FRI}, {@code every 10s})
@@ -14,7 +15,12 @@ import java.time.Instant;
  * @param previousFire last instant Quartz fired
  * @param paused whether its trigger is paused
  * @param registered whether this replica registers the job (an unregistered job is paused, never deleted)
+ * @param origin where it is defined ({@code onebeat.jobs[2]}, {@code bean 'x'}, {@code runtime job},
+ *               with {@code , rescheduled at run time} when a stored schedule replaces the defined one);
+ *               null when not registered here
+ * @param runtime whether it is a runtime job, which may be changed freely and deleted
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
-                      Instant nextFire, Instant previousFire, boolean paused, boolean registered) {
+                      Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
+                      boolean runtime) {
 }
