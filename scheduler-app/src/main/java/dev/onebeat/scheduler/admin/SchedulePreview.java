@@ -40,7 +40,11 @@ public final class SchedulePreview {
      *         start-up would use
      */
     public static Preview of(String cron, String every, String zone, Instant from, int count) {
-        Schedule schedule = Schedules.parse("", cron, every, zone);
+        return of(Schedules.parse("", cron, every, zone), from, count);
+    }
+
+    /** @return the first {@code count} fires of {@code schedule} from {@code from} on, as Quartz computes them */
+    public static Preview of(Schedule schedule, Instant from, int count) {
         List<Fire> fires = QuartzTriggers.fireTimes(schedule, from, count).stream()
                 .map(at -> new Fire(at, DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(at.atZone(schedule.zone()))))
                 .toList();

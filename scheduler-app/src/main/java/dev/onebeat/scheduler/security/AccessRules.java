@@ -9,7 +9,7 @@ import org.springframework.security.config.annotation.web.configurers.AuthorizeH
  * URL → role, first match wins (roles are hierarchical, see {@link Role#hierarchy()}):
  *
  * <pre>
- * /actuator/health/**, /actuator/info, /login, /css/**        anonymous
+ * /actuator/health/**, /actuator/info, /login, /css/**, /     anonymous
  * /actuator/**                                                admin
  * GET /api/**                                                 viewer
  * POST /api/jobs/{name}/pause|resume|trigger                  operator
@@ -39,7 +39,8 @@ final class AccessRules {
                 // any method: probes may use HEAD, and these endpoints are read-only
                 .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
                 .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
-                .requestMatchers("/login", "/css/**").permitAll()
+                // "/" only redirects to /ui, which asks for a sign-in
+                .requestMatchers("/", "/login", "/css/**").permitAll()
                 .requestMatchers(HttpMethod.GET, "/api/**").hasRole(Role.VIEWER.name())
                 .requestMatchers(HttpMethod.POST, OPERATOR_API).hasRole(Role.OPERATOR.name())
                 .requestMatchers("/api/**").hasRole(Role.ADMIN.name())

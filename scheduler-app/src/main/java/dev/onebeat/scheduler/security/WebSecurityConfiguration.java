@@ -1,7 +1,5 @@
 package dev.onebeat.scheduler.security;
 
-import static org.springframework.security.config.Customizer.withDefaults;
-
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -54,14 +52,14 @@ class WebSecurityConfiguration {
         http.authorizeHttpRequests(AccessRules::apply)
                 .addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
                 .httpBasic(httpBasic -> httpBasic.authenticationEntryPoint(basic))
-                .formLogin(withDefaults())
+                .formLogin(login -> login.loginPage("/login").defaultSuccessUrl("/ui"))
                 .requestCache(cache -> cache.requestCache(uiPagesOnly))
                 .exceptionHandling(errors -> errors
                         .defaultAuthenticationEntryPointFor(new LoginUrlAuthenticationEntryPoint("/login"), UI)
                         .defaultAuthenticationEntryPointFor(basic, AnyRequestMatcher.INSTANCE))
                 .csrf(csrf -> csrf.ignoringRequestMatchers(WebSecurityConfiguration::statelessMachineRequest));
         if (oidc.getIfAvailable() != null) {
-            http.oauth2Login(login -> login.userInfoEndpoint(userInfo -> userInfo
+            http.oauth2Login(login -> login.loginPage("/login").defaultSuccessUrl("/ui").userInfoEndpoint(userInfo -> userInfo
                     .userAuthoritiesMapper(new OidcRoles(properties.oidc().rolesClaim()))));
         }
         return http.build();

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
 
 /** How the console writes times and durations; templates call it as {@code @fmt}. */
 @Component("fmt")
@@ -14,7 +15,16 @@ public class Formats {
 
     /** @return {@code 2026-11-29 12:24:50} (UTC, to the second), or a dash for none */
     public String time(Instant instant) {
+        return utc(instant);
+    }
+
+    static String utc(Instant instant) {
         return instant == null ? "–" : UTC.format(instant);
+    }
+
+    /** @return the JSON in one line, or a dash for none */
+    public String json(JsonNode node) {
+        return node == null || node.isNull() ? "–" : node.toString();
     }
 
     /** @return {@code 91 ms} below ten seconds, {@code 12.3 s} above */

@@ -1,0 +1,28 @@
+package dev.onebeat.scheduler.ui;
+
+import dev.onebeat.scheduler.admin.LockTable;
+import dev.onebeat.scheduler.cluster.ClusterState;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+
+/** {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in, and the job locks ShedLock holds. */
+@Controller
+class ClusterPage {
+
+    private final ClusterState cluster;
+    private final LockTable locks;
+
+    ClusterPage(ClusterState cluster, LockTable locks) {
+        this.cluster = cluster;
+        this.locks = locks;
+    }
+
+    @GetMapping("/ui/cluster")
+    String cluster(Model model) {
+        model.addAttribute("page", "cluster");
+        model.addAttribute("nodes", cluster.nodes());
+        model.addAttribute("locks", locks.all());
+        return "cluster";
+    }
+}

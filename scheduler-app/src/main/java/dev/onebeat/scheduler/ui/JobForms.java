@@ -1,0 +1,87 @@
+package dev.onebeat.scheduler.ui;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.registry.JobDefinitionException;
+import dev.onebeat.scheduler.registry.JobsProperties.Definition;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The console's job forms, as typed into the browser, and their translation into job definitions. */
+@Component
+class JobForms {
+
+    private final JsonMapper json;
+
+    JobForms(JsonMapper json) {
+        this.json = json;
+    }
+
+    /**
+     * The schedule of a job, as the reschedule form edits it: {@code cron} or {@code every}.
+     *
+     * @param cron Unix (5 fields) or Quartz (6 or 7 fields) cron, or a macro such as {@code @daily}
+     * @param every an interval ({@code 10s}, {@code PT5M})
+     * @param zone IANA zone, blank for UTC
+     * @param misfire misfire policy, blank to keep the job's
+     */
+    record ScheduleForm(String cron, String every, String zone, String misfire) {
+
+        /** @return the form filled with the job's current schedule, or empty when the job is not registered here */
+        static ScheduleForm of(PeriodicJob job) {
+            if (job == null) {
+                return new ScheduleForm("", "", "", "");
+            }
+            Schedule schedule = job.schedule();
+            String zone = schedule.zone().getId();
+            String misfire = job.misfirePolicy().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return schedule instanceof Schedule.Cron cron
+                    ? new ScheduleForm(cron.source(), "", zone, misfire)
+                    : new ScheduleForm("", ((Schedule.Interval) schedule).interval().getSeconds() + "s", zone, misfire);
+        }
+
+        Definition toDefinition(String name) {
+            return new Definition(name, blankToNull(cron), blankToNull(every), blankToNull(zone), null, null, null,
+                    null, blankToNull(misfire), null);
+        }
+    }
+
+    /**
+     * A new runtime job, every field as text; {@code args} and {@code kwargs} are JSON.
+     */
+    record JobForm(String name, String cron, String every, String zone, String task, String queue, String args,
+                   String kwargs, String misfire, String lockAtMostFor) {
+
+        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "[]", "{}", "", "");
+    }
+
+    /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
+    Definition toDefinition(JobForm form) {
+        List<Object> args = parse("args", form.args(), new TypeReference<List<Object>>() { }, "a JSON array");
+        Map<String, Object> kwargs = parse("kwargs", form.kwargs(), new TypeReference<Map<String, Object>>() { },
+                "a JSON object");
+        return new Definition(blankToNull(form.name()), blankToNull(form.cron()), blankToNull(form.every()),
+                blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
+                blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()));
+    }
+
+    private <T> T parse(String field, String text, TypeReference<T> type, String expected) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return json.readValue(text, type);
+        } catch (JacksonException e) {
+            throw new JobDefinitionException(field + ": must be " + expected + ", was '" + text.strip() + "' ("
+                    + e.getOriginalMessage() + ")");
+        }
+    }
+
+    static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+}

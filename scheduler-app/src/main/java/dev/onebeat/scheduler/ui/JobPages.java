@@ -1,0 +1,241 @@
+package dev.onebeat.scheduler.ui;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.admin.AdminConflictException;
+import dev.onebeat.scheduler.admin.AuditLog;
+import dev.onebeat.scheduler.admin.JobControl;
+import dev.onebeat.scheduler.admin.JobDirectory;
+import dev.onebeat.scheduler.admin.JobView;
+import dev.onebeat.scheduler.admin.ManualTriggers;
+import dev.onebeat.scheduler.admin.RuntimeJobs;
+import dev.onebeat.scheduler.admin.SchedulePreview;
+import dev.onebeat.scheduler.admin.UnknownJobException;
+import dev.onebeat.scheduler.fire.FireLedger;
+import dev.onebeat.scheduler.registry.JobDefinitionException;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * The console's jobs: the list ({@code GET /ui/jobs}, searched by name), a job's page with its
+ * history and actions ({@code GET /ui/jobs/{name}}), the actions as form posts (pause, resume,
+ * trigger, reschedule with a preview, delete) and the form for a new runtime job. Every action goes
+ * through the same services as the API, so it is audited and checked the same way; a form with a bad
+ * value is shown again with the message next to the field and status 400.
+ */
+@Controller
+@RequestMapping("/ui/jobs")
+class JobPages {
+
+    static final int PAGE_SIZE = 50;
+    static final int HISTORY = 50;
+    static final int UPCOMING = 5;
+
+    private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "misfire");
+    private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "task", "queue", "args",
+            "kwargs", "misfire", "lockAtMostFor");
+
+    private final JobDirectory directory;
+    private final JobRegistry registry;
+    private final FireLedger ledger;
+    private final JobControl control;
+    private final ManualTriggers triggers;
+    private final RuntimeJobs runtimeJobs;
+    private final AuditLog audit;
+    private final JobForms forms;
+    private final Clock clock;
+
+    JobPages(JobDirectory directory, JobRegistry registry, FireLedger ledger, JobControl control,
+             ManualTriggers triggers, RuntimeJobs runtimeJobs, AuditLog audit, JobForms forms, Clock clock) {
+        this.directory = directory;
+        this.registry = registry;
+        this.ledger = ledger;
+        this.control = control;
+        this.triggers = triggers;
+        this.runtimeJobs = runtimeJobs;
+        this.audit = audit;
+        this.forms = forms;
+        this.clock = clock;
+    }
+
+    @GetMapping({"", "/"})
+    String jobs(@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page, Model model) {
+        model.addAttribute("page", "jobs");
+        model.addAttribute("q", q == null ? "" : q);
+        JobDirectory.JobPage result = directory.search(q, Math.max(0, page), PAGE_SIZE);
+        model.addAttribute("result", result);
+        model.addAttribute("pager", Pager.of(result.page(), result.page() + 1 < result.pages()));
+        return "jobs";
+    }
+
+    @GetMapping("/{name}")
+    String job(@PathVariable String name, Model model) {
+        JobView job = known(name);
+        return jobPage(job, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job).orElse(null)),
+                Map.of(), model);
+    }
+
+    @PostMapping("/{name}/pause")
+    String pause(@PathVariable String name, RedirectAttributes flash) {
+        return act(name, flash, () -> control.pause(name).paused() ? "Paused: " + name
+                + " fires no more until resumed, on every replica." : name + " was not paused.");
+    }
+
+    @PostMapping("/{name}/resume")
+    String resume(@PathVariable String name, RedirectAttributes flash) {
+        return act(name, flash, () -> control.resume(name).paused() ? name + " is still paused."
+                : "Resumed: " + name + " fires on its schedule again.");
+    }
+
+    /** The form carries a request id made when the page was drawn: a second submit of it fires nothing new. */
+    @PostMapping("/{name}/trigger")
+    String trigger(@PathVariable String name, @RequestParam(required = false) String requestId,
+                   RedirectAttributes flash) {
+        if (requestId == null || requestId.isBlank() || requestId.length() > 100) {
+            flash.addFlashAttribute("problem", "The trigger form had no valid request id; reload the page and try again.");
+            return redirect(name);
+        }
+        return act(name, flash, () -> {
+            ManualTriggers.Receipt receipt = triggers.trigger(name, requestId);
+            return "Triggered: " + name + " fires now for " + Formats.utc(receipt.scheduledAt())
+                    + " UTC (request " + receipt.requestId() + "; sending the same form again fires nothing new).";
+        });
+    }
+
+    /** Previews ({@code action=preview}) or saves a new schedule; an admin action. */
+    @PostMapping("/{name}/schedule")
+    String reschedule(@PathVariable String name, @ModelAttribute JobForms.ScheduleForm form,
+                      @RequestParam(defaultValue = "save") String action, Model model, RedirectAttributes flash,
+                      HttpServletResponse response) {
+        JobView job = known(name);
+        try {
+            if (action.equals("preview")) {
+                model.addAttribute("preview", SchedulePreview.of(form.cron(), form.every(), JobForms.blankToNull(form.zone()),
+                        clock.instant(), 10));
+                return jobPage(job, form, Map.of(), model);
+            }
+            runtimeJobs.update(name, form.toDefinition(name));
+        } catch (JobDefinitionException e) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            return jobPage(job, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
+        } catch (AdminConflictException e) {
+            response.setStatus(HttpStatus.CONFLICT.value());
+            return jobPage(job, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
+        }
+        flash.addFlashAttribute("notice", "Rescheduled: " + name + " now runs "
+                + registry.find(name).map(registered -> registered.job().schedule().describe()).orElse("as saved") + ".");
+        return redirect(name);
+    }
+
+    @PostMapping("/{name}/delete")
+    String delete(@PathVariable String name, RedirectAttributes flash) {
+        try {
+            runtimeJobs.delete(name);
+        } catch (AdminConflictException e) {
+            flash.addFlashAttribute("problem", e.getMessage());
+            return redirect(name);
+        } catch (UnknownJobException e) {
+            throw notFound(name);
+        }
+        flash.addFlashAttribute("notice", "Deleted: runtime job " + name + ".");
+        return "redirect:/ui/jobs";
+    }
+
+    @GetMapping("/new")
+    String newJob(Model model) {
+        return newJobPage(JobForms.JobForm.EMPTY, Map.of(), model);
+    }
+
+    @PostMapping({"", "/"})
+    String create(@ModelAttribute JobForms.JobForm form, Model model, RedirectAttributes flash,
+                  HttpServletResponse response) {
+        Definition definition;
+        try {
+            definition = runtimeJobs.create(forms.toDefinition(form));
+        } catch (JobDefinitionException e) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            return newJobPage(form, FieldErrors.of(e.getMessage(), JOB_FIELDS), model);
+        } catch (AdminConflictException e) {
+            response.setStatus(HttpStatus.CONFLICT.value());
+            return newJobPage(form, FieldErrors.of("name: " + e.getMessage(), JOB_FIELDS), model);
+        }
+        flash.addFlashAttribute("notice", "Created: runtime job " + definition.name() + ".");
+        return redirect(definition.name());
+    }
+
+    private String newJobPage(JobForms.JobForm form, Map<String, String> errors, Model model) {
+        model.addAttribute("page", "jobs");
+        model.addAttribute("form", form);
+        model.addAttribute("errors", errors);
+        return "job-new";
+    }
+
+    private String jobPage(JobView job, JobForms.ScheduleForm form, Map<String, String> errors, Model model) {
+        model.addAttribute("page", "jobs");
+        model.addAttribute("job", job);
+        model.addAttribute("fires", ledger.history(job.name(), HISTORY));
+        model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
+        model.addAttribute("scheduleForm", form);
+        model.addAttribute("errors", errors);
+        model.addAttribute("audit", audit.page(job.name(), null, 10, 0));
+        model.addAttribute("requestId", UUID.randomUUID().toString());
+        return "job";
+    }
+
+    /** The next fires of the job's current schedule, in its zone; none while it is paused. */
+    private List<SchedulePreview.Fire> upcoming(String name) {
+        PeriodicJob job = registry.find(name).map(RegisteredJob::job).orElse(null);
+        if (job == null) {
+            return List.of();
+        }
+        Schedule schedule = job.schedule();
+        return SchedulePreview.of(schedule, clock.instant(), UPCOMING).fires();
+    }
+
+    private JobView known(String name) {
+        return directory.find(name).orElseThrow(() -> notFound(name));
+    }
+
+    private String act(String name, RedirectAttributes flash, Action action) {
+        try {
+            flash.addFlashAttribute("notice", action.run());
+        } catch (AdminConflictException e) {
+            flash.addFlashAttribute("problem", e.getMessage());
+        } catch (UnknownJobException e) {
+            throw notFound(name);
+        }
+        return redirect(name);
+    }
+
+    private static String redirect(String name) {
+        return "redirect:" + UriComponentsBuilder.fromPath("/ui/jobs/{name}").buildAndExpand(name).encode().toUriString();
+    }
+
+    private static ResponseStatusException notFound(String name) {
+        return new ResponseStatusException(HttpStatus.NOT_FOUND, "no job named '" + name + "'");
+    }
+
+    @FunctionalInterface
+    private interface Action {
+        String run();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.onebeat.scheduler.ui;
+
+import dev.onebeat.scheduler.admin.AdminConflictException;
+import dev.onebeat.scheduler.admin.TaskAdmin;
+import dev.onebeat.scheduler.admin.UnknownTaskException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * The console's tasks: the outbox by status, queue and job ({@code GET /ui/tasks}), newest first, with
+ * retry (failed or dead → pending) and discard (pending or failed → dead) as form posts. A post returns
+ * to the list it came from.
+ */
+@Controller
+@RequestMapping("/ui/tasks")
+class TaskPages {
+
+    static final int PAGE_SIZE = 50;
+    /** The statuses in the filter, in the order a task passes through them. */
+    static final List<String> STATUSES = List.of("pending", "claimed", "published", "done", "failed", "dead");
+
+    private final TaskAdmin tasks;
+
+    TaskPages(TaskAdmin tasks) {
+        this.tasks = tasks;
+    }
+
+    @GetMapping({"", "/"})
+    String tasks(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
+                 @RequestParam(required = false) String job, @RequestParam(defaultValue = "0") int page, Model model,
+                 HttpServletRequest request) {
+        String wanted = JobForms.blankToNull(status);
+        if (wanted != null && !STATUSES.contains(wanted)) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "status: '" + status + "' is not one of " + STATUSES);
+        }
+        int from = Math.max(0, page);
+        TaskAdmin.TaskPage result = tasks.page(wanted, JobForms.blankToNull(queue), JobForms.blankToNull(job),
+                PAGE_SIZE, from * PAGE_SIZE);
+        model.addAttribute("page", "tasks");
+        model.addAttribute("statuses", STATUSES);
+        model.addAttribute("status", wanted == null ? "" : wanted);
+        model.addAttribute("queue", queue == null ? "" : queue);
+        model.addAttribute("job", job == null ? "" : job);
+        model.addAttribute("result", result);
+        // where retry and discard return to: this list, filters kept
+        model.addAttribute("here", request.getQueryString() == null ? request.getRequestURI()
+                : request.getRequestURI() + "?" + request.getQueryString());
+        model.addAttribute("pager", Pager.of(from, (long) (from + 1) * PAGE_SIZE < result.total()));
+        return "tasks";
+    }
+
+    @PostMapping("/{id}/retry")
+    String retry(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
+        return act(id, back, flash, () -> {
+            tasks.retry(id);
+            return "Task " + id + " is pending again and will be published shortly.";
+        });
+    }
+
+    @PostMapping("/{id}/discard")
+    String discard(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
+        return act(id, back, flash, () -> {
+            tasks.discard(id);
+            return "Task " + id + " is discarded (dead); it will not be published.";
+        });
+    }
+
+    private static String act(long id, String back, RedirectAttributes flash, java.util.function.Supplier<String> action) {
+        try {
+            flash.addFlashAttribute("notice", action.get());
+        } catch (AdminConflictException e) {
+            flash.addFlashAttribute("problem", e.getMessage());
+        } catch (UnknownTaskException e) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, e.getMessage());
+        }
+        return "redirect:" + returnTo(back);
+    }
+
+    /** Only a console tasks list is a place to return to: anything else would make this an open redirect. */
+    static String returnTo(String back) {
+        if (back != null && back.startsWith("/ui/tasks") && !back.contains("//") && !back.contains("\\")) {
+            return UriComponentsBuilder.fromUriString(back).build().toUriString();
+        }
+        return "/ui/tasks";
+    }
+}

@@ -1,0 +1,310 @@
+package dev.onebeat.scheduler.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.admin.JobDirectory;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.HttpHeaders;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+/**
+ * The console's pages and forms on a running replica (real database, Quartz running, the real filter
+ * chain): what each role is offered, what the forms change, and how a bad value comes back next to
+ * its field. Every job fires once a year, so each fire seen here is a manual one.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
+        "onebeat.jobs[0].name=yearly-report", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=reports.yearly",
+        "onebeat.jobs[1].name=monthly-cleanup", "onebeat.jobs[1].cron=0 7 1 * *", "onebeat.jobs[1].task=ops.cleanup",
+        "onebeat.jobs[2].name=pause-me", "onebeat.jobs[2].cron=0 8 1 1 *", "onebeat.jobs[2].task=ops.noop",
+        "onebeat.jobs[3].name=trigger-me", "onebeat.jobs[3].cron=0 9 1 1 *", "onebeat.jobs[3].task=ops.noop",
+        "onebeat.jobs[4].name=reschedule-me", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop",
+        "onebeat.jobs[5].name=keep-me", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
+@AutoConfigureMockMvc
+class ConsolePagesIT {
+
+    @Autowired
+    MockMvc mvc;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    JobDirectory directory;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, ConsolePagesIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @Test
+    void jobsListSearchesByNameAndShowsTheNextFire() throws Exception {
+        MockHttpServletResponse all = page(get("/ui/jobs"), "viewer");
+        assertThat(all.getStatus()).isEqualTo(200);
+        assertThat(all.getContentAsString()).contains("6 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
+                .contains("<code>0 7 1 * *</code>");
+
+        String found = page(get("/ui/jobs").param("q", "YEARLY"), "viewer").getContentAsString();
+
+        assertThat(found).contains("1 job").contains("href=\"/ui/jobs/yearly-report\"")
+                .doesNotContain("monthly-cleanup")
+                // next 1 January, 06:00 UTC
+                .contains((Instant.now().atZone(java.time.ZoneOffset.UTC).getYear() + 1) + "-01-01 06:00:00");
+        // viewers are not offered to create jobs
+        assertThat(found).doesNotContain("id=\"new-job\"");
+        assertThat(page(get("/ui/jobs"), "admin").getContentAsString()).contains("id=\"new-job\"");
+    }
+
+    @Test
+    void jobPageOffersEachRoleItsActionsOnly() throws Exception {
+        String viewer = page(get("/ui/jobs/keep-me"), "viewer").getContentAsString();
+        String operator = page(get("/ui/jobs/keep-me"), "operator").getContentAsString();
+        String admin = page(get("/ui/jobs/keep-me"), "admin").getContentAsString();
+
+        assertThat(viewer).contains("<h1><span>keep-me</span>").contains("id=\"history\"")
+                .doesNotContain("id=\"pause\"").doesNotContain("id=\"trigger\"").doesNotContain("id=\"reschedule\"");
+        assertThat(operator).contains("id=\"pause\"").contains("id=\"trigger\"").doesNotContain("id=\"reschedule\"");
+        // a job defined in configuration can be rescheduled, not deleted
+        assertThat(admin).contains("id=\"reschedule\"").contains("name=\"_csrf\"").doesNotContain("id=\"delete\"");
+        // the coming fires are listed in the job's zone
+        assertThat(admin).contains("01-01 11:00:00</span> UTC");
+    }
+
+    @Test
+    void unknownJobIsA404PageNamingIt() throws Exception {
+        MockHttpServletResponse response = page(get("/ui/jobs/no-such-job"), "viewer");
+
+        assertThat(response.getStatus()).isEqualTo(404);
+        assertThat(response.getContentAsString()).contains("no job named &#39;no-such-job&#39;");
+    }
+
+    @Test
+    void operatorPausesAndResumesFromTheJobPage() throws Exception {
+        MvcResult paused = perform(post("/ui/jobs/pause-me/pause").with(csrf()), "operator");
+
+        assertThat(paused.getResponse().getStatus()).isEqualTo(302);
+        assertThat(paused.getResponse().getRedirectedUrl()).isEqualTo("/ui/jobs/pause-me");
+        assertThat(String.valueOf(paused.getFlashMap().get("notice"))).startsWith("Paused: pause-me");
+        assertThat(directory.find("pause-me").orElseThrow().paused()).isTrue();
+        assertThat(page(get("/ui/jobs/pause-me"), "operator").getContentAsString())
+                .contains("id=\"resume\"").contains("none while paused");
+
+        page(post("/ui/jobs/pause-me/resume").with(csrf()), "operator");
+
+        assertThat(directory.find("pause-me").orElseThrow().paused()).isFalse();
+        assertThat(jdbc.sql("SELECT action || ' by ' || actor FROM onebeat_audit WHERE target = 'pause-me' ORDER BY id")
+                .query(String.class).list()).containsExactly("job.pause by operator", "job.resume by operator");
+    }
+
+    @Test
+    void triggerFormSentTwiceFiresOnce() throws Exception {
+        String form = page(get("/ui/jobs/trigger-me"), "operator").getContentAsString();
+        String requestId = form.replaceAll("(?s).*name=\"requestId\" value=\"([^\"]+)\".*", "$1");
+        assertThat(requestId).hasSize(36);
+
+        for (int i = 0; i < 2; i++) {
+            MockHttpServletResponse response = page(post("/ui/jobs/trigger-me/trigger").param("requestId", requestId)
+                    .with(csrf()), "operator");
+            assertThat(response.getStatus()).isEqualTo(302);
+            assertThat(response.getRedirectedUrl()).isEqualTo("/ui/jobs/trigger-me");
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("trigger-me") == 1);
+        Thread.sleep(2_000);
+        assertThat(manualFires("trigger-me")).isEqualTo(1);
+        assertThat(page(get("/ui/jobs/trigger-me"), "viewer").getContentAsString())
+                .contains("<td>manual</td>").doesNotContain("No fire yet.");
+    }
+
+    @Test
+    void badCronComesBackNextToItsFieldAndChangesNothing() throws Exception {
+        MockHttpServletResponse response = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "61 * * * *")
+                .param("zone", "UTC").param("action", "save").with(csrf()), "admin");
+
+        assertThat(response.getStatus()).isEqualTo(400);
+        String body = response.getContentAsString();
+        assertThat(body).contains("id=\"cron-error\"").contains("61 * * * *").contains("value=\"61 * * * *\"");
+        assertThat(body.replaceAll("(?s).*<p class=\"field-error\" id=\"cron-error\">([^<]*)</p>.*", "$1"))
+                .doesNotStartWith("cron:").isNotBlank();
+        assertThat(directory.find("reschedule-me").orElseThrow().schedule()).isEqualTo("0 10 1 1 *");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_audit WHERE target = 'reschedule-me'").query(Long.class)
+                .single()).isZero();
+
+        MockHttpServletResponse zone = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "0 3 * * *")
+                .param("zone", "Mars/Olympus").param("action", "preview").with(csrf()), "admin");
+        assertThat(zone.getStatus()).isEqualTo(400);
+        assertThat(zone.getContentAsString()).contains("id=\"zone-error\"").contains("Mars/Olympus");
+    }
+
+    @Test
+    void adminPreviewsThenSavesANewSchedule() throws Exception {
+        MockHttpServletResponse preview = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "30 2 * * *")
+                .param("zone", "Europe/Paris").param("action", "preview").with(csrf()), "admin");
+
+        assertThat(preview.getStatus()).isEqualTo(200);
+        assertThat(preview.getContentAsString()).contains("id=\"preview-result\"").contains("T02:30:00+0")
+                .contains("Europe/Paris");
+        // a preview changes nothing
+        assertThat(directory.find("reschedule-me").orElseThrow().schedule()).isEqualTo("0 10 1 1 *");
+
+        MockHttpServletResponse saved = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "30 2 * * *")
+                .param("zone", "Europe/Paris").param("action", "save").with(csrf()), "admin");
+
+        assertThat(saved.getStatus()).isEqualTo(302);
+        assertThat(directory.find("reschedule-me").orElseThrow().quartzSchedule())
+                .isEqualTo("cron 0 30 2 * * ? Europe/Paris");
+        assertThat(jdbc.sql("SELECT action || ' by ' || actor FROM onebeat_audit WHERE target = 'reschedule-me'")
+                .query(String.class).list()).containsExactly("job.reschedule by admin");
+        // operators may not
+        assertThat(page(post("/ui/jobs/reschedule-me/schedule").param("every", "1h").with(csrf()), "operator")
+                .getStatus()).isEqualTo(403);
+    }
+
+    @Test
+    void adminCreatesAndDeletesARuntimeJobThroughTheForm() throws Exception {
+        MockHttpServletResponse bad = page(post("/ui/jobs").param("name", "nightly-export").param("every", "1h")
+                .param("task", "exports.run").param("args", "[1, 2").with(csrf()), "admin");
+
+        assertThat(bad.getStatus()).isEqualTo(400);
+        assertThat(bad.getContentAsString()).contains("id=\"args-error\"").contains("must be a JSON array")
+                .contains("value=\"nightly-export\"");
+        assertThat(directory.find("nightly-export")).isEmpty();
+
+        MockHttpServletResponse noTask = page(post("/ui/jobs").param("name", "nightly-export").param("every", "1h")
+                .with(csrf()), "admin");
+        assertThat(noTask.getStatus()).isEqualTo(400);
+        assertThat(noTask.getContentAsString()).contains("id=\"task-error\"");
+
+        MockHttpServletResponse created = page(post("/ui/jobs").param("name", "nightly-export").param("every", "1h")
+                .param("task", "exports.run").param("queue", "exports").param("args", "[1, \"a\"]")
+                .param("kwargs", "{\"full\": true}").with(csrf()), "admin");
+
+        assertThat(created.getStatus()).isEqualTo(302);
+        assertThat(created.getRedirectedUrl()).isEqualTo("/ui/jobs/nightly-export");
+        assertThat(directory.find("nightly-export").orElseThrow().runtime()).isTrue();
+        assertThat(page(get("/ui/jobs/nightly-export"), "admin").getContentAsString()).contains("id=\"delete\"");
+
+        assertThat(page(post("/ui/jobs/nightly-export/delete").with(csrf()), "operator").getStatus()).isEqualTo(403);
+        MockHttpServletResponse deleted = page(post("/ui/jobs/nightly-export/delete").with(csrf()), "admin");
+
+        assertThat(deleted.getRedirectedUrl()).isEqualTo("/ui/jobs");
+        assertThat(directory.find("nightly-export")).isEmpty();
+        assertThat(jdbc.sql("SELECT action FROM onebeat_audit WHERE target = 'nightly-export' ORDER BY id")
+                .query(String.class).list()).containsExactly("job.create", "job.delete");
+    }
+
+    @Test
+    void tasksAreFilteredRetriedAndDiscarded() throws Exception {
+        String queue = "console-" + UUID.randomUUID();
+        long failed = task(queue, "failed");
+        long pending = task(queue, "pending");
+        long published = task(queue, "published");
+
+        String list = page(get("/ui/tasks").param("queue", queue).param("status", "failed"), "viewer")
+                .getContentAsString();
+        assertThat(list).contains("id=\"task-" + failed + "\"").doesNotContain("id=\"task-" + pending + "\"")
+                .contains("1 task<").doesNotContain(">Retry<");
+        assertThat(page(get("/ui/tasks").param("queue", queue).param("status", "failed"), "operator")
+                .getContentAsString()).contains(">Retry<");
+
+        String back = "/ui/tasks?queue=" + queue + "&status=failed";
+        MockHttpServletResponse retried = page(post("/ui/tasks/" + failed + "/retry").param("back", back)
+                .with(csrf()), "operator");
+        assertThat(retried.getRedirectedUrl()).isEqualTo(back);
+        assertThat(status(failed)).isEqualTo("pending");
+
+        page(post("/ui/tasks/" + pending + "/discard").with(csrf()), "operator");
+        assertThat(status(pending)).isEqualTo("dead");
+
+        MvcResult refused = perform(post("/ui/tasks/" + published + "/discard")
+                .param("back", "https://elsewhere.example/").with(csrf()), "operator");
+        assertThat(refused.getResponse().getRedirectedUrl()).isEqualTo("/ui/tasks");
+        assertThat(String.valueOf(refused.getFlashMap().get("problem"))).contains("is published");
+        assertThat(status(published)).isEqualTo("published");
+
+        assertThat(page(get("/ui/tasks").param("status", "lost"), "viewer").getStatus()).isEqualTo(400);
+    }
+
+    @Test
+    void clusterAndAuditPagesShowWhatIsRecorded() throws Exception {
+        page(post("/ui/jobs/monthly-cleanup/pause").with(csrf()), "admin");
+        page(post("/ui/jobs/monthly-cleanup/resume").with(csrf()), "admin");
+
+        assertThat(page(get("/ui/cluster"), "viewer").getContentAsString()).contains("(this replica)")
+                .contains("id=\"locks\"");
+        String audit = page(get("/ui/audit").param("target", "monthly-cleanup"), "viewer").getContentAsString();
+        assertThat(audit).contains("<td>job.pause</td>").contains("<td>job.resume</td>").contains("<td>admin</td>")
+                .contains("{&quot;paused&quot;:false}");
+        assertThat(page(get("/ui/audit").param("actor", "nobody"), "viewer").getContentAsString())
+                .contains("No change recorded.");
+    }
+
+    @Test
+    void signInPageAndLanding() throws Exception {
+        MockHttpServletResponse login = mvc.perform(get("/login")).andReturn().getResponse();
+        assertThat(login.getStatus()).isEqualTo(200);
+        assertThat(login.getContentAsString()).contains("action=\"/login\"").contains("name=\"_csrf\"")
+                .contains("id=\"username\"");
+
+        assertThat(mvc.perform(get("/")).andReturn().getResponse().getRedirectedUrl()).isEqualTo("/ui");
+
+        // signing in with no page asked for before lands on the dashboard, not on a 404
+        MockHttpServletResponse signedIn = mvc.perform(post("/login").param("username", "viewer")
+                .param("password", SecurityTestUsers.PASSWORD).with(csrf())).andReturn().getResponse();
+        assertThat(signedIn.getRedirectedUrl()).isEqualTo("/ui");
+        MockHttpServletResponse wrong = mvc.perform(post("/login").param("username", "viewer")
+                .param("password", "wrong").with(csrf())).andReturn().getResponse();
+        assertThat(wrong.getRedirectedUrl()).isEqualTo("/login?error");
+    }
+
+    private MockHttpServletResponse page(MockHttpServletRequestBuilder request, String role) throws Exception {
+        return perform(request, role).getResponse();
+    }
+
+    private MvcResult perform(MockHttpServletRequestBuilder request, String role) throws Exception {
+        return mvc.perform(request.header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.basic(role))).andReturn();
+    }
+
+    private long manualFires(String job) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND trigger_kind = 'manual'")
+                .param(job).query(Long.class).single();
+    }
+
+    private long task(String queue, String status) {
+        return jdbc.sql("""
+                        INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, payload, status)
+                        VALUES (?, 'keep-me', ?, 't', ?, '{}'::jsonb, ?) RETURNING id
+                        """)
+                .params(UUID.randomUUID().toString(), Timestamp.from(Instant.parse("2027-01-01T00:00:00Z")), queue,
+                        status)
+                .query(Long.class).single();
+    }
+
+    private String status(long id) {
+        return jdbc.sql("SELECT status FROM onebeat_task WHERE id = ?").param(id).query(String.class).single();
+    }
+}
