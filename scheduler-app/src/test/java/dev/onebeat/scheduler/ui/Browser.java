@@ -3,6 +3,8 @@ package dev.onebeat.scheduler.ui;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -40,8 +42,11 @@ final class Browser implements AutoCloseable {
         return driver;
     }
 
-    /** Saves the page as {@code target/screenshots/<name>.png} and returns the path. */
+    /** Saves the page as {@code target/screenshots/<name>.png}, the window grown to the page's height, and returns the path. */
     Path screenshot(String name) throws IOException {
+        long height = ((Number) ((JavascriptExecutor) driver)
+                .executeScript("return document.documentElement.scrollHeight")).longValue();
+        driver.manage().window().setSize(new Dimension(1280, (int) Math.min(4000, Math.max(900, height + 20))));
         Files.createDirectories(SCREENSHOTS);
         Path file = SCREENSHOTS.resolve(name + ".png");
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));

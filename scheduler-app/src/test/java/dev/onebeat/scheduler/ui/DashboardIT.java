@@ -47,7 +47,7 @@ class DashboardIT {
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
             assertThat(page.body()).contains("<h1>Dashboard</h1>").contains("(this replica)")
-                    .contains("<td>dashboard-heartbeat</td>").doesNotContain("No fire yet.");
+                    .contains(">dashboard-heartbeat</a></td>").doesNotContain("No fire yet.");
         });
         assertThat(get("/css/onebeat.css", null).statusCode()).isEqualTo(200);
         HttpResponse<String> anonymous = get("/ui", null);
