@@ -2,6 +2,8 @@ package dev.onebeat.scheduler.ui;
 
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.security.access.hierarchicalroles.NullRoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
@@ -25,8 +27,9 @@ class ConsoleModel {
 
     private final RoleHierarchy roles;
 
-    ConsoleModel(RoleHierarchy roles) {
-        this.roles = roles;
+    /** @param roles the security package's hierarchy; absent when there is no web security (no console either) */
+    ConsoleModel(ObjectProvider<RoleHierarchy> roles) {
+        this.roles = roles.getIfAvailable(NullRoleHierarchy::new);
     }
 
     /**
