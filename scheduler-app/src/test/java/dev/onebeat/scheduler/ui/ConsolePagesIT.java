@@ -28,6 +28,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The console's pages and forms on a running replica (real database, Quartz running, the real filter
@@ -45,6 +47,8 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
         "onebeat.jobs[5].name=keep-me", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
 @AutoConfigureMockMvc
 class ConsolePagesIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired
     MockMvc mvc;
@@ -92,6 +96,28 @@ class ConsolePagesIT {
         assertThat(admin).contains("id=\"reschedule\"").contains("name=\"_csrf\"").doesNotContain("id=\"delete\"");
         // the coming fires are listed in the job's zone
         assertThat(admin).contains("01-01 11:00:00</span> UTC");
+    }
+
+    @Test
+    void apiJobDetailAndTheJobPageReadTheSameRecord() throws Exception {
+        MockHttpServletResponse api = page(get("/api/jobs/keep-me"), "viewer");
+
+        assertThat(api.getStatus()).isEqualTo(200);
+        JsonNode job = JSON.readTree(api.getContentAsString());
+        assertThat(job.get("name").asString()).isEqualTo("keep-me");
+        assertThat(job.get("schedule").asString()).isEqualTo("0 11 1 1 *");
+        assertThat(job.get("quartzSchedule").asString()).isEqualTo("cron 0 0 11 1 1 ? UTC");
+        assertThat(job.get("origin").asString()).isEqualTo("onebeat.jobs[5]");
+        assertThat(job.get("runtime").asBoolean()).isFalse();
+        assertThat(job.get("paused").asBoolean()).isFalse();
+        String nextFire = job.get("nextFire").asString();
+        assertThat(page(get("/ui/jobs/keep-me"), "viewer").getContentAsString())
+                .contains(nextFire.substring(0, 10) + " " + nextFire.substring(11, 19)).contains("onebeat.jobs[5]");
+
+        MockHttpServletResponse unknown = page(get("/api/jobs/no-such-job"), "viewer");
+        assertThat(unknown.getStatus()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.getContentAsString()).get("detail").asString())
+                .isEqualTo("no job named 'no-such-job'");
     }
 
     @Test
