@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.api;
 
 import dev.onebeat.scheduler.admin.AdminConflictException;
+import dev.onebeat.scheduler.admin.NoScheduleOverrideException;
 import dev.onebeat.scheduler.admin.UnknownJobException;
 import dev.onebeat.scheduler.admin.UnknownTaskException;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
@@ -44,7 +45,7 @@ class ApiErrors {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
-    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class})
+    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class, NoScheduleOverrideException.class})
     ProblemDetail notFound(RuntimeException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
     }

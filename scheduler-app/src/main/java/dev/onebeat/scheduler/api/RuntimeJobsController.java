@@ -14,7 +14,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/jobs} creates a runtime job, {@code PUT /api/jobs/{name}} changes one or reschedules
- * a job defined in code or configuration, {@code DELETE /api/jobs/{name}} deletes a runtime job. Bodies
+ * a job defined in code or configuration, {@code DELETE /api/jobs/{name}/schedule} removes that new
+ * schedule again, {@code DELETE /api/jobs/{name}} deletes a runtime job. Bodies
  * have the fields of an {@code onebeat.jobs[]} entry, written in camelCase ({@code lockAtMostFor}).
  */
 @RestController
@@ -42,5 +43,11 @@ class RuntimeJobsController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void delete(@PathVariable String name) {
         jobs.delete(name);
+    }
+
+    @DeleteMapping("/{name}/schedule")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void resetSchedule(@PathVariable String name) {
+        jobs.resetSchedule(name);
     }
 }
