@@ -142,7 +142,10 @@ public class RuntimeJobs {
             }
             PeriodicJob original = defined.get().job();
             Object before = storedSchedule(original, stored.get().definition());
-            store.delete(name);
+            // of two concurrent resets the second waits on the row lock, then deletes nothing: one audit row
+            if (!store.delete(name)) {
+                throw new NoScheduleOverrideException(name);
+            }
             sync.apply(original);
             audit.record("job.schedule-reset", "job", name, before, schedule(original), null);
             return original;

@@ -11,6 +11,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,7 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured",
         "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept",
         "onebeat.jobs[2].name=reset", "onebeat.jobs[2].cron=0 6 1 1 *", "onebeat.jobs[2].task=ops.reset",
-        "onebeat.jobs[3].name=reset-paused", "onebeat.jobs[3].cron=0 6 1 1 *", "onebeat.jobs[3].task=ops.reset"})
+        "onebeat.jobs[3].name=reset-paused", "onebeat.jobs[3].cron=0 6 1 1 *", "onebeat.jobs[3].task=ops.reset",
+        "onebeat.jobs[4].name=reset-at-once", "onebeat.jobs[4].cron=0 6 1 1 *", "onebeat.jobs[4].task=ops.reset",
+        "onebeat.jobs[5].name=cron-to-interval", "onebeat.jobs[5].cron=0 6 1 1 *", "onebeat.jobs[5].task=ops.c"})
 class RuntimeJobsIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -168,6 +174,18 @@ class RuntimeJobsIT {
         }
 
         @Test
+        void cronJobIsRescheduledToAnIntervalAndBack() throws Exception {
+            HttpResponse<String> toInterval = send("PUT", "/api/jobs/cron-to-interval", "{\"every\":\"1h\"}");
+
+            assertThat(toInterval.statusCode()).as(toInterval.body()).isEqualTo(200);
+            assertThat(job("cron-to-interval").get("schedule").asString()).isEqualTo("every 3600s");
+            assertThat(job("cron-to-interval").get("nextFire").isNull()).isFalse();
+            HttpResponse<String> toCron = send("PUT", "/api/jobs/cron-to-interval", "{\"cron\":\"0 7 1 1 *\"}");
+            assertThat(toCron.statusCode()).as(toCron.body()).isEqualTo(200);
+            assertThat(job("cron-to-interval").get("quartzSchedule").asString()).startsWith("cron 0 0 7 1 1 ?");
+        }
+
+        @Test
         void changingTheTaskOfAConfiguredJobIsBadRequest() throws Exception {
             HttpResponse<String> response = send("PUT", "/api/jobs/kept", "{\"every\":\"10s\",\"task\":\"other\"}");
 
@@ -222,7 +240,7 @@ class RuntimeJobsIT {
         @Test
         void removedOverrideLetsTheDefinedScheduleApplyAgainWithBeforeAndAfterAudited() throws Exception {
             String defined = job("reset").get("quartzSchedule").asString();
-            send("PUT", "/api/jobs/reset", "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\"}");
+            reschedule("/api/jobs/reset", "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\"}");
 
             HttpResponse<String> reset = send("DELETE", "/api/jobs/reset/schedule", null);
 
@@ -238,8 +256,8 @@ class RuntimeJobsIT {
 
         @Test
         void secondRemovalIsNotFoundAndNotAudited() throws Exception {
-            send("PUT", "/api/jobs/reset", "{\"every\":\"1h\"}");
-            send("DELETE", "/api/jobs/reset/schedule", null);
+            reschedule("/api/jobs/reset", "{\"every\":\"1h\"}");
+            assertThat(send("DELETE", "/api/jobs/reset/schedule", null).statusCode()).isEqualTo(204);
             int audited = json(send("GET", "/api/audit?target=reset", null)).size();
 
             HttpResponse<String> again = send("DELETE", "/api/jobs/reset/schedule", null);
@@ -252,14 +270,38 @@ class RuntimeJobsIT {
 
         @Test
         void pausedJobStaysPaused() throws Exception {
-            send("POST", "/api/jobs/reset-paused/pause", null);
-            send("PUT", "/api/jobs/reset-paused", "{\"every\":\"1h\"}");
+            assertThat(send("POST", "/api/jobs/reset-paused/pause", null).statusCode()).isEqualTo(200);
+            reschedule("/api/jobs/reset-paused", "{\"every\":\"1h\"}");
 
-            send("DELETE", "/api/jobs/reset-paused/schedule", null);
+            HttpResponse<String> reset = send("DELETE", "/api/jobs/reset-paused/schedule", null);
 
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(204);
             JsonNode job = job("reset-paused");
             assertThat(job.get("schedule").asString()).isEqualTo("0 6 1 1 *");
             assertThat(job.get("paused").asBoolean()).isTrue();
+        }
+
+        @Test
+        void resetsSentAtOnceRemoveTheOverrideOnceWithOneAuditRow() throws Exception {
+            reschedule("/api/jobs/reset-at-once", "{\"every\":\"1h\"}");
+            int clients = 4;
+            CyclicBarrier start = new CyclicBarrier(clients);
+            List<CompletableFuture<Integer>> statuses = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                statuses.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        start.await();
+                        return send("DELETE", "/api/jobs/reset-at-once/schedule", null).statusCode();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+
+            assertThat(statuses.stream().map(CompletableFuture::join).toList())
+                    .containsOnlyOnce(204).containsOnly(204, 404);
+            assertThat(json(send("GET", "/api/audit?target=reset-at-once", null)).findValuesAsString("action"))
+                    .containsOnlyOnce("job.schedule-reset");
         }
 
         @Test
@@ -280,6 +322,11 @@ class RuntimeJobsIT {
 
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(detail(response)).isEqualTo("no job named 'ghost'");
+        }
+
+        private void reschedule(String path, String body) throws Exception {
+            HttpResponse<String> response = send("PUT", path, body);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         }
     }
 
