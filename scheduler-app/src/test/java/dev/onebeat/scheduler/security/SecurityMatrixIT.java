@@ -83,9 +83,9 @@ class SecurityMatrixIT {
             DELETE | /api/jobs/heartbeat        | operator  | denied
             DELETE | /api/jobs/heartbeat        | admin     | allowed
             DELETE | /api/jobs/heartbeat/schedule | anonymous | unauthenticated
-            DELETE | /api/jobs/heartbeat/schedule | viewer  | denied
-            DELETE | /api/jobs/heartbeat/schedule | operator | denied
-            DELETE | /api/jobs/heartbeat/schedule | admin   | allowed
+            DELETE | /api/jobs/heartbeat/schedule | viewer    | denied
+            DELETE | /api/jobs/heartbeat/schedule | operator  | denied
+            DELETE | /api/jobs/heartbeat/schedule | admin     | allowed
             GET    | /actuator/health           | anonymous | allowed
             GET    | /actuator/health/db        | anonymous | allowed
             HEAD   | /actuator/health           | anonymous | allowed
