@@ -18,7 +18,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Creates, changes and deletes runtime jobs, and reschedules jobs defined in code or configuration.
  * Each change stores the definition, updates the Quartz store and writes the audit row in one
  * transaction; then this replica's registry is reloaded at once, the others' within their poll interval.
- * A job defined in code or configuration can be paused or rescheduled, never deleted.
+ * A job defined in code or configuration can be paused or rescheduled (and its stored schedule removed
+ * again), never deleted.
  */
 @Component
 public class RuntimeJobs {
@@ -114,6 +115,51 @@ public class RuntimeJobs {
             return before;
         });
         store.reload();
+    }
+
+    /**
+     * Removes the stored schedule of a job defined in code or configuration, so its defined schedule
+     * applies again. A paused job stays paused.
+     *
+     * @throws UnknownJobException if there is no such job
+     * @throws NoScheduleOverrideException if the job has no stored schedule
+     * @throws AdminConflictException if the job is a runtime job, whose schedule is part of its definition
+     */
+    public void resetSchedule(String name) {
+        Optional<RegisteredJob> defined = registry.defined(name);
+        QuartzWork.inTransaction(transactions, () -> {
+            Optional<StoredJob> stored = store.find(name);
+            if (defined.isEmpty() && stored.isPresent()) {
+                throw new AdminConflictException("job '" + name + "' is a runtime job; its schedule is part of its "
+                        + "definition: PUT /api/jobs/" + name + " to change it");
+            }
+            if (defined.isEmpty()) {
+                throw new UnknownJobException(name);
+            }
+            // a runtime job's row under the name of a defined job is ignored (configuration wins): no override
+            if (stored.isEmpty() || stored.get().kind() != Kind.OVERRIDE) {
+                throw new NoScheduleOverrideException(name);
+            }
+            PeriodicJob original = defined.get().job();
+            Object before = storedSchedule(original, stored.get().definition());
+            // of two concurrent resets the second waits on the row lock, then deletes nothing: one audit row
+            if (!store.delete(name)) {
+                throw new NoScheduleOverrideException(name);
+            }
+            sync.apply(original);
+            audit.record("job.schedule-reset", "job", name, before, schedule(original), null);
+            return original;
+        });
+        store.reload();
+    }
+
+    /** The override as the reschedule audit wrote it, or as stored if it no longer builds (a zone withdrawn). */
+    private Object storedSchedule(PeriodicJob original, Definition override) {
+        try {
+            return schedule(store.rescheduled(original, override));
+        } catch (JobDefinitionException e) {
+            return override;
+        }
     }
 
     private static Map<String, String> schedule(PeriodicJob job) {

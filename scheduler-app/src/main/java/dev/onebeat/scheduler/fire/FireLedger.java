@@ -50,15 +50,35 @@ public class FireLedger {
      * @return the job's committed fires
      */
     public List<FireRecord> history(String job, int limit) {
+        return history(FireFilter.latest(job, limit));
+    }
+
+    /** @return the fires {@code filter} selects, newest scheduled instant first */
+    public List<FireRecord> history(FireFilter filter) {
         return jdbc.sql("""
                         SELECT job_name, scheduled_at, fired_at, node, trigger_kind, outcome, task_count,
                                duplicate_task_count, duration_ms
-                        FROM onebeat_fire WHERE job_name = ? ORDER BY scheduled_at DESC LIMIT ?
+                        FROM onebeat_fire
+                        WHERE job_name = :job
+                          AND (CAST(:outcome AS text) IS NULL OR outcome = :outcome)
+                          AND (CAST(:trigger AS text) IS NULL OR trigger_kind = :trigger)
+                          AND (CAST(:from AS timestamptz) IS NULL OR scheduled_at >= :from)
+                          AND (CAST(:to AS timestamptz) IS NULL OR scheduled_at < :to)
+                        ORDER BY scheduled_at DESC LIMIT :limit
                         """)
-                .params(job, limit)
+                .param("job", filter.job())
+                .param("outcome", filter.outcome())
+                .param("trigger", filter.trigger())
+                .param("from", timestamp(filter.from()))
+                .param("to", timestamp(filter.to()))
+                .param("limit", filter.limit())
                 .query((rs, row) -> new FireRecord(rs.getString(1), rs.getTimestamp(2).toInstant(),
                         rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getString(5), rs.getString(6),
                         rs.getInt(7), rs.getInt(8), rs.getLong(9)))
                 .list();
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
     }
 }

@@ -28,7 +28,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <ul>
  *   <li>an unchanged schedule (same signature) is left alone, keeping its next fire time;</li>
- *   <li>a new or changed one is stored, replacing the old trigger (a paused trigger stays paused);</li>
+ *   <li>a new or changed one is stored, replacing the old trigger (a paused trigger stays paused), also
+ *       when a cron schedule becomes an interval or back;</li>
  *   <li>a job no longer registered is paused and reported, never deleted: its history stays, and a
  *       replica of an older version that still runs it keeps the trigger it needs.</li>
  * </ul>
@@ -105,6 +106,11 @@ public class ScheduleSync implements SmartInitializingSingleton {
                 && scheduler.getTriggerState(existing.getKey()) == Trigger.TriggerState.PAUSED;
         boolean wasOrphaned = isOrphaned(job.name());
         Trigger trigger = QuartzTriggers.trigger(job, clock.instant());
+        if (existing != null && existing.getClass() != trigger.getClass()) {
+            // Quartz replaces a trigger by updating its rows in place, which fails across kinds (cron and
+            // interval keep their details in different tables); the job is durable and stays
+            scheduler.unscheduleJob(existing.getKey());
+        }
         try {
             scheduler.scheduleJob(QuartzTriggers.jobDetail(job), Set.of(trigger), true);
         } catch (ObjectAlreadyExistsException e) {

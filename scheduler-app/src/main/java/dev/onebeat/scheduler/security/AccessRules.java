@@ -1,9 +1,16 @@
 package dev.onebeat.scheduler.security;
 
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * URL → role, first match wins (roles are hierarchical, see {@link Role#hierarchy()}):
@@ -14,39 +21,65 @@ import org.springframework.security.config.annotation.web.configurers.AuthorizeH
  * GET /api/**                                                 viewer
  * POST /api/jobs/{name}/pause|resume|trigger                  operator
  * POST /api/tasks/{id}/retry|discard                          operator
- * any other /api/** (POST /api/jobs, PUT and DELETE /api/jobs/{name})  admin
+ * any other /api/** (POST /api/jobs, PUT and DELETE /api/jobs/{name},
+ *                    DELETE /api/jobs/{name}/schedule)        admin
  * GET /ui/**                                                  viewer
  * POST /ui/jobs/{name}/pause|resume|trigger, /ui/tasks/{id}/retry|discard  operator
  * any other /ui/**                                            admin
  * anything else                                               any signed-in user
  * </pre>
  *
- * Unlisted writes fall to admin, so an endpoint added later is closed until given a rule.
+ * Unlisted writes fall to admin, so an endpoint added later is closed until given a rule. The same
+ * table answers {@link #required} for the 403 problem detail, so the two cannot disagree.
  */
 final class AccessRules {
 
-    private static final String[] OPERATOR_API = {"/api/jobs/*/pause", "/api/jobs/*/resume", "/api/jobs/*/trigger",
-            "/api/tasks/*/retry", "/api/tasks/*/discard"};
-    private static final String[] OPERATOR_UI = {"/ui/jobs/*/pause", "/ui/jobs/*/resume", "/ui/jobs/*/trigger",
-            "/ui/tasks/*/retry", "/ui/tasks/*/discard"};
+    private static final PathPatternRequestMatcher.Builder PATHS = PathPatternRequestMatcher.withDefaults();
+
+    /** @param role the role needed, or null when anyone may call */
+    private record Rule(RequestMatcher matcher, Role role) {
+
+        static Rule of(HttpMethod method, Role role, String... patterns) {
+            List<RequestMatcher> matchers = Arrays.stream(patterns)
+                    .<RequestMatcher>map(pattern -> method == null ? PATHS.matcher(pattern) : PATHS.matcher(method, pattern))
+                    .toList();
+            return new Rule(matchers.size() == 1 ? matchers.get(0) : new OrRequestMatcher(matchers), role);
+        }
+    }
+
+    private static final List<Rule> RULES = List.of(
+            // any method: probes may use HEAD, and these endpoints are read-only
+            Rule.of(null, null, "/actuator/health", "/actuator/health/**", "/actuator/info"),
+            Rule.of(null, Role.ADMIN, "/actuator/**"),
+            // "/" only redirects to /ui, which asks for a sign-in
+            Rule.of(null, null, "/", "/login", "/css/**"),
+            Rule.of(HttpMethod.GET, Role.VIEWER, "/api/**"),
+            Rule.of(HttpMethod.POST, Role.OPERATOR, "/api/jobs/*/pause", "/api/jobs/*/resume", "/api/jobs/*/trigger",
+                    "/api/tasks/*/retry", "/api/tasks/*/discard"),
+            Rule.of(null, Role.ADMIN, "/api/**"),
+            Rule.of(HttpMethod.GET, Role.VIEWER, "/ui/**"),
+            Rule.of(HttpMethod.POST, Role.OPERATOR, "/ui/jobs/*/pause", "/ui/jobs/*/resume", "/ui/jobs/*/trigger",
+                    "/ui/tasks/*/retry", "/ui/tasks/*/discard"),
+            Rule.of(null, Role.ADMIN, "/ui/**"));
 
     private AccessRules() {
     }
 
     static void apply(AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry rules) {
         // the error page rendered for a request already decided above
-        rules.dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
-                // any method: probes may use HEAD, and these endpoints are read-only
-                .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
-                .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
-                // "/" only redirects to /ui, which asks for a sign-in
-                .requestMatchers("/", "/login", "/css/**").permitAll()
-                .requestMatchers(HttpMethod.GET, "/api/**").hasRole(Role.VIEWER.name())
-                .requestMatchers(HttpMethod.POST, OPERATOR_API).hasRole(Role.OPERATOR.name())
-                .requestMatchers("/api/**").hasRole(Role.ADMIN.name())
-                .requestMatchers(HttpMethod.GET, "/ui/**").hasRole(Role.VIEWER.name())
-                .requestMatchers(HttpMethod.POST, OPERATOR_UI).hasRole(Role.OPERATOR.name())
-                .requestMatchers("/ui/**").hasRole(Role.ADMIN.name())
-                .anyRequest().authenticated();
+        rules.dispatcherTypeMatchers(DispatcherType.ERROR).permitAll();
+        for (Rule rule : RULES) {
+            if (rule.role() == null) {
+                rules.requestMatchers(rule.matcher()).permitAll();
+            } else {
+                rules.requestMatchers(rule.matcher()).hasRole(rule.role().name());
+            }
+        }
+        rules.anyRequest().authenticated();
+    }
+
+    /** @return the role the first matching rule asks for; empty if anyone, or any signed-in user, may call */
+    static Optional<Role> required(HttpServletRequest request) {
+        return RULES.stream().filter(rule -> rule.matcher().matches(request)).findFirst().map(Rule::role);
     }
 }

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -15,18 +16,20 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Authenticates {@code Authorization: Bearer <token>} against {@link ApiTokens} for this request
- * only (nothing is stored in a session). A token that is not configured answers 401 at once rather
- * than falling through to anonymous access.
+ * only (nothing is stored in a session). A token that is not configured answers 401 (a problem detail)
+ * at once rather than falling through to anonymous access.
  */
 final class BearerTokenFilter extends OncePerRequestFilter {
 
     private static final String BEARER = "Bearer ";
 
     private final ApiTokens tokens;
+    private final ProblemResponses problems;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
 
-    BearerTokenFilter(ApiTokens tokens) {
+    BearerTokenFilter(ApiTokens tokens, ProblemResponses problems) {
         this.tokens = tokens;
+        this.problems = problems;
     }
 
     @Override
@@ -41,7 +44,8 @@ final class BearerTokenFilter extends OncePerRequestFilter {
         if (authentication.isEmpty()) {
             contexts.clearContext();
             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
-            response.sendError(HttpServletResponse.SC_UNAUTHORIZED, "unknown API token");
+            problems.write(request, response, HttpStatus.UNAUTHORIZED, "unknown API token; "
+                    + ProblemAuthenticationEntryPoint.HOW_TO_SIGN_IN);
             return;
         }
         SecurityContext context = contexts.createEmptyContext();

@@ -11,6 +11,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,13 +26,20 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled. */
+/**
+ * Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled and
+ * put back on their defined schedule.
+ */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured",
-        "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept"})
+        "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept",
+        "onebeat.jobs[2].name=reset", "onebeat.jobs[2].cron=0 6 1 1 *", "onebeat.jobs[2].task=ops.reset",
+        "onebeat.jobs[3].name=reset-paused", "onebeat.jobs[3].cron=0 6 1 1 *", "onebeat.jobs[3].task=ops.reset",
+        "onebeat.jobs[4].name=reset-at-once", "onebeat.jobs[4].cron=0 6 1 1 *", "onebeat.jobs[4].task=ops.reset",
+        "onebeat.jobs[5].name=cron-to-interval", "onebeat.jobs[5].cron=0 6 1 1 *", "onebeat.jobs[5].task=ops.c"})
 class RuntimeJobsIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -163,6 +174,18 @@ class RuntimeJobsIT {
         }
 
         @Test
+        void cronJobIsRescheduledToAnIntervalAndBack() throws Exception {
+            HttpResponse<String> toInterval = send("PUT", "/api/jobs/cron-to-interval", "{\"every\":\"1h\"}");
+
+            assertThat(toInterval.statusCode()).as(toInterval.body()).isEqualTo(200);
+            assertThat(job("cron-to-interval").get("schedule").asString()).isEqualTo("every 3600s");
+            assertThat(job("cron-to-interval").get("nextFire").isNull()).isFalse();
+            HttpResponse<String> toCron = send("PUT", "/api/jobs/cron-to-interval", "{\"cron\":\"0 7 1 1 *\"}");
+            assertThat(toCron.statusCode()).as(toCron.body()).isEqualTo(200);
+            assertThat(job("cron-to-interval").get("quartzSchedule").asString()).startsWith("cron 0 0 7 1 1 ?");
+        }
+
+        @Test
         void changingTheTaskOfAConfiguredJobIsBadRequest() throws Exception {
             HttpResponse<String> response = send("PUT", "/api/jobs/kept", "{\"every\":\"10s\",\"task\":\"other\"}");
 
@@ -208,6 +231,102 @@ class RuntimeJobsIT {
         @Test
         void deletingAnUnknownJobIsNotFound() throws Exception {
             assertThat(send("DELETE", "/api/jobs/ghost", null).statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Nested
+    class ResetSchedule {
+
+        @Test
+        void removedOverrideLetsTheDefinedScheduleApplyAgainWithBeforeAndAfterAudited() throws Exception {
+            String defined = job("reset").get("quartzSchedule").asString();
+            reschedule("/api/jobs/reset", "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\"}");
+
+            HttpResponse<String> reset = send("DELETE", "/api/jobs/reset/schedule", null);
+
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(204);
+            JsonNode job = job("reset");
+            assertThat(job.get("schedule").asString()).isEqualTo("0 6 1 1 *");
+            assertThat(job.get("quartzSchedule").asString()).isEqualTo(defined);
+            JsonNode audit = json(send("GET", "/api/audit?target=reset", null)).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.schedule-reset");
+            assertThat(audit.get("before").get("schedule").asString()).isEqualTo("cron 0 0 9 * * ? Europe/Paris");
+            assertThat(audit.get("after").get("schedule").asString()).isEqualTo(defined);
+        }
+
+        @Test
+        void secondRemovalIsNotFoundAndNotAudited() throws Exception {
+            reschedule("/api/jobs/reset", "{\"every\":\"1h\"}");
+            assertThat(send("DELETE", "/api/jobs/reset/schedule", null).statusCode()).isEqualTo(204);
+            int audited = json(send("GET", "/api/audit?target=reset", null)).size();
+
+            HttpResponse<String> again = send("DELETE", "/api/jobs/reset/schedule", null);
+
+            assertThat(again.statusCode()).isEqualTo(404);
+            assertThat(detail(again)).isEqualTo("job 'reset' has no stored schedule; it already runs on the schedule "
+                    + "defined in code or configuration");
+            assertThat(json(send("GET", "/api/audit?target=reset", null))).hasSize(audited);
+        }
+
+        @Test
+        void pausedJobStaysPaused() throws Exception {
+            assertThat(send("POST", "/api/jobs/reset-paused/pause", null).statusCode()).isEqualTo(200);
+            reschedule("/api/jobs/reset-paused", "{\"every\":\"1h\"}");
+
+            HttpResponse<String> reset = send("DELETE", "/api/jobs/reset-paused/schedule", null);
+
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(204);
+            JsonNode job = job("reset-paused");
+            assertThat(job.get("schedule").asString()).isEqualTo("0 6 1 1 *");
+            assertThat(job.get("paused").asBoolean()).isTrue();
+        }
+
+        @Test
+        void resetsSentAtOnceRemoveTheOverrideOnceWithOneAuditRow() throws Exception {
+            reschedule("/api/jobs/reset-at-once", "{\"every\":\"1h\"}");
+            int clients = 4;
+            CyclicBarrier start = new CyclicBarrier(clients);
+            List<CompletableFuture<Integer>> statuses = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                statuses.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        start.await();
+                        return send("DELETE", "/api/jobs/reset-at-once/schedule", null).statusCode();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+
+            assertThat(statuses.stream().map(CompletableFuture::join).toList())
+                    .containsOnlyOnce(204).containsOnly(204, 404);
+            assertThat(json(send("GET", "/api/audit?target=reset-at-once", null)).findValuesAsString("action"))
+                    .containsOnlyOnce("job.schedule-reset");
+        }
+
+        @Test
+        void runtimeJobIsConflict() throws Exception {
+            send("POST", "/api/jobs", "{\"name\":\"own-schedule\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+
+            HttpResponse<String> response = send("DELETE", "/api/jobs/own-schedule/schedule", null);
+
+            assertThat(response.statusCode()).isEqualTo(409);
+            assertThat(detail(response)).isEqualTo("job 'own-schedule' is a runtime job; its schedule is part of its "
+                    + "definition: PUT /api/jobs/own-schedule to change it");
+            assertThat(job("own-schedule").get("schedule").asString()).isEqualTo("0 6 1 1 *");
+        }
+
+        @Test
+        void unknownJobIsNotFound() throws Exception {
+            HttpResponse<String> response = send("DELETE", "/api/jobs/ghost/schedule", null);
+
+            assertThat(response.statusCode()).isEqualTo(404);
+            assertThat(detail(response)).isEqualTo("no job named 'ghost'");
+        }
+
+        private void reschedule(String path, String body) throws Exception {
+            HttpResponse<String> response = send("PUT", path, body);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         }
     }
 

@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.mock.web.MockHttpSession;
 import org.springframework.test.annotation.DirtiesContext;
@@ -26,17 +28,22 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The URL → role contract on the real application (real database), through the real filter chain.
  * For an endpoint this branch does not have yet, "allowed" means the request got past authorization
- * (a 404 or 405 from Spring MVC), "denied" a 403: fill in real endpoints as they arrive.
+ * (a 404 or 405 from Spring MVC), "denied" a 403: fill in real endpoints as they arrive. A 401 or 403
+ * to an API or actuator request is a problem detail; the console keeps its login redirect and error page.
  */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
 @SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 @AutoConfigureMockMvc
 class SecurityMatrixIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired
     MockMvc mvc;
@@ -75,6 +82,10 @@ class SecurityMatrixIT {
             PUT    | /api/jobs/heartbeat        | admin     | allowed
             DELETE | /api/jobs/heartbeat        | operator  | denied
             DELETE | /api/jobs/heartbeat        | admin     | allowed
+            DELETE | /api/jobs/heartbeat/schedule | anonymous | unauthenticated
+            DELETE | /api/jobs/heartbeat/schedule | viewer    | denied
+            DELETE | /api/jobs/heartbeat/schedule | operator  | denied
+            DELETE | /api/jobs/heartbeat/schedule | admin     | allowed
             GET    | /actuator/health           | anonymous | allowed
             GET    | /actuator/health/db        | anonymous | allowed
             HEAD   | /actuator/health           | anonymous | allowed
@@ -114,10 +125,14 @@ class SecurityMatrixIT {
                 assertThat(response.getStatus()).isNotIn(401, 403);
                 assertThat(String.valueOf(response.getRedirectedUrl())).doesNotEndWith("/login");
             }
-            case "denied" -> assertThat(response.getStatus()).isEqualTo(403);
+            case "denied" -> {
+                assertThat(response.getStatus()).isEqualTo(403);
+                assertIsProblemIfMachinePath(response, path, 403);
+            }
             case "unauthenticated" -> {
                 assertThat(response.getStatus()).isEqualTo(401);
                 assertThat(response.getHeader(HttpHeaders.WWW_AUTHENTICATE)).isEqualTo("Basic realm=\"onebeat\"");
+                assertIsProblemIfMachinePath(response, path, 401);
             }
             case "login" -> {
                 assertThat(response.getStatus()).isEqualTo(302);
@@ -214,6 +229,97 @@ class SecurityMatrixIT {
         MockHttpSession session = login("viewer");
 
         assertThat(status(get("/ui/jobs").session(session))).isNotIn(302, 401, 403);
+    }
+
+    @Nested
+    class ProblemDetails {
+
+        @Test
+        void anonymousApiCallIsToldHowToSignIn() throws Exception {
+            JsonNode problem = problem(mvc.perform(get("/api/jobs")).andReturn().getResponse());
+
+            assertThat(problem.get("type").asString()).isEqualTo("about:blank");
+            assertThat(problem.get("title").asString()).isEqualTo("Unauthorized");
+            assertThat(problem.get("status").asInt()).isEqualTo(401);
+            assertThat(problem.get("detail").asString()).isEqualTo("sign in with HTTP Basic or a bearer token");
+            assertThat(problem.get("instance").asString()).isEqualTo("/api/jobs");
+        }
+
+        @Test
+        void wrongPasswordIsToldApartWithoutEchoingTheCredentials() throws Exception {
+            MockHttpServletResponse response = mvc.perform(get("/api/jobs").header(HttpHeaders.AUTHORIZATION,
+                    SecurityTestUsers.basic("admin", "s3cret-guess"))).andReturn().getResponse();
+
+            assertThat(problem(response).get("detail").asString())
+                    .isEqualTo("user name or password not accepted; sign in with HTTP Basic or a bearer token");
+            assertThat(response.getContentAsString()).doesNotContain("s3cret-guess").doesNotContain("admin");
+            assertThat(response.getHeader(HttpHeaders.WWW_AUTHENTICATE)).isEqualTo("Basic realm=\"onebeat\"");
+        }
+
+        @Test
+        void unknownBearerTokenIsAProblemThatDoesNotEchoTheToken() throws Exception {
+            MockHttpServletResponse response = mvc.perform(get("/api/jobs")
+                    .header(HttpHeaders.AUTHORIZATION, "Bearer not-a-configured-token")).andReturn().getResponse();
+
+            assertThat(problem(response).get("detail").asString())
+                    .isEqualTo("unknown API token; sign in with HTTP Basic or a bearer token");
+            assertThat(response.getContentAsString()).doesNotContain("not-a-configured-token");
+        }
+
+        @Test
+        void deniedCallerIsToldTheRoleNeededAndTheirOwn() throws Exception {
+            MockHttpServletResponse response = mvc.perform(post("/api/jobs/heartbeat/pause")
+                    .header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.bearer("viewer"))).andReturn().getResponse();
+
+            JsonNode problem = problem(response);
+            assertThat(problem.get("title").asString()).isEqualTo("Forbidden");
+            assertThat(problem.get("status").asInt()).isEqualTo(403);
+            assertThat(problem.get("detail").asString()).isEqualTo(
+                    "role operator or higher needed for POST /api/jobs/heartbeat/pause; signed in with role viewer");
+            assertThat(problem.get("instance").asString()).isEqualTo("/api/jobs/heartbeat/pause");
+        }
+
+        @Test
+        void actuatorNeedsAdmin() throws Exception {
+            MockHttpServletResponse response = mvc.perform(get("/actuator/prometheus")
+                    .header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.basic("operator"))).andReturn().getResponse();
+
+            assertThat(problem(response).get("detail").asString())
+                    .isEqualTo("role admin needed for GET /actuator/prometheus; signed in with role operator");
+        }
+
+        @Test
+        void apiPostOnTheUiSessionWithoutCsrfTokenIsToldWhy() throws Exception {
+            MockHttpServletResponse response = mvc.perform(post("/api/jobs/heartbeat/pause")
+                    .session(login("operator"))).andReturn().getResponse();
+
+            assertThat(response.getStatus()).isEqualTo(403);
+            assertThat(problem(response).get("detail").asString()).startsWith("CSRF token missing or wrong");
+        }
+
+        @Test
+        void signedInConsoleUserDeniedGetsTheErrorPageNotAProblem() throws Exception {
+            MockHttpServletResponse response = mvc.perform(post("/ui/jobs/heartbeat/pause")
+                    .session(login("viewer")).with(csrf())).andReturn().getResponse();
+
+            assertThat(response.getStatus()).isEqualTo(403);
+            assertThat(String.valueOf(response.getContentType())).doesNotContain("problem");
+        }
+    }
+
+    private static void assertIsProblemIfMachinePath(MockHttpServletResponse response, String path, int status)
+            throws Exception {
+        if (path.startsWith("/api/") || path.startsWith("/actuator/")) {
+            JsonNode problem = problem(response);
+            assertThat(problem.get("status").asInt()).isEqualTo(status);
+            assertThat(problem.get("detail").asString()).isNotBlank();
+            assertThat(problem.get("instance").asString()).isEqualTo(path);
+        }
+    }
+
+    private static JsonNode problem(MockHttpServletResponse response) throws Exception {
+        assertThat(response.getContentType()).startsWith(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        return JSON.readTree(response.getContentAsString());
     }
 
     private MockHttpSession login(String user) throws Exception {

@@ -1,0 +1,173 @@
+package dev.onebeat.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.fire.FireFilter;
+import dev.onebeat.scheduler.fire.FireLedger;
+import dev.onebeat.scheduler.fire.FireRecord;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code GET /api/jobs/{name}/fires} filtered by outcome, trigger kind and scheduled instant, over ledger
+ * rows written here (Quartz does not run, so these are the only fires).
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+        "onebeat.jobs[0].name=hourly", "onebeat.jobs[0].cron=0 * * * *", "onebeat.jobs[0].task=ops.hourly",
+        "onebeat.jobs[1].name=other", "onebeat.jobs[1].cron=0 * * * *", "onebeat.jobs[1].task=ops.other"})
+class FireHistoryIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    FireLedger ledger;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, FireHistoryIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @BeforeEach
+    void ledger() {
+        jdbc.sql("DELETE FROM onebeat_fire").update();
+        fire("hourly", "2027-01-01T10:00:00Z", "scheduled");
+        fire("hourly", "2027-01-01T11:00:00Z", "misfire");
+        fire("hourly", "2027-01-01T12:00:00Z", "scheduled");
+        fire("hourly", "2027-01-01T12:30:00Z", "manual");
+        fire("hourly", "2027-01-01T13:00:00Z", "recovery");
+        fire("other", "2027-01-01T12:00:00Z", "scheduled");
+    }
+
+    @Test
+    void withoutFiltersEveryFireOfTheJobIsListedNewestFirst() throws Exception {
+        assertThat(scheduled(get("/api/jobs/hourly/fires"))).containsExactly("2027-01-01T13:00:00Z",
+                "2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z", "2027-01-01T10:00:00Z");
+    }
+
+    @Test
+    void triggerFilterKeepsOnlyFiresOfThatKind() throws Exception {
+        JsonNode fires = json(get("/api/jobs/hourly/fires?trigger=scheduled"));
+
+        assertThat(fires.findValuesAsString("scheduledAt")).containsExactly("2027-01-01T12:00:00Z", "2027-01-01T10:00:00Z");
+        assertThat(fires.findValuesAsString("trigger")).containsOnly("scheduled");
+    }
+
+    @Test
+    void fromIsInclusiveAndToExclusiveOnTheScheduledInstant() throws Exception {
+        assertThat(scheduled(get("/api/jobs/hourly/fires?from=2027-01-01T11:00:00Z&to=2027-01-01T13:00:00Z")))
+                .containsExactly("2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z");
+    }
+
+    @Test
+    void filtersCombineWithTheLimit() throws Exception {
+        assertThat(scheduled(get("/api/jobs/hourly/fires?outcome=committed&trigger=scheduled&from=2027-01-01T09:00:00Z"
+                + "&limit=1"))).containsExactly("2027-01-01T12:00:00Z");
+    }
+
+    @Test
+    void unknownTriggerIsBadRequestListingTheKnownOnes() throws Exception {
+        HttpResponse<String> response = get("/api/jobs/hourly/fires?trigger=cron");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual]");
+    }
+
+    @Test
+    void unknownOutcomeIsBadRequestListingTheKnownOnes() throws Exception {
+        HttpResponse<String> response = get("/api/jobs/hourly/fires?outcome=failed");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(detail(response)).isEqualTo("outcome: 'failed' is not one of [committed]");
+    }
+
+    @Test
+    void fromThatIsNotAnInstantIsBadRequestNamingTheParameter() throws Exception {
+        HttpResponse<String> response = get("/api/jobs/hourly/fires?from=yesterday");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(detail(response)).isEqualTo("from: 'yesterday' is not a valid Instant");
+    }
+
+    @Test
+    void fromNotBeforeToIsBadRequest() throws Exception {
+        HttpResponse<String> response = get("/api/jobs/hourly/fires?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(detail(response)).isEqualTo("from: 2027-01-02T00:00:00Z must be before to, 2027-01-01T00:00:00Z");
+    }
+
+    @Test
+    void historyOfJobAndLimitStillListsTheLatestFires() {
+        List<FireRecord> fires = ledger.history("hourly", 2);
+
+        assertThat(fires).extracting(FireRecord::trigger).containsExactly("recovery", "manual");
+    }
+
+    @Test
+    void ledgerFilterSelectsByTriggerAndInstant() {
+        List<FireRecord> fires = ledger.history(new FireFilter("hourly", null, "misfire",
+                Instant.parse("2027-01-01T00:00:00Z"), null, 10));
+
+        assertThat(fires).extracting(FireRecord::scheduledAt).containsExactly(Instant.parse("2027-01-01T11:00:00Z"));
+    }
+
+    private void fire(String job, String scheduledAt, String trigger) {
+        Timestamp at = Timestamp.from(Instant.parse(scheduledAt));
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                        VALUES (?, ?, ?, 'test-node', ?, 'committed')
+                        """)
+                .params(job, at, at, trigger)
+                .update();
+    }
+
+    private List<String> scheduled(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return json(response).findValuesAsString("scheduledAt");
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                        .header("Authorization", SecurityTestUsers.basic("viewer")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String detail(HttpResponse<String> response) {
+        return json(response).get("detail").asString();
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}
