@@ -11,6 +11,7 @@ import dev.onebeat.scheduler.admin.ManualTriggers;
 import dev.onebeat.scheduler.admin.RuntimeJobs;
 import dev.onebeat.scheduler.admin.SchedulePreview;
 import dev.onebeat.scheduler.admin.UnknownJobException;
+import dev.onebeat.scheduler.fire.FireFilter;
 import dev.onebeat.scheduler.fire.FireLedger;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.registry.JobRegistry;
@@ -87,9 +88,16 @@ class JobPages {
         return "jobs";
     }
 
+    /** @param trigger shows only the fires of that kind ({@code scheduled}, {@code manual}, ...) when set */
     @GetMapping("/{name}")
-    String job(@PathVariable String name, Model model) {
+    String job(@PathVariable String name, @RequestParam(required = false) String trigger, Model model) {
         JobView job = known(name);
+        String kind = JobForms.blankToNull(trigger);
+        if (kind != null && !FireFilter.TRIGGERS.contains(kind)) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "trigger: '" + trigger + "' is not one of "
+                    + FireFilter.TRIGGERS);
+        }
+        model.addAttribute("trigger", kind == null ? "" : kind);
         return jobPage(job, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job).orElse(null)),
                 Map.of(), model);
     }
@@ -192,7 +200,10 @@ class JobPages {
     private String jobPage(JobView job, JobForms.ScheduleForm form, Map<String, String> errors, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("job", job);
-        model.addAttribute("fires", ledger.history(job.name(), HISTORY));
+        String kind = (String) model.getAttribute("trigger");
+        model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null,
+                kind == null || kind.isEmpty() ? null : kind, null, null, HISTORY)));
+        model.addAttribute("triggers", FireFilter.TRIGGERS);
         model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
         model.addAttribute("scheduleForm", form);
         model.addAttribute("errors", errors);

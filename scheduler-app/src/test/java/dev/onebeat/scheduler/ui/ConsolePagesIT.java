@@ -164,6 +164,14 @@ class ConsolePagesIT {
         assertThat(manualFires("trigger-me")).isEqualTo(1);
         assertThat(page(get("/ui/jobs/trigger-me"), "viewer").getContentAsString())
                 .contains("<td>manual</td>").doesNotContain("No fire yet.");
+        // the history filtered by trigger kind
+        assertThat(page(get("/ui/jobs/trigger-me").param("trigger", "manual"), "viewer").getContentAsString())
+                .contains("<td>manual</td>");
+        assertThat(page(get("/ui/jobs/trigger-me").param("trigger", "scheduled"), "viewer").getContentAsString())
+                .doesNotContain("<td>manual</td>").contains("No fire yet.");
+        MockHttpServletResponse bogus = page(get("/ui/jobs/trigger-me").param("trigger", "bogus"), "viewer");
+        assertThat(bogus.getStatus()).isEqualTo(400);
+        assertThat(bogus.getContentAsString()).contains("trigger: &#39;bogus&#39; is not one of");
     }
 
     @Test
