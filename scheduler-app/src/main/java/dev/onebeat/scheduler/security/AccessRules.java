@@ -18,6 +18,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * <pre>
  * /actuator/health/**, /actuator/info, /login, /css/**, /     anonymous
  * /actuator/**                                                admin
+ * GET /api/users, /ui/users                                   admin
  * GET /api/**                                                 viewer
  * POST /api/jobs/{name}/pause|resume|trigger                  operator
  * POST /api/tasks/{id}/retry|discard                          operator
@@ -53,6 +54,8 @@ final class AccessRules {
             Rule.of(null, Role.ADMIN, "/actuator/**"),
             // "/" only redirects to /ui, which asks for a sign-in
             Rule.of(null, null, "/", "/login", "/css/**"),
+            // who may sign in, and with which role, is for admins to see
+            Rule.of(HttpMethod.GET, Role.ADMIN, "/api/users", "/ui/users"),
             Rule.of(HttpMethod.GET, Role.VIEWER, "/api/**"),
             Rule.of(HttpMethod.POST, Role.OPERATOR, "/api/jobs/*/pause", "/api/jobs/*/resume", "/api/jobs/*/trigger",
                     "/api/tasks/*/retry", "/api/tasks/*/discard"),

@@ -42,8 +42,33 @@ class AccountsConfiguration {
     UserDetailsService userDetailsService(OnebeatSecurityProperties properties, ApiTokens tokens,
                                           PasswordEncoder encoder, Environment environment,
                                           ObjectProvider<ClientRegistrationRepository> oidc) {
+        return new InMemoryUserDetailsManager(users(properties, tokens, encoder, environment, oidc));
+    }
+
+    /** What the users page shows: the accounts the service above was given, without their secrets. */
+    @Bean
+    Accounts accounts(OnebeatSecurityProperties properties, ApiTokens tokens, Environment environment,
+                      ObjectProvider<ClientRegistrationRepository> oidc) {
+        List<Accounts.Account> accounts = new ArrayList<>();
+        for (int i = 0; i < properties.users().size(); i++) {
+            OnebeatSecurityProperties.User user = properties.users().get(i);
+            String property = "onebeat.security.users[" + i + "]";
+            accounts.add(Accounts.Account.of(user.name(), "user", Role.configured(user.role(), property + ".role"),
+                    property));
+        }
+        if (adminGenerated(properties, environment)) {
+            accounts.add(Accounts.Account.of(UserAccounts.GENERATED_ADMIN, "generated", Role.ADMIN,
+                    "generated at start-up (embedded default, no onebeat.security.users)"));
+        }
+        accounts.addAll(tokens.accounts());
+        return new Accounts(accounts, oidc.getIfAvailable() != null, properties.oidc().rolesClaim());
+    }
+
+    private static List<UserDetails> users(OnebeatSecurityProperties properties, ApiTokens tokens,
+                                           PasswordEncoder encoder, Environment environment,
+                                           ObjectProvider<ClientRegistrationRepository> oidc) {
         List<UserDetails> users = new ArrayList<>(UserAccounts.configured(properties.users()));
-        if (users.isEmpty() && NoDatasourceUrlCondition.embeddedWanted(environment)) {
+        if (adminGenerated(properties, environment)) {
             users.add(UserAccounts.generatedAdmin(encoder));
         } else if (users.isEmpty() && tokens.isEmpty() && oidc.getIfAvailable() == null) {
             // start anyway: health stays up for the orchestrator, but nothing else is open by default
@@ -51,6 +76,11 @@ class AccountsConfiguration {
                     + "configure onebeat.security.users[], onebeat.security.tokens[] or an OIDC registration "
                     + "(spring.security.oauth2.client.registration.*)");
         }
-        return new InMemoryUserDetailsManager(users);
+        return users;
+    }
+
+    /** The embedded default with no users configured gets an admin with a generated password. */
+    private static boolean adminGenerated(OnebeatSecurityProperties properties, Environment environment) {
+        return properties.users().isEmpty() && NoDatasourceUrlCondition.embeddedWanted(environment);
     }
 }

@@ -23,7 +23,7 @@ final class ApiTokens {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
 
-    private record Entry(String name, byte[] sha256, Role role) {
+    private record Entry(String name, byte[] sha256, Role role, String property) {
     }
 
     private final List<Entry> entries;
@@ -58,13 +58,19 @@ final class ApiTokens {
                 throw new SecurityConfigurationException(property + ".token-sha256: is the same token as " + earlier);
             }
             Role role = Role.configured(token.role(), property + ".role");
-            entries.add(new Entry(token.name(), HexFormat.of().parseHex(token.tokenSha256()), role));
+            entries.add(new Entry(token.name(), HexFormat.of().parseHex(token.tokenSha256()), role, property));
         }
         return new ApiTokens(entries);
     }
 
     boolean isEmpty() {
         return entries.isEmpty();
+    }
+
+    /** @return the tokens' names and roles, never their digests */
+    List<Accounts.Account> accounts() {
+        return entries.stream().map(entry -> Accounts.Account.of(entry.name(), "token", entry.role(), entry.property()))
+                .toList();
     }
 
     /** The token's name and role when {@code presented} is a configured token. */

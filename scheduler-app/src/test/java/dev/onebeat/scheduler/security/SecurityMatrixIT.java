@@ -62,6 +62,11 @@ class SecurityMatrixIT {
             GET    | /api/cluster               | viewer    | allowed
             GET    | /api/schedules/preview     | viewer    | allowed
             GET    | /api/tasks                 | viewer    | allowed
+            GET    | /api/users                 | viewer    | denied
+            GET    | /api/users                 | operator  | denied
+            GET    | /api/users                 | admin     | allowed
+            GET    | /ui/users                  | operator  | denied
+            GET    | /ui/users                  | admin     | allowed
             POST   | /api/jobs/heartbeat/pause  | anonymous | unauthenticated
             POST   | /api/jobs/heartbeat/pause  | viewer    | denied
             POST   | /api/jobs/heartbeat/pause  | operator  | allowed

@@ -298,6 +298,27 @@ class ConsolePagesIT {
     }
 
     @Test
+    void adminsSeeWhoMaySignInButNoSecret() throws Exception {
+        String usersPage = page(get("/ui/users"), "admin").getContentAsString();
+
+        assertThat(usersPage).contains("<td>operator-token</td>").contains("onebeat.security.users[2]")
+                .contains("onebeat.security.tokens[0]").contains("OIDC sign-in is off")
+                .doesNotContain("{bcrypt}").doesNotContain("$2a$")
+                .doesNotContain(SecurityTestUsers.sha256Hex(SecurityTestUsers.token("admin")));
+        assertThat(page(get("/ui/jobs"), "admin").getContentAsString()).contains("href=\"/ui/users\"");
+        assertThat(page(get("/ui/jobs"), "operator").getContentAsString()).doesNotContain("href=\"/ui/users\"");
+
+        JsonNode api = JSON.readTree(page(get("/api/users"), "admin").getContentAsString());
+        assertThat(api.get("accounts")).hasSize(6);
+        assertThat(api.get("accounts").get(0).get("name").asString()).isEqualTo("viewer");
+        assertThat(api.get("accounts").get(0).get("kind").asString()).isEqualTo("user");
+        assertThat(api.get("accounts").get(5).get("name").asString()).isEqualTo("admin-token");
+        assertThat(api.get("accounts").get(5).get("role").asString()).isEqualTo("admin");
+        assertThat(api.get("oidc").asBoolean()).isFalse();
+        assertThat(page(get("/api/users"), "operator").getStatus()).isEqualTo(403);
+    }
+
+    @Test
     void signInPageAndLanding() throws Exception {
         MockHttpServletResponse login = mvc.perform(get("/login")).andReturn().getResponse();
         assertThat(login.getStatus()).isEqualTo(200);
