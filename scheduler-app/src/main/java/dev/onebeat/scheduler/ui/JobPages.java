@@ -30,7 +30,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
@@ -39,12 +38,12 @@ import org.springframework.web.util.UriComponentsBuilder;
 /**
  * The console's jobs: the list ({@code GET /ui/jobs}, searched by name), a job's page with its
  * history and actions ({@code GET /ui/jobs/{name}}), the actions as form posts (pause, resume,
- * trigger, reschedule with a preview, delete) and the form for a new runtime job. Every action goes
- * through the same services as the API, so it is audited and checked the same way; a form with a bad
- * value is shown again with the message next to the field and status 400.
+ * trigger, reschedule with a preview, delete) and the form for a new runtime job
+ * ({@code /ui/new-job}). Every action goes through the same services as the API, so it is audited and
+ * checked the same way; a form with a bad value is shown again with the message next to the field and
+ * status 400.
  */
 @Controller
-@RequestMapping("/ui/jobs")
 class JobPages {
 
     static final int PAGE_SIZE = 50;
@@ -78,7 +77,7 @@ class JobPages {
         this.clock = clock;
     }
 
-    @GetMapping({"", "/"})
+    @GetMapping({"/ui/jobs", "/ui/jobs/"})
     String jobs(@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("q", q == null ? "" : q);
@@ -89,7 +88,7 @@ class JobPages {
     }
 
     /** @param trigger shows only the fires of that kind ({@code scheduled}, {@code manual}, ...) when set */
-    @GetMapping("/{name}")
+    @GetMapping("/ui/jobs/{name}")
     String job(@PathVariable String name, @RequestParam(required = false) String trigger, Model model) {
         JobView job = known(name);
         String kind = JobForms.blankToNull(trigger);
@@ -102,20 +101,20 @@ class JobPages {
                 Map.of(), model);
     }
 
-    @PostMapping("/{name}/pause")
+    @PostMapping("/ui/jobs/{name}/pause")
     String pause(@PathVariable String name, RedirectAttributes flash) {
         return act(name, flash, () -> control.pause(name).paused() ? "Paused: " + name
                 + " fires no more until resumed, on every replica." : name + " was not paused.");
     }
 
-    @PostMapping("/{name}/resume")
+    @PostMapping("/ui/jobs/{name}/resume")
     String resume(@PathVariable String name, RedirectAttributes flash) {
         return act(name, flash, () -> control.resume(name).paused() ? name + " is still paused."
                 : "Resumed: " + name + " fires on its schedule again.");
     }
 
     /** The form carries a request id made when the page was drawn: a second submit of it fires nothing new. */
-    @PostMapping("/{name}/trigger")
+    @PostMapping("/ui/jobs/{name}/trigger")
     String trigger(@PathVariable String name, @RequestParam(required = false) String requestId,
                    RedirectAttributes flash) {
         if (requestId == null || requestId.isBlank() || requestId.length() > 100) {
@@ -130,7 +129,7 @@ class JobPages {
     }
 
     /** Previews ({@code action=preview}) or saves a new schedule; an admin action. */
-    @PostMapping("/{name}/schedule")
+    @PostMapping("/ui/jobs/{name}/schedule")
     String reschedule(@PathVariable String name, @ModelAttribute JobForms.ScheduleForm form,
                       @RequestParam(defaultValue = "save") String action, Model model, RedirectAttributes flash,
                       HttpServletResponse response) {
@@ -154,7 +153,7 @@ class JobPages {
         return redirect(name);
     }
 
-    @PostMapping("/{name}/delete")
+    @PostMapping("/ui/jobs/{name}/delete")
     String delete(@PathVariable String name, RedirectAttributes flash) {
         try {
             runtimeJobs.delete(name);
@@ -168,12 +167,13 @@ class JobPages {
         return "redirect:/ui/jobs";
     }
 
-    @GetMapping("/new")
+    // not under /ui/jobs/, where it would hide a job named "new"
+    @GetMapping("/ui/new-job")
     String newJob(Model model) {
         return newJobPage(JobForms.JobForm.EMPTY, Map.of(), model);
     }
 
-    @PostMapping({"", "/"})
+    @PostMapping({"/ui/jobs", "/ui/jobs/"})
     String create(@ModelAttribute JobForms.JobForm form, Model model, RedirectAttributes flash,
                   HttpServletResponse response) {
         Definition definition;

@@ -220,6 +220,8 @@ class ConsolePagesIT {
 
     @Test
     void adminCreatesAndDeletesARuntimeJobThroughTheForm() throws Exception {
+        assertThat(page(get("/ui/new-job"), "admin").getContentAsString()).contains("id=\"create\"")
+                .contains("action=\"/ui/jobs\"");
         MockHttpServletResponse bad = page(post("/ui/jobs").param("name", "nightly-export").param("every", "1h")
                 .param("task", "exports.run").param("args", "[1, 2").with(csrf()), "admin");
 
