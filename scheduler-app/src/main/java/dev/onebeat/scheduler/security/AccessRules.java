@@ -18,13 +18,13 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * <pre>
  * /actuator/health/**, /actuator/info, /login, /css/**, /     anonymous
  * /actuator/**                                                admin
- * GET /api/users, /ui/users                                   admin
- * GET /api/**                                                 viewer
+ * GET (and HEAD) /api/users, /ui/users                       admin
+ * GET (and HEAD) /api/**                                      viewer
  * POST /api/jobs/{name}/pause|resume|trigger                  operator
  * POST /api/tasks/{id}/retry|discard                          operator
  * any other /api/** (POST /api/jobs, PUT and DELETE /api/jobs/{name},
  *                    DELETE /api/jobs/{name}/schedule)        admin
- * GET /ui/**                                                  viewer
+ * GET (and HEAD) /ui/**                                       viewer
  * POST /ui/jobs/{name}/pause|resume|trigger, /ui/tasks/{id}/retry|discard  operator
  * any other /ui/**                                            admin
  * anything else                                               any signed-in user
@@ -46,6 +46,12 @@ final class AccessRules {
                     .toList();
             return new Rule(matchers.size() == 1 ? matchers.get(0) : new OrRequestMatcher(matchers), role);
         }
+
+        /** GET, and HEAD, which asks for the same without the body */
+        static Rule reads(Role role, String... patterns) {
+            return new Rule(new OrRequestMatcher(of(HttpMethod.GET, role, patterns).matcher(),
+                    of(HttpMethod.HEAD, role, patterns).matcher()), role);
+        }
     }
 
     private static final List<Rule> RULES = List.of(
@@ -55,12 +61,12 @@ final class AccessRules {
             // "/" only redirects to /ui, which asks for a sign-in
             Rule.of(null, null, "/", "/login", "/css/**"),
             // who may sign in, and with which role, is for admins to see
-            Rule.of(HttpMethod.GET, Role.ADMIN, "/api/users", "/ui/users"),
-            Rule.of(HttpMethod.GET, Role.VIEWER, "/api/**"),
+            Rule.reads(Role.ADMIN, "/api/users/**", "/ui/users/**"),
+            Rule.reads(Role.VIEWER, "/api/**"),
             Rule.of(HttpMethod.POST, Role.OPERATOR, "/api/jobs/*/pause", "/api/jobs/*/resume", "/api/jobs/*/trigger",
                     "/api/tasks/*/retry", "/api/tasks/*/discard"),
             Rule.of(null, Role.ADMIN, "/api/**"),
-            Rule.of(HttpMethod.GET, Role.VIEWER, "/ui/**"),
+            Rule.reads(Role.VIEWER, "/ui/**"),
             Rule.of(HttpMethod.POST, Role.OPERATOR, "/ui/jobs/*/pause", "/ui/jobs/*/resume", "/ui/jobs/*/trigger",
                     "/ui/tasks/*/retry", "/ui/tasks/*/discard"),
             Rule.of(null, Role.ADMIN, "/ui/**"));

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.security;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -76,15 +77,44 @@ class WebSecurityConfiguration {
     }
 
     /**
-     * CSRF is waived for an API or actuator request that a browser cannot have made on its own: one
-     * carrying an {@code Authorization} header (Basic or Bearer: a cross-site page cannot set it
-     * without a CORS preflight, which onebeat never grants), or one that belongs to no session (no
-     * session cookie, or a stale one). CSRF abuses the session cookie a browser sends by itself;
-     * without a session there is nothing to forge, and such a request is answered 401. A call
-     * to {@code /api/**} that relies on the session cookie of a UI login still needs the token.
+     * CSRF is waived for an API or actuator request that a browser cannot have been made to send by
+     * another site: one with a bearer token (a browser never adds one by itself, and a page elsewhere
+     * cannot set the header without a CORS preflight, which onebeat never grants), or one from no other
+     * site that carries Basic credentials or belongs to no session (no session cookie, or a stale one:
+     * then there is no session to abuse, and it is answered 401 unless it signs in). Basic credentials
+     * are special: a browser that has saved them adds them to a cross-site form post on its own, so a
+     * request marked as coming from another site ({@code Sec-Fetch-Site}, sent by current browsers, or
+     * else an {@code Origin} of another host) needs the token like a console form. Command-line and
+     * server clients send neither header. A call to {@code /api/**} on the session cookie of a console
+     * login always needs the token.
      */
     private static boolean statelessMachineRequest(HttpServletRequest request) {
-        return MACHINE_PATHS.matches(request)
-                && (request.getHeader(HttpHeaders.AUTHORIZATION) != null || request.getSession(false) == null);
+        if (!MACHINE_PATHS.matches(request)) {
+            return false;
+        }
+        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return true;
+        }
+        return !fromAnotherSite(request) && (authorization != null || request.getSession(false) == null);
+    }
+
+    /** Whether the browser says the request was started by a page of another site. */
+    static boolean fromAnotherSite(HttpServletRequest request) {
+        String fetchSite = request.getHeader("Sec-Fetch-Site");
+        if (fetchSite != null) {
+            return !fetchSite.equals("same-origin") && !fetchSite.equals("none");
+        }
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
+        if (origin == null) {
+            return false;
+        }
+        try {
+            String host = URI.create(origin).getHost();
+            return host == null || !host.equalsIgnoreCase(request.getServerName());
+        } catch (IllegalArgumentException e) {
+            // "null" (a sandboxed page) or garbage: not this server
+            return true;
+        }
     }
 }

@@ -138,6 +138,11 @@ class ApiIT {
         assertThat(health.get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("db").get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("clock").get("details").has("skewMillis")).isTrue();
+        // probes need no user, and see the status only
+        JsonNode anonymous = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertThat(anonymous.get("status").asString()).isEqualTo("UP");
+        assertThat(anonymous.has("components")).isFalse();
     }
 
     @Test

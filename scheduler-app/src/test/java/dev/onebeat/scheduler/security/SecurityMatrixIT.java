@@ -67,6 +67,13 @@ class SecurityMatrixIT {
             GET    | /api/users                 | admin     | allowed
             GET    | /ui/users                  | operator  | denied
             GET    | /ui/users                  | admin     | allowed
+            GET    | /api/users/                | viewer    | denied
+            GET    | /ui/users/                 | operator  | denied
+            HEAD   | /ui/users                  | operator  | denied
+            HEAD   | /api/jobs                  | viewer    | allowed
+            HEAD   | /ui/jobs                   | viewer    | allowed
+            POST   | /ui/jobs/heartbeat/schedule| operator  | denied
+            POST   | /ui/jobs/heartbeat/schedule| admin     | allowed
             POST   | /api/jobs/heartbeat/pause  | anonymous | unauthenticated
             POST   | /api/jobs/heartbeat/pause  | viewer    | denied
             POST   | /api/jobs/heartbeat/pause  | operator  | allowed
@@ -227,6 +234,30 @@ class SecurityMatrixIT {
     void apiPostWithBasicNeedsNoCsrfToken() throws Exception {
         assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
                 SecurityTestUsers.basic("operator")))).isNotIn(401, 403);
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header("Sec-Fetch-Site", "same-origin"))).isNotIn(401, 403);
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header(HttpHeaders.ORIGIN, "http://localhost:8080")))
+                .isNotIn(401, 403);
+    }
+
+    /** A browser adds the Basic credentials it saved to a post another site's page makes: that needs the token. */
+    @Test
+    void crossSitePostWithSavedBasicCredentialsNeedsTheCsrfToken() throws Exception {
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header("Sec-Fetch-Site", "cross-site"))).isEqualTo(403);
+        assertThat(status(post("/api/tasks/42/discard").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header(HttpHeaders.ORIGIN, "https://elsewhere.example")))
+                .isEqualTo(403);
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header(HttpHeaders.ORIGIN, "null"))).isEqualTo(403);
+        // a bearer token is never added by a browser on its own
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.bearer("operator")).header("Sec-Fetch-Site", "cross-site"))).isNotIn(401, 403);
+        // with the token, the same cross-site request passes the CSRF check
+        assertThat(status(post("/api/jobs/heartbeat/pause").header(HttpHeaders.AUTHORIZATION,
+                SecurityTestUsers.basic("operator")).header("Sec-Fetch-Site", "cross-site").with(csrf())))
+                .isNotIn(401, 403);
     }
 
     @Test
