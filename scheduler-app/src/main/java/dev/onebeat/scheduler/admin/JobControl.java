@@ -1,7 +1,9 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import java.util.Map;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
@@ -22,8 +24,11 @@ public class JobControl {
     private final JobRegistry registry;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final RuntimeJobStore store;
 
-    JobControl(Scheduler scheduler, JobRegistry registry, AuditLog audit, TransactionTemplate transactions) {
+    JobControl(Scheduler scheduler, JobRegistry registry, AuditLog audit, TransactionTemplate transactions,
+               RuntimeJobStore store) {
+        this.store = store;
         this.scheduler = scheduler;
         this.registry = registry;
         this.audit = audit;
@@ -53,6 +58,8 @@ public class JobControl {
 
     private JobState change(String name, boolean pause) {
         return QuartzWork.inTransaction(transactions, () -> {
+            // two pauses at once: the second sees the first's result and writes no second audit row
+            store.lock(name);
             JobKey key = QuartzTriggers.jobKey(name);
             if (!scheduler.checkExists(key)) {
                 throw new UnknownJobException(name);

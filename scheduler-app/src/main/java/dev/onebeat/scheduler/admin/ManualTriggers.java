@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import java.sql.Timestamp;
 import java.time.Clock;

@@ -1,14 +1,15 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.quartz.ScheduleSync;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.registry.RegisteredJob;
-import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.registry.RuntimeJobStore.Kind;
 import dev.onebeat.scheduler.registry.RuntimeJobStore.StoredJob;
+import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -46,6 +47,7 @@ public class RuntimeJobs {
     public Definition create(Definition definition) {
         PeriodicJob job = store.runtimeJob(definition);
         QuartzWork.inTransaction(transactions, () -> {
+            store.lock(job.name());
             if (registry.defined(job.name()).isPresent()) {
                 throw new AdminConflictException("job '" + job.name() + "' is defined in code/configuration; "
                         + "PUT /api/jobs/" + job.name() + " to reschedule it");
@@ -80,6 +82,8 @@ public class RuntimeJobs {
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
         QuartzWork.inTransaction(transactions, () -> {
+            // after a concurrent delete this finds no row, and the change is refused, not re-inserted
+            store.lock(name);
             Optional<StoredJob> before = store.find(name);
             if (defined.isEmpty() && before.isEmpty()) {
                 throw new UnknownJobException(name);
@@ -99,6 +103,23 @@ public class RuntimeJobs {
     }
 
     /**
+     * Gives a job a new schedule and keeps the rest of its definition: a runtime job keeps its task,
+     * queue, arguments and lock time; a job defined in code or configuration gets a stored schedule.
+     *
+     * @param misfire the new misfire policy, or null to keep the job's
+     * @throws JobDefinitionException naming the field at fault
+     * @throws UnknownJobException if there is no such job
+     */
+    public Definition reschedule(String name, String cron, String every, String zone, String misfire) {
+        if (registry.defined(name).isPresent()) {
+            return update(name, new Definition(name, cron, every, zone, null, null, null, null, misfire, null));
+        }
+        Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
+        return update(name, new Definition(name, cron, every, zone, stored.task(), stored.queue(), stored.args(),
+                stored.kwargs(), misfire == null ? stored.misfire() : misfire, stored.lockAtMostFor()));
+    }
+
+    /**
      * @throws UnknownJobException if there is no runtime job of that name
      * @throws AdminConflictException if the job is defined in code or configuration
      */
@@ -108,6 +129,7 @@ public class RuntimeJobs {
                     + "or rescheduled, not deleted");
         }
         QuartzWork.inTransaction(transactions, () -> {
+            store.lock(name);
             StoredJob before = store.find(name).orElseThrow(() -> new UnknownJobException(name));
             store.delete(name);
             sync.remove(name);
@@ -128,6 +150,7 @@ public class RuntimeJobs {
     public void resetSchedule(String name) {
         Optional<RegisteredJob> defined = registry.defined(name);
         QuartzWork.inTransaction(transactions, () -> {
+            store.lock(name);
             Optional<StoredJob> stored = store.find(name);
             if (defined.isEmpty() && stored.isPresent()) {
                 throw new AdminConflictException("job '" + name + "' is a runtime job; its schedule is part of its "

@@ -1,23 +1,23 @@
-package dev.onebeat.scheduler.admin;
+package dev.onebeat.scheduler.quartz;
 
 import org.quartz.SchedulerException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs Quartz writes in a Spring transaction: Spring's job store holds Quartz's {@code QRTZ_LOCKS} row
- * lock only inside one, and the audit row must commit with the change.
+ * lock only inside one, and an admin change's audit row must commit with the change.
  */
-final class QuartzWork {
+public final class QuartzWork {
 
     /** A unit of work that may throw Quartz's checked exception. */
-    interface Body<T> {
+    public interface Body<T> {
         T run() throws SchedulerException;
     }
 
     private QuartzWork() {
     }
 
-    static <T> T inTransaction(TransactionTemplate transactions, Body<T> body) {
+    public static <T> T inTransaction(TransactionTemplate transactions, Body<T> body) {
         return transactions.execute(status -> {
             try {
                 return body.run();

@@ -5,7 +5,10 @@ import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
@@ -73,26 +76,31 @@ public class ScheduleSync implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         runtimeJobs.reload();
         // Spring's job store holds Quartz's QRTZ_LOCKS row lock only inside a Spring transaction;
-        // without one each statement commits alone and concurrent replicas insert the same trigger twice
-        for (RegisteredJob job : registry.all()) {
-            inTransaction(() -> sync(job.job()));
+        // without one each statement commits alone and concurrent replicas insert the same trigger twice.
+        // Each job is synced under its change lock, as it stands then: an admin change made on another
+        // replica since the reload above (a runtime job deleted, a schedule changed) is not undone.
+        for (String name : registry.all().stream().map(RegisteredJob::name).toList()) {
+            QuartzWork.inTransaction(transactions, () -> {
+                runtimeJobs.lock(name);
+                Optional<RegisteredJob> job = runtimeJobs.current(name);
+                if (job.isPresent()) {
+                    sync(job.get().job());
+                }
+                return job;
+            });
         }
-        inTransaction(this::pauseOrphans);
+        for (String name : orphanCandidates()) {
+            QuartzWork.inTransaction(transactions, () -> {
+                runtimeJobs.lock(name);
+                // a runtime job created on another replica since the reload is not an orphan
+                if (runtimeJobs.current(name).isEmpty()) {
+                    pauseOrphan(name);
+                }
+                return name;
+            });
+        }
     }
 
-    private interface QuartzWork {
-        void run() throws SchedulerException;
-    }
-
-    private void inTransaction(QuartzWork work) {
-        transactions.executeWithoutResult(status -> {
-            try {
-                work.run();
-            } catch (SchedulerException e) {
-                throw new IllegalStateException("could not sync jobs to the Quartz store: " + e.getMessage(), e);
-            }
-        });
-    }
 
     private void sync(PeriodicJob job) throws SchedulerException {
         Trigger existing = scheduler.getTrigger(QuartzTriggers.triggerKey(job.name()));
@@ -139,23 +147,33 @@ public class ScheduleSync implements SmartInitializingSingleton {
         return detail != null && detail.getJobDataMap().getBooleanValue(QuartzTriggers.ORPHANED);
     }
 
-    private void pauseOrphans() throws SchedulerException {
+    /** @return the stored jobs this replica does not register and that are not paused as orphans yet */
+    private List<String> orphanCandidates() {
         Set<String> registered = new HashSet<>();
         registry.all().forEach(job -> registered.add(job.name()));
-        for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP))) {
-            if (registered.contains(key.getName()) || isOrphaned(key.getName())) {
-                continue;
+        List<String> candidates = new ArrayList<>();
+        try {
+            for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP))) {
+                if (!registered.contains(key.getName()) && !isOrphaned(key.getName())) {
+                    candidates.add(key.getName());
+                }
             }
-            JobDetail detail = scheduler.getJobDetail(key);
-            if (detail == null) {
-                continue;
-            }
-            JobDataMap data = new JobDataMap(detail.getJobDataMap());
-            data.put(QuartzTriggers.ORPHANED, true);
-            scheduler.addJob(detail.getJobBuilder().usingJobData(data).build(), true, true);
-            scheduler.pauseJob(key);
-            log.warn("job no longer registered, paused (not deleted) job={}: remove it from the store by hand "
-                    + "if it is gone for good", key.getName());
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("could not list the jobs of the Quartz store: " + e.getMessage(), e);
         }
+        return candidates;
+    }
+
+    private void pauseOrphan(String name) throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
+        if (detail == null || isOrphaned(name)) {
+            return;
+        }
+        JobDataMap data = new JobDataMap(detail.getJobDataMap());
+        data.put(QuartzTriggers.ORPHANED, true);
+        scheduler.addJob(detail.getJobBuilder().usingJobData(data).build(), true, true);
+        scheduler.pauseJob(detail.getKey());
+        log.warn("job no longer registered, paused (not deleted) job={}: remove it from the store by hand "
+                + "if it is gone for good", name);
     }
 }

@@ -6,8 +6,10 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.springframework.boot.convert.DurationStyle;
 
 /** Turns {@code onebeat.jobs[]} entries into jobs, reporting each problem with its path and job name. */
@@ -44,7 +46,7 @@ final class DeclarativeJobs {
             return TaskRequest.builder(d.task())
                     .queue(d.queue() == null ? TaskRequest.DEFAULT_QUEUE : d.queue())
                     .args(d.args() == null ? List.of() : d.args())
-                    .kwargs(d.kwargs() == null ? java.util.Map.of() : d.kwargs())
+                    .kwargs(d.kwargs() == null ? Map.of() : d.kwargs())
                     .build();
         });
         Jobs.Builder builder = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
@@ -67,7 +69,7 @@ final class DeclarativeJobs {
             }
         }
         throw new JobDefinitionException(Schedules.path(where, "misfire") + ": '" + text + "' is not one of "
-                + java.util.Arrays.toString(MisfirePolicy.values()));
+                + Arrays.toString(MisfirePolicy.values()));
     }
 
 }

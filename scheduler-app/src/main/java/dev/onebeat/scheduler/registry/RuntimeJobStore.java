@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class RuntimeJobStore {
 
     private static final Logger log = LoggerFactory.getLogger(RuntimeJobStore.class);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,150}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,149}");
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -61,8 +61,8 @@ public class RuntimeJobStore {
      */
     public PeriodicJob runtimeJob(JobsProperties.Definition definition) {
         if (definition.name() != null && !NAME.matcher(definition.name()).matches()) {
-            throw new JobDefinitionException("name: must be 1 to 150 letters, digits, '.', '_', ':' or '-', was '"
-                    + definition.name() + "'");
+            throw new JobDefinitionException("name: must be 1 to 150 letters, digits, '.', '_', ':' or '-', starting "
+                    + "with a letter or digit, was '" + definition.name() + "'");
         }
         PeriodicJob job = DeclarativeJobs.toJob("", definition);
         JobValidation.validate(new RegisteredJob(job, "runtime job"));
@@ -85,6 +85,26 @@ public class RuntimeJobStore {
         MisfirePolicy misfire = change.misfire() == null ? original.misfirePolicy()
                 : DeclarativeJobs.misfire("", change.misfire());
         return new Rescheduled(original, schedule, misfire);
+    }
+
+    /**
+     * Takes the cluster-wide change lock of one job until the caller's transaction ends, so changes to
+     * it (the admin API on any replica, a replica's start-up sync) happen one after another. Take it
+     * before any Quartz write of the transaction: nothing holding Quartz's lock waits for this one.
+     */
+    public void lock(String name) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.job:" + name)
+                .query((rs, row) -> true).single();
+    }
+
+    /**
+     * @return the job of that name as the database and this replica's code and configuration define it
+     *         now (read in the caller's transaction): the stored runtime job or schedule when there is one
+     *         that builds, else the defined job; empty for a runtime job deleted since the last reload
+     */
+    public Optional<RegisteredJob> current(String name) {
+        Optional<RegisteredJob> stored = find(name).flatMap(this::build);
+        return stored.isPresent() ? stored : registry.defined(name);
     }
 
     /** @return the stored row of that name */

@@ -133,10 +133,14 @@ class RuntimeJobsIT {
 
         @Test
         void nameThatCannotBeAPathIsBadRequest() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"a/b\",\"every\":\"10s\",\"task\":\"t\"}");
+            for (String name : new String[] {"a/b", "..", ".hidden", "-x"}) {
+                HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"" + name
+                        + "\",\"every\":\"10s\",\"task\":\"t\"}");
 
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(detail(response)).startsWith("name: must be 1 to 150 letters");
+                assertThat(response.statusCode()).as(name).isEqualTo(400);
+                assertThat(detail(response)).as(name).startsWith("name: must be 1 to 150 letters")
+                        .endsWith("was '" + name + "'");
+            }
         }
     }
 
