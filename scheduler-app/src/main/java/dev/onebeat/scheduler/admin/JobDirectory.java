@@ -94,8 +94,11 @@ public class JobDirectory {
         Schedule schedule = job == null ? null : job.schedule();
         String written = schedule instanceof Schedule.Cron cron ? cron.source()
                 : schedule == null ? null : schedule.describe();
-        // the schedule stored with a job this replica does not register (yet, or any more)
-        String quartz = schedule != null ? schedule.describe() : detail == null ? null : detail.getDescription();
+        // what the shared store runs, which another replica may have changed since this one reloaded
+        String quartz = trigger == null ? null : QuartzTriggers.describe(trigger);
+        if (quartz == null) {
+            quartz = schedule != null ? schedule.describe() : detail == null ? null : detail.getDescription();
+        }
         return Optional.of(new JobView(name, written, quartz, schedule == null ? null : schedule.zone().getId(),
                 job == null ? null : job.misfirePolicy().name(),
                 paused || trigger == null ? null : instant(trigger.getNextFireTime()),

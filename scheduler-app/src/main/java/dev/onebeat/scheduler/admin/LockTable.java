@@ -28,10 +28,19 @@ public class LockTable {
     public record Lock(String name, Instant lockUntil, Instant lockedAt, String lockedBy) {
     }
 
-    /** @return every lock row, by name */
-    public List<Lock> all() {
+    /**
+     * There is a row per job that ever fired, so 10,000 jobs make 10,000 rows: a caller asks for a few.
+     *
+     * @param heldOnly only the locks held now (until a time still ahead, database time)
+     * @param limit at most this many
+     * @return the most recently taken locks first
+     */
+    public List<Lock> latest(boolean heldOnly, int limit) {
         // ShedLock's usingDbTime() writes UTC wall-clock values into columns without a zone
-        return jdbc.sql("SELECT name, lock_until, locked_at, locked_by FROM shedlock ORDER BY name")
+        return jdbc.sql("SELECT name, lock_until, locked_at, locked_by FROM shedlock"
+                        + (heldOnly ? " WHERE lock_until > timezone('utc', now())" : "")
+                        + " ORDER BY locked_at DESC, name LIMIT ?")
+                .param(limit)
                 .query((rs, row) -> new Lock(rs.getString(1), utc(rs.getObject(2, LocalDateTime.class)),
                         utc(rs.getObject(3, LocalDateTime.class)), rs.getString(4)))
                 .list();

@@ -61,6 +61,8 @@ class JobsController {
                            @RequestParam(required = false) Instant to) {
         requireOneOf("outcome", outcome, FireFilter.OUTCOMES);
         requireOneOf("trigger", trigger, FireFilter.TRIGGERS);
+        InstantParameters.check("from", from);
+        InstantParameters.check("to", to);
         if (from != null && to != null && !from.isBefore(to)) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "from: " + from + " must be before to, " + to);
         }

@@ -25,6 +25,7 @@ class PreviewController {
                                     @RequestParam(required = false) String zone,
                                     @RequestParam(defaultValue = "10") @Min(1) @Max(100) int count,
                                     @RequestParam(required = false) Instant from) {
+        InstantParameters.check("from", from);
         return SchedulePreview.of(cron, every, zone, from == null ? clock.instant() : from, count);
     }
 }

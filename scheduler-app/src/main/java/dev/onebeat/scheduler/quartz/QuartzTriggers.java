@@ -8,7 +8,10 @@ import java.util.Date;
 import java.util.List;
 import java.util.TimeZone;
 import org.quartz.CalendarIntervalScheduleBuilder;
+import org.quartz.CalendarIntervalTrigger;
 import org.quartz.CronScheduleBuilder;
+import org.quartz.CronTrigger;
+import org.quartz.DateBuilder;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
@@ -111,6 +114,21 @@ public final class QuartzTriggers {
         return builder.startAt(Date.from(now))
                 .withSchedule(cronSchedule(cron, policy))
                 .build();
+    }
+
+    /**
+     * @return the schedule a stored trigger runs, written as {@link Schedule#describe()} writes it
+     *         ({@code cron 0 0 8 ? * MON-FRI Europe/Paris}, {@code every 10s}); null for a one-shot trigger
+     */
+    public static String describe(Trigger trigger) {
+        if (trigger instanceof CronTrigger cron) {
+            return "cron " + cron.getCronExpression() + " " + cron.getTimeZone().getID();
+        }
+        if (trigger instanceof CalendarIntervalTrigger interval
+                && interval.getRepeatIntervalUnit() == DateBuilder.IntervalUnit.SECOND) {
+            return "every " + interval.getRepeatInterval() + "s";
+        }
+        return null;
     }
 
     private static ScheduleBuilder<?> intervalSchedule(int seconds, MisfirePolicy policy) {

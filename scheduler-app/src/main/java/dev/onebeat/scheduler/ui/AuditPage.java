@@ -23,7 +23,7 @@ class AuditPage {
     @GetMapping("/ui/audit")
     String audit(@RequestParam(required = false) String target, @RequestParam(required = false) String actor,
                  @RequestParam(defaultValue = "0") int page, Model model) {
-        int from = Math.max(0, page);
+        int from = Pager.clamp(page);
         // one row more than shown tells whether there is a next page
         List<AuditEntry> rows = audit.page(JobForms.blankToNull(target), JobForms.blankToNull(actor), PAGE_SIZE + 1,
                 from * PAGE_SIZE);

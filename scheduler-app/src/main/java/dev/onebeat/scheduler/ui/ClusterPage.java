@@ -6,7 +6,10 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in, and the job locks ShedLock holds. */
+/**
+ * {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in, the job locks ShedLock
+ * holds now and those taken last.
+ */
 @Controller
 class ClusterPage {
 
@@ -22,7 +25,8 @@ class ClusterPage {
     String cluster(Model model) {
         model.addAttribute("page", "cluster");
         model.addAttribute("nodes", cluster.nodes());
-        model.addAttribute("locks", locks.all());
+        model.addAttribute("held", locks.latest(true, 100));
+        model.addAttribute("locks", locks.latest(false, 20));
         return "cluster";
     }
 }

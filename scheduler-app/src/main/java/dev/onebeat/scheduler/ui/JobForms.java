@@ -5,6 +5,7 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
@@ -38,15 +39,10 @@ class JobForms {
             }
             Schedule schedule = job.schedule();
             String zone = schedule.zone().getId();
-            String misfire = job.misfirePolicy().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            String misfire = job.misfirePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-');
             return schedule instanceof Schedule.Cron cron
                     ? new ScheduleForm(cron.source(), "", zone, misfire)
                     : new ScheduleForm("", ((Schedule.Interval) schedule).interval().getSeconds() + "s", zone, misfire);
-        }
-
-        Definition toDefinition(String name) {
-            return new Definition(name, blankToNull(cron), blankToNull(every), blankToNull(zone), null, null, null,
-                    null, blankToNull(misfire), null);
         }
     }
 

@@ -81,7 +81,7 @@ class JobPages {
     String jobs(@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("q", q == null ? "" : q);
-        JobDirectory.JobPage result = directory.search(q, Math.max(0, page), PAGE_SIZE);
+        JobDirectory.JobPage result = directory.search(q, Pager.clamp(page), PAGE_SIZE);
         model.addAttribute("result", result);
         model.addAttribute("pager", Pager.of(result.page(), result.page() + 1 < result.pages()));
         return "jobs";
@@ -140,7 +140,8 @@ class JobPages {
                         clock.instant(), 10));
                 return jobPage(job, form, Map.of(), model);
             }
-            runtimeJobs.update(name, form.toDefinition(name));
+            runtimeJobs.reschedule(name, JobForms.blankToNull(form.cron()), JobForms.blankToNull(form.every()),
+                    JobForms.blankToNull(form.zone()), JobForms.blankToNull(form.misfire()));
         } catch (JobDefinitionException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             return jobPage(job, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);

@@ -14,6 +14,14 @@ import org.springframework.web.util.UriComponentsBuilder;
  */
 record Pager(int number, String previous, String next) {
 
+    /** Beyond this page the offset of a 50-row page would overflow an int; nobody pages that far. */
+    static final int LAST = 1_000_000;
+
+    /** @return {@code page} within 0 and {@link #LAST} */
+    static int clamp(int page) {
+        return Math.max(0, Math.min(LAST, page));
+    }
+
     static Pager of(int number, boolean hasNext) {
         return new Pager(number, number > 0 ? link(number - 1) : null, hasNext ? link(number + 1) : null);
     }

@@ -5,6 +5,7 @@ import dev.onebeat.scheduler.admin.TaskAdmin;
 import dev.onebeat.scheduler.admin.UnknownTaskException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -15,7 +16,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
-import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.servlet.view.RedirectView;
 
 /**
  * The console's tasks: the outbox by status, queue and job ({@code GET /ui/tasks}), newest first, with
@@ -44,7 +45,7 @@ class TaskPages {
         if (wanted != null && !STATUSES.contains(wanted)) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "status: '" + status + "' is not one of " + STATUSES);
         }
-        int from = Math.max(0, page);
+        int from = Pager.clamp(page);
         TaskAdmin.TaskPage result = tasks.page(wanted, JobForms.blankToNull(queue), JobForms.blankToNull(job),
                 PAGE_SIZE, from * PAGE_SIZE);
         model.addAttribute("page", "tasks");
@@ -61,7 +62,7 @@ class TaskPages {
     }
 
     @PostMapping("/{id}/retry")
-    String retry(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
+    RedirectView retry(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
         return act(id, back, flash, () -> {
             tasks.retry(id);
             return "Task " + id + " is pending again and will be published shortly.";
@@ -69,14 +70,14 @@ class TaskPages {
     }
 
     @PostMapping("/{id}/discard")
-    String discard(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
+    RedirectView discard(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
         return act(id, back, flash, () -> {
             tasks.discard(id);
             return "Task " + id + " is discarded (dead); it will not be published.";
         });
     }
 
-    private static String act(long id, String back, RedirectAttributes flash, java.util.function.Supplier<String> action) {
+    private static RedirectView act(long id, String back, RedirectAttributes flash, Supplier<String> action) {
         try {
             flash.addFlashAttribute("notice", action.get());
         } catch (AdminConflictException e) {
@@ -84,13 +85,16 @@ class TaskPages {
         } catch (UnknownTaskException e) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, e.getMessage());
         }
-        return "redirect:" + returnTo(back);
+        RedirectView list = new RedirectView(returnTo(back), true);
+        // the list's own query string, braces included, is not a URI template
+        list.setExpandUriTemplateVariables(false);
+        return list;
     }
 
     /** Only a console tasks list is a place to return to: anything else would make this an open redirect. */
     static String returnTo(String back) {
         if (back != null && back.startsWith("/ui/tasks") && !back.contains("//") && !back.contains("\\")) {
-            return UriComponentsBuilder.fromUriString(back).build().toUriString();
+            return back;
         }
         return "/ui/tasks";
     }

@@ -44,7 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[2].name=pause-me", "onebeat.jobs[2].cron=0 8 1 1 *", "onebeat.jobs[2].task=ops.noop",
         "onebeat.jobs[3].name=trigger-me", "onebeat.jobs[3].cron=0 9 1 1 *", "onebeat.jobs[3].task=ops.noop",
         "onebeat.jobs[4].name=reschedule-me", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop",
-        "onebeat.jobs[5].name=keep-me", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
+        "onebeat.jobs[5].name=keep-me", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop",
+        "onebeat.jobs[6].name=reschedule-badly", "onebeat.jobs[6].cron=0 12 1 1 *", "onebeat.jobs[6].task=ops.noop",
+        "onebeat.jobs[7].name=filter-me", "onebeat.jobs[7].cron=0 13 1 1 *", "onebeat.jobs[7].task=ops.noop"})
 @AutoConfigureMockMvc
 class ConsolePagesIT {
 
@@ -69,7 +71,7 @@ class ConsolePagesIT {
     void jobsListSearchesByNameAndShowsTheNextFire() throws Exception {
         MockHttpServletResponse all = page(get("/ui/jobs"), "viewer");
         assertThat(all.getStatus()).isEqualTo(200);
-        assertThat(all.getContentAsString()).contains("6 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
+        assertThat(all.getContentAsString()).contains("8 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
                 .contains("<code>0 7 1 * *</code>");
 
         String found = page(get("/ui/jobs").param("q", "YEARLY"), "viewer").getContentAsString();
@@ -160,23 +162,30 @@ class ConsolePagesIT {
         }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("trigger-me") == 1);
-        Thread.sleep(2_000);
-        assertThat(manualFires("trigger-me")).isEqualTo(1);
+        // and no second fire follows
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> manualFires("trigger-me") == 1);
         assertThat(page(get("/ui/jobs/trigger-me"), "viewer").getContentAsString())
                 .contains("<td>manual</td>").doesNotContain("No fire yet.");
-        // the history filtered by trigger kind
-        assertThat(page(get("/ui/jobs/trigger-me").param("trigger", "manual"), "viewer").getContentAsString())
+    }
+
+    @Test
+    void historyIsFilteredByTriggerKind() throws Exception {
+        page(post("/ui/jobs/filter-me/trigger").param("requestId", UUID.randomUUID().toString()).with(csrf()),
+                "operator");
+        await().atMost(Duration.ofSeconds(30)).until(() -> manualFires("filter-me") == 1);
+
+        assertThat(page(get("/ui/jobs/filter-me").param("trigger", "manual"), "viewer").getContentAsString())
                 .contains("<td>manual</td>");
-        assertThat(page(get("/ui/jobs/trigger-me").param("trigger", "scheduled"), "viewer").getContentAsString())
+        assertThat(page(get("/ui/jobs/filter-me").param("trigger", "scheduled"), "viewer").getContentAsString())
                 .doesNotContain("<td>manual</td>").contains("No fire yet.");
-        MockHttpServletResponse bogus = page(get("/ui/jobs/trigger-me").param("trigger", "bogus"), "viewer");
+        MockHttpServletResponse bogus = page(get("/ui/jobs/filter-me").param("trigger", "bogus"), "viewer");
         assertThat(bogus.getStatus()).isEqualTo(400);
         assertThat(bogus.getContentAsString()).contains("trigger: &#39;bogus&#39; is not one of");
     }
 
     @Test
     void badCronComesBackNextToItsFieldAndChangesNothing() throws Exception {
-        MockHttpServletResponse response = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "61 * * * *")
+        MockHttpServletResponse response = page(post("/ui/jobs/reschedule-badly/schedule").param("cron", "61 * * * *")
                 .param("zone", "UTC").param("action", "save").with(csrf()), "admin");
 
         assertThat(response.getStatus()).isEqualTo(400);
@@ -184,11 +193,11 @@ class ConsolePagesIT {
         assertThat(body).contains("id=\"cron-error\"").contains("61 * * * *").contains("value=\"61 * * * *\"");
         assertThat(body.replaceAll("(?s).*<p class=\"field-error\" id=\"cron-error\">([^<]*)</p>.*", "$1"))
                 .doesNotStartWith("cron:").isNotBlank();
-        assertThat(directory.find("reschedule-me").orElseThrow().schedule()).isEqualTo("0 10 1 1 *");
-        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_audit WHERE target = 'reschedule-me'").query(Long.class)
+        assertThat(directory.find("reschedule-badly").orElseThrow().schedule()).isEqualTo("0 12 1 1 *");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_audit WHERE target = 'reschedule-badly'").query(Long.class)
                 .single()).isZero();
 
-        MockHttpServletResponse zone = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "0 3 * * *")
+        MockHttpServletResponse zone = page(post("/ui/jobs/reschedule-badly/schedule").param("cron", "0 3 * * *")
                 .param("zone", "Mars/Olympus").param("action", "preview").with(csrf()), "admin");
         assertThat(zone.getStatus()).isEqualTo(400);
         assertThat(zone.getContentAsString()).contains("id=\"zone-error\"").contains("Mars/Olympus");
@@ -244,13 +253,22 @@ class ConsolePagesIT {
         assertThat(directory.find("nightly-export").orElseThrow().runtime()).isTrue();
         assertThat(page(get("/ui/jobs/nightly-export"), "admin").getContentAsString()).contains("id=\"delete\"");
 
+        // a new schedule keeps the rest of the runtime job
+        MockHttpServletResponse rescheduled = page(post("/ui/jobs/nightly-export/schedule").param("every", "2h")
+                .param("zone", "").param("action", "save").with(csrf()), "admin");
+        assertThat(rescheduled.getStatus()).isEqualTo(302);
+        assertThat(directory.find("nightly-export").orElseThrow().quartzSchedule()).isEqualTo("every 7200s");
+        assertThat(jdbc.sql("SELECT definition->>'task' || ' ' || (definition->'args')::text || ' '"
+                        + " || (definition->'kwargs')::text FROM onebeat_runtime_job WHERE name = 'nightly-export'")
+                .query(String.class).single()).isEqualTo("exports.run [1, \"a\"] {\"full\": true}");
+
         assertThat(page(post("/ui/jobs/nightly-export/delete").with(csrf()), "operator").getStatus()).isEqualTo(403);
         MockHttpServletResponse deleted = page(post("/ui/jobs/nightly-export/delete").with(csrf()), "admin");
 
         assertThat(deleted.getRedirectedUrl()).isEqualTo("/ui/jobs");
         assertThat(directory.find("nightly-export")).isEmpty();
         assertThat(jdbc.sql("SELECT action FROM onebeat_audit WHERE target = 'nightly-export' ORDER BY id")
-                .query(String.class).list()).containsExactly("job.create", "job.delete");
+                .query(String.class).list()).containsExactly("job.create", "job.update", "job.delete");
     }
 
     @Test
@@ -281,6 +299,10 @@ class ConsolePagesIT {
         assertThat(refused.getResponse().getRedirectedUrl()).isEqualTo("/ui/tasks");
         assertThat(String.valueOf(refused.getFlashMap().get("problem"))).contains("is published");
         assertThat(status(published)).isEqualTo("published");
+        // a return address with braces is taken as it is, not as a URI template
+        MvcResult braces = perform(post("/ui/tasks/" + published + "/retry").param("back", "/ui/tasks?job={x}")
+                .with(csrf()), "operator");
+        assertThat(braces.getResponse().getRedirectedUrl()).isEqualTo("/ui/tasks?job={x}");
 
         assertThat(page(get("/ui/tasks").param("status", "lost"), "viewer").getStatus()).isEqualTo(400);
     }
