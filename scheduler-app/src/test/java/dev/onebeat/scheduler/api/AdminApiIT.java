@@ -249,6 +249,14 @@ class AdminApiIT {
         }
 
         @Test
+        void fromBeyondYear9999IsBadRequestNamingTheParameter() throws Exception {
+            HttpResponse<String> response = get("/api/schedules/preview?every=1h&from=%2B1000000-01-01T00:00:00Z");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(json(response).get("detail").asString()).startsWith("from: +1000000-01-01T00:00:00Z is out of range");
+        }
+
+        @Test
         void unknownZoneIsBadRequestNamingTheField() throws Exception {
             HttpResponse<String> response = get("/api/schedules/preview?cron=" + encode("0 8 * * *")
                     + "&zone=Mars/Olympus");

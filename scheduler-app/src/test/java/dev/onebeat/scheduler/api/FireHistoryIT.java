@@ -128,6 +128,14 @@ class FireHistoryIT {
     }
 
     @Test
+    void instantBeyondYear9999IsBadRequestNamingTheParameter() throws Exception {
+        HttpResponse<String> response = get("/api/jobs/hourly/fires?to=%2B1000000-01-01T00:00:00Z");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(detail(response)).startsWith("to: +1000000-01-01T00:00:00Z is out of range");
+    }
+
+    @Test
     void historyOfJobAndLimitStillListsTheLatestFires() {
         List<FireRecord> fires = ledger.history("hourly", 2);
 
