@@ -46,7 +46,7 @@ final class Browser implements AutoCloseable {
     Path screenshot(String name) throws IOException {
         long height = ((Number) ((JavascriptExecutor) driver)
                 .executeScript("return document.documentElement.scrollHeight")).longValue();
-        driver.manage().window().setSize(new Dimension(1280, (int) Math.min(4000, Math.max(900, height + 20))));
+        driver.manage().window().setSize(new Dimension(1280, (int) Math.min(4000, Math.max(900, height + 160))));
         Files.createDirectories(SCREENSHOTS);
         Path file = SCREENSHOTS.resolve(name + ".png");
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
