@@ -11,11 +11,15 @@ import java.util.Map;
  * @param warmups unmeasured rounds; a round is one request of each kind
  * @param rounds measured rounds
  * @param breakdownRounds measured rounds of the in-process stages (as many again warm them up)
+ * @param analyze whether to {@code ANALYZE} the tables once the jobs are stored, as autovacuum
+ *        would soon after; without it, a server with autovacuum off plans with the statistics of
+ *        empty Quartz tables
  */
-record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int breakdownRounds) {
+record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int breakdownRounds, boolean analyze) {
 
     static final String USAGE = """
-            usage: jobs.sh [--jobs=10000] [--warmups=100] [--rounds=500] [--breakdown-rounds=100] [--help]
+            usage: jobs.sh [--jobs=10000] [--warmups=100] [--rounds=500] [--breakdown-rounds=100]
+                           [--no-analyze] [--help]
             environment: %s (default %s)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL);
 
@@ -37,6 +41,7 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
         int warmups = 100;
         int rounds = 500;
         int breakdownRounds = 100;
+        boolean analyze = true;
         for (String arg : args) {
             int equals = arg.indexOf('=');
             String name = equals < 0 ? arg : arg.substring(0, equals);
@@ -46,9 +51,10 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
                 case "--warmups" -> warmups = BenchOptions.number(name, value);
                 case "--rounds" -> rounds = BenchOptions.number(name, value);
                 case "--breakdown-rounds" -> breakdownRounds = BenchOptions.number(name, value);
+                case "--no-analyze" -> analyze = false;
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new JobsListOptions(adminUrl, jobs, warmups, rounds, breakdownRounds);
+        return new JobsListOptions(adminUrl, jobs, warmups, rounds, breakdownRounds, analyze);
     }
 }
