@@ -9,6 +9,8 @@ import dev.onebeat.scheduler.fire.FireResult;
 import dev.onebeat.scheduler.fire.FireTrigger;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
@@ -16,8 +18,9 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The onebeat application booted in this JVM on the benchmark database, with Quartz stopped: fires
- * are driven by calling {@link FirePath} directly, so only the fire path is measured.
+ * The onebeat application booted in this JVM on the benchmark database: either with Quartz stopped
+ * and no web server ({@link #boot}), fires being driven by calling {@link FirePath} directly so that
+ * only the fire path is measured, or as a replica serving HTTP ({@link #serve}).
  */
 final class OnebeatInstance implements AutoCloseable {
 
@@ -33,16 +36,38 @@ final class OnebeatInstance implements AutoCloseable {
 
     /** Boots the application; Liquibase creates the tables on the first boot. */
     static OnebeatInstance boot(BenchDatabase database, int batchSize) {
+        return start(WebApplicationType.NONE, database,
+                "--spring.quartz.auto-startup=false",
+                "--onebeat.fire.batch-size=" + batchSize);
+    }
+
+    /**
+     * Boots a replica as in production, Quartz running, with its web server on a free port.
+     *
+     * @param properties further {@code --name=value} arguments (users, tokens)
+     */
+    static OnebeatInstance serve(BenchDatabase database, List<String> properties) {
+        List<String> args = new ArrayList<>(properties);
+        args.add("--server.port=0");
+        return start(WebApplicationType.SERVLET, database, args.toArray(String[]::new));
+    }
+
+    private static OnebeatInstance start(WebApplicationType type, BenchDatabase database, String... properties) {
         SpringApplication application = new SpringApplication(OnebeatApplication.class);
-        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setWebApplicationType(type);
         application.setBannerMode(Banner.Mode.OFF);
         application.setLogStartupInfo(false);
-        return new OnebeatInstance(application.run(
+        List<String> args = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--onebeat.demo.enabled=false",
-                "--spring.quartz.auto-startup=false",
-                "--logging.level.root=WARN",
-                "--onebeat.fire.batch-size=" + batchSize));
+                "--logging.level.root=WARN"));
+        args.addAll(List.of(properties));
+        return new OnebeatInstance(application.run(args.toArray(String[]::new)));
+    }
+
+    /** @return the port the web server of a {@link #serve}d replica listens on */
+    int port() {
+        return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
     /**

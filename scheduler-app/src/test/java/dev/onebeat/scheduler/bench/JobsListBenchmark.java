@@ -1,0 +1,273 @@
+package dev.onebeat.scheduler.bench;
+
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.admin.JobDirectory;
+import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import java.lang.management.ManagementFactory;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.quartz.Scheduler;
+import org.quartz.impl.matchers.GroupMatcher;
+
+/**
+ * Lists and searches 10,000 jobs through the admin API and the console of one replica, over HTTP,
+ * and prints the median, p95 and p99 time of each request, the replica's start-up time with the
+ * jobs, its heap after GC, and where a listing's time goes inside the replica. Run it with
+ * {@code bench/jobs.sh}; see {@link JobsListOptions#USAGE}.
+ *
+ * <p>The jobs are runtime jobs ({@link ListedJobs}), inserted into {@code onebeat_runtime_job} in
+ * bulk, so that the replica's start-up stores their Quartz jobs and triggers as it would after they
+ * were created one by one through the API. The client runs in the replica's JVM.
+ */
+public final class JobsListBenchmark {
+
+    private static final int VIEWS = 1000;
+    private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
+
+    private final JobsListOptions options;
+    private final BenchDatabase database;
+    private final ListedJobs jobs;
+    private final String token = "bench-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+
+    private JobsListBenchmark(JobsListOptions options, BenchDatabase database) {
+        this.options = options;
+        this.database = database;
+        this.jobs = new ListedJobs(options.jobs());
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help")) {
+            System.out.print(JobsListOptions.USAGE);
+            return;
+        }
+        JobsListOptions options;
+        try {
+            options = JobsListOptions.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.print(JobsListOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        try (BenchDatabase database = BenchDatabase.create(options.adminUrl())) {
+            new JobsListBenchmark(options, database).run();
+        }
+    }
+
+    private void run() throws Exception {
+        System.out.printf(Locale.ROOT, "job listing benchmark %s%n  server: %s%n  settings: %s%n  client and replica: %d cores,"
+                        + " Java %s, max heap %d MB, load average %.2f at start%n  database %s; %,d runtime jobs;"
+                        + " %d warm-up + %d measured rounds of %d requests%n",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), database.serverVersion(), database.settings(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Runtime.getRuntime().maxMemory() >> 20, loadAverage(), database.name(), options.jobs(),
+                options.warmups(), options.rounds(), requests(new Random()).size());
+        long emptyStart = System.nanoTime();
+        long emptyHeap;
+        try (OnebeatInstance empty = serve()) {
+            System.out.printf(Locale.ROOT, "start-up, empty database (Liquibase creates the tables): %.1f s%n",
+                    seconds(emptyStart));
+            emptyHeap = heapAfterGc();
+        }
+        long insertStart = System.nanoTime();
+        try (Connection connection = database.connect()) {
+            jobs.insert(connection);
+        }
+        System.out.printf(Locale.ROOT, "%,d rows inserted into onebeat_runtime_job in %.1f s%n", options.jobs(),
+                seconds(insertStart));
+        long loadedStart = System.nanoTime();
+        Map<String, Latencies> http;
+        List<Latencies> stages;
+        long loadedHeap;
+        double firstStartUp;
+        try (OnebeatInstance replica = serve()) {
+            firstStartUp = seconds(loadedStart);
+            requireQuartzJobs(replica);
+            System.out.printf(Locale.ROOT, "start-up with %,d runtime jobs, storing each one's Quartz job and trigger:"
+                    + " %.1f s; load average %.2f%n", options.jobs(), firstStartUp, loadAverage());
+            analyze();
+            loadedHeap = heapAfterGc();
+            System.out.printf(Locale.ROOT, "heap used after GC: %.1f MB without jobs, %.1f MB with %,d jobs"
+                    + " (+%.1f MB)%n", emptyHeap / 1e6, loadedHeap / 1e6, options.jobs(), (loadedHeap - emptyHeap) / 1e6);
+            http = measureHttp(new BearerClient(replica.port(), token));
+            System.out.printf(Locale.ROOT, "HTTP measured; load average %.2f%n", loadAverage());
+            stages = new DirectoryStages(replica, jobs, options.jobs())
+                    .measure(options.breakdownRounds(), options.breakdownRounds());
+            commitsPerView(replica);
+        }
+        long againStart = System.nanoTime();
+        try (OnebeatInstance ignored = serve()) {
+            System.out.printf(Locale.ROOT, "restart with the same %,d jobs (every schedule unchanged): %.1f s%n",
+                    options.jobs(), seconds(againStart));
+        }
+        System.out.printf(Locale.ROOT, "fires recorded while measuring (must be 0): %d%n", fires());
+        printTables(http, stages);
+    }
+
+    /**
+     * Counts the transactions {@value #VIEWS} job views commit, less those an idle window as long
+     * commits (Quartz's check-ins and trigger polls, the runtime job poll).
+     */
+    private void commitsPerView(OnebeatInstance replica) {
+        CommitCounter commits = new CommitCounter(database);
+        CommitCounter.Sessions sessions = replica.pooledSessions();
+        JobDirectory directory = replica.bean(JobDirectory.class);
+        Random random = new Random(3);
+        long start = commits.settled(sessions);
+        long viewsStart = System.nanoTime();
+        for (int i = 0; i < VIEWS; i++) {
+            directory.find(jobs.name(random.nextInt(options.jobs())));
+        }
+        long viewsNanos = System.nanoTime() - viewsStart;
+        long afterViews = commits.settled(sessions);
+        BenchDatabase.sleep(Duration.ofNanos(viewsNanos));
+        long idle = commits.settled(sessions) - afterViews;
+        System.out.printf(Locale.ROOT, "%d job views committed %d transactions in %.0f ms, %d in an idle window as"
+                        + " long: %.2f commits per view%n", VIEWS, afterViews - start, viewsNanos / 1e6, idle,
+                (afterViews - start - idle) / (double) VIEWS);
+    }
+
+    private OnebeatInstance serve() {
+        return OnebeatInstance.serve(database, List.of(
+                "--onebeat.security.tokens[0].name=bench",
+                "--onebeat.security.tokens[0].token-sha256=" + SecurityTestUsers.sha256Hex(token),
+                "--onebeat.security.tokens[0].role=viewer"));
+    }
+
+    /** The requests of one round, by label; names and queries drawn afresh each round. */
+    private Map<String, String> requests(Random random) {
+        String name = jobs.name(random.nextInt(options.jobs()));
+        String query = encode(ListedJobs.onePercentQuery(random.nextInt(100)));
+        Map<String, String> requests = new LinkedHashMap<>();
+        requests.put("`GET /api/jobs` (page 0, size 50)", "/api/jobs?size=50");
+        requests.put("`GET /api/jobs?q=…` (1 % of names)", "/api/jobs?size=50&q=" + query);
+        requests.put("`GET /api/jobs?page=150` (size 50)", "/api/jobs?size=50&page=150");
+        requests.put("`GET /api/jobs/{name}`", "/api/jobs/" + encode(name));
+        requests.put("`GET /ui/jobs`", "/ui/jobs");
+        requests.put("`GET /ui/jobs?q=…` (1 % of names)", "/ui/jobs?q=" + query);
+        requests.put("`GET /ui/jobs/{name}`", "/ui/jobs/" + encode(name));
+        return requests;
+    }
+
+    /**
+     * One request of each kind per round, the first kind rotating from round to round, so that every
+     * kind meets the same load and none always follows the same other.
+     */
+    private Map<String, Latencies> measureHttp(BearerClient client) throws Exception {
+        Random random = new Random(42);
+        checkTotals(client);
+        Map<String, List<Long>> times = new LinkedHashMap<>();
+        for (int round = 0; round < options.warmups() + options.rounds(); round++) {
+            List<Map.Entry<String, String>> requests = new ArrayList<>(requests(random).entrySet());
+            for (int i = 0; i < requests.size(); i++) {
+                Map.Entry<String, String> request = requests.get((round + i) % requests.size());
+                long start = System.nanoTime();
+                client.get(request.getValue());
+                long elapsed = System.nanoTime() - start;
+                if (round >= options.warmups()) {
+                    times.computeIfAbsent(request.getKey(), label -> new ArrayList<>()).add(elapsed);
+                }
+            }
+        }
+        Map<String, Latencies> latencies = new LinkedHashMap<>();
+        requests(random).keySet().forEach(label -> latencies.put(label, new Latencies(label, times.get(label))));
+        return latencies;
+    }
+
+    /** Checks that the API sees every job and that a 1 % query matches 1 %, and prints the body sizes. */
+    private void checkTotals(BearerClient client) throws Exception {
+        String all = client.get("/api/jobs?size=50");
+        String some = client.get("/api/jobs?size=50&q=" + encode(ListedJobs.onePercentQuery(0)));
+        long allTotal = total(all);
+        if (allTotal != options.jobs()) {
+            throw new IllegalStateException("GET /api/jobs counts " + allTotal + " jobs, expected " + options.jobs());
+        }
+        System.out.printf(Locale.ROOT, "GET /api/jobs: total %d, %,d bytes; q=%s: total %d, %,d bytes;"
+                        + " /ui/jobs: %,d bytes; /ui/jobs/%s: %,d bytes%n", allTotal, all.length(),
+                ListedJobs.onePercentQuery(0), total(some), some.length(), client.get("/ui/jobs").length(),
+                jobs.name(0), client.get("/ui/jobs/" + encode(jobs.name(0))).length());
+    }
+
+    private static long total(String body) {
+        Matcher matcher = TOTAL.matcher(body);
+        if (!matcher.find()) {
+            throw new IllegalStateException("no total in " + body.substring(0, Math.min(200, body.length())));
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    private void requireQuartzJobs(OnebeatInstance replica) throws Exception {
+        int stored = replica.bean(Scheduler.class).getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)).size();
+        if (stored != options.jobs()) {
+            throw new IllegalStateException("Quartz holds " + stored + " onebeat jobs, expected " + options.jobs());
+        }
+    }
+
+    /** Brings the planner's statistics up to date, or says that they describe the empty tables. */
+    private void analyze() throws Exception {
+        if (!options.analyze()) {
+            System.out.println("tables not analyzed (--no-analyze): with autovacuum off the planner still sees empty"
+                    + " Quartz tables");
+            return;
+        }
+        long start = System.nanoTime();
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("ANALYZE");
+        }
+        System.out.printf(Locale.ROOT, "ANALYZE of the database, as autovacuum would after the inserts: %.1f s%n",
+                seconds(start));
+    }
+
+    private long fires() throws Exception {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM onebeat_fire")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private void printTables(Map<String, Latencies> http, List<Latencies> stages) {
+        System.out.printf(Locale.ROOT, "%nover HTTP, %,d jobs, bearer token, one kept-alive connection:%n%s%n",
+                options.jobs(), Latencies.header());
+        http.values().forEach(latencies -> System.out.println(latencies.row()));
+        System.out.printf(Locale.ROOT, "%ninside the replica, no HTTP (%d rounds in turn):%n%s%n",
+                options.breakdownRounds(), Latencies.header().replace("request", "stage"));
+        stages.forEach(latencies -> System.out.println(latencies.row()));
+    }
+
+    /** @return bytes of heap in use after a full collection, asked for twice */
+    private static long heapAfterGc() {
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+}
