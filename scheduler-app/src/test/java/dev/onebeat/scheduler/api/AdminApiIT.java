@@ -1,14 +1,14 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +29,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The operator endpoints of a running replica: pause, resume, trigger now, the schedule preview and
@@ -46,11 +46,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[5].name=paused-triggered", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
 class AdminApiIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @Autowired
     JdbcClient jdbc;
@@ -59,6 +58,11 @@ class AdminApiIT {
     static void database(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, AdminApiIT.class);
         SecurityTestUsers.register(registry);
+    }
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
     }
 
     @Nested
@@ -75,7 +79,7 @@ class AdminApiIT {
             assertThat(json(resumed).get("paused").asBoolean()).isFalse();
             assertThat(job("paused-resumed").get("nextFire").isNull()).isFalse();
 
-            JsonNode audit = json(get("/api/audit?target=paused-resumed"));
+            JsonNode audit = json(api.get("/api/audit?target=paused-resumed"));
             assertThat(audit).hasSize(2);
             assertThat(audit.get(0).get("action").asString()).isEqualTo("job.resume");
             assertThat(audit.get(1).get("action").asString()).isEqualTo("job.pause");
@@ -92,7 +96,7 @@ class AdminApiIT {
 
             assertThat(again.statusCode()).isEqualTo(200);
             assertThat(json(again).get("paused").asBoolean()).isTrue();
-            assertThat(json(get("/api/audit?target=paused-twice"))).hasSize(1);
+            assertThat(json(api.get("/api/audit?target=paused-twice"))).hasSize(1);
         }
 
         @Test
@@ -102,7 +106,7 @@ class AdminApiIT {
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("application/problem+json"));
-            assertThat(json(response).get("detail").asString()).isEqualTo("no job named 'nope'");
+            assertThat(detail(response)).isEqualTo("no job named 'nope'");
         }
     }
 
@@ -139,12 +143,12 @@ class AdminApiIT {
                 assertThat(receipt.get("scheduledAt").asString())
                         .isEqualTo(receipts.get(0).get("scheduledAt").asString());
             });
-            assertThat(json(get("/api/jobs/yearly-report/fires")).get(0).get("scheduledAt").asString())
+            assertThat(json(api.get("/api/jobs/yearly-report/fires")).get(0).get("scheduledAt").asString())
                     .isEqualTo(receipts.get(0).get("scheduledAt").asString());
             // a second fire would have had its chance while the retry was answered
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                     .until(() -> manualFires("yearly-report") == 1);
-            assertThat(json(get("/api/audit?target=yearly-report")).findValuesAsString("requestId"))
+            assertThat(json(api.get("/api/audit?target=yearly-report")).findValuesAsString("requestId"))
                     .containsExactly("double-click-1");
         }
 
@@ -160,9 +164,8 @@ class AdminApiIT {
 
         @Test
         void requestIdMayComeInTheBody() throws Exception {
-            HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/api/jobs/yearly-cleanup/trigger"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\"body-id-1\"}")));
+            HttpResponse<String> response = api.send("POST", "/api/jobs/yearly-cleanup/trigger",
+                    "{\"requestId\":\"body-id-1\"}");
 
             assertThat(response.statusCode()).isEqualTo(202);
             assertThat(json(response).get("requestId").asString()).isEqualTo("body-id-1");
@@ -176,7 +179,7 @@ class AdminApiIT {
             HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", "reused-id");
 
             assertThat(response.statusCode()).isEqualTo(409);
-            assertThat(json(response).get("detail").asString())
+            assertThat(detail(response))
                     .isEqualTo("request id 'reused-id' was already used to trigger job 'yearly-audit'; "
                             + "use a new id for job 'yearly-report'");
         }
@@ -186,7 +189,7 @@ class AdminApiIT {
             HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", null);
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString()).startsWith("Idempotency-Key: is missing");
+            assertThat(detail(response)).startsWith("Idempotency-Key: is missing");
         }
 
         @Test
@@ -194,7 +197,7 @@ class AdminApiIT {
             HttpResponse<String> response = post("/api/jobs/yearly-report/trigger", "x".repeat(101));
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString())
+            assertThat(detail(response))
                     .isEqualTo("Idempotency-Key: must be at most 100 characters, was 101");
         }
 
@@ -242,41 +245,41 @@ class AdminApiIT {
 
         @Test
         void badCronIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = get("/api/schedules/preview?cron=" + encode("61 * * * *"));
+            HttpResponse<String> response = api.get("/api/schedules/preview?cron=" + encode("61 * * * *"));
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString()).startsWith("cron: ");
+            assertThat(detail(response)).startsWith("cron: ");
         }
 
         @Test
         void fromBeyondYear9999IsBadRequestNamingTheParameter() throws Exception {
-            HttpResponse<String> response = get("/api/schedules/preview?every=1h&from=%2B1000000-01-01T00:00:00Z");
+            HttpResponse<String> response = api.get("/api/schedules/preview?every=1h&from=%2B1000000-01-01T00:00:00Z");
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString()).startsWith("from: +1000000-01-01T00:00:00Z is out of range");
+            assertThat(detail(response)).startsWith("from: +1000000-01-01T00:00:00Z is out of range");
         }
 
         @Test
         void unknownZoneIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = get("/api/schedules/preview?cron=" + encode("0 8 * * *")
+            HttpResponse<String> response = api.get("/api/schedules/preview?cron=" + encode("0 8 * * *")
                     + "&zone=Mars/Olympus");
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString())
+            assertThat(detail(response))
                     .isEqualTo("zone: 'Mars/Olympus' is not a known IANA time zone (e.g. Europe/Paris, UTC)");
         }
 
         @Test
         void neitherCronNorEveryIsBadRequest() throws Exception {
-            HttpResponse<String> response = get("/api/schedules/preview");
+            HttpResponse<String> response = api.get("/api/schedules/preview");
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).get("detail").asString())
+            assertThat(detail(response))
                     .isEqualTo("cron, every: set exactly one of cron and every (cron='null', every='null')");
         }
 
         private JsonNode preview(String query) throws Exception {
-            HttpResponse<String> response = get("/api/schedules/preview?" + query.replace(" ", "%20"));
+            HttpResponse<String> response = api.get("/api/schedules/preview?" + query.replace(" ", "%20"));
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             return json(response);
         }
@@ -288,7 +291,7 @@ class AdminApiIT {
     }
 
     private JsonNode job(String name) throws Exception {
-        for (JsonNode job : json(get("/api/jobs")).get("items")) {
+        for (JsonNode job : json(api.get("/api/jobs")).get("items")) {
             if (job.get("name").asString().equals(name)) {
                 return job;
             }
@@ -296,32 +299,15 @@ class AdminApiIT {
         throw new AssertionError("no job " + name);
     }
 
-    private HttpResponse<String> get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)));
-    }
-
     private HttpResponse<String> post(String path, String idempotencyKey) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder request = api.request(path).POST(HttpRequest.BodyPublishers.noBody());
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
         }
-        return send(request);
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-        request.header("Authorization", SecurityTestUsers.basic("admin"));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
+        return api.send(request);
     }
 
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }

@@ -1,26 +1,24 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The read-only REST API and actuator endpoints of a running replica with a job firing every second. */
 @ExtendWith(PostgresExtension.class)
@@ -34,11 +32,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[1].zone=Europe/Paris", "onebeat.jobs[1].task=reports.daily"})
 class ApiIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -46,9 +43,15 @@ class ApiIT {
         SecurityTestUsers.register(registry);
     }
 
+    @BeforeEach
+    void client() {
+        // admin: the actuator's prometheus endpoint needs it
+        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+    }
+
     @Test
     void jobsListsEveryJobWithScheduleZoneAndNextFire() throws Exception {
-        JsonNode jobs = json(get("/api/jobs")).get("items");
+        JsonNode jobs = json(api.get("/api/jobs")).get("items");
 
         assertThat(jobs).hasSize(2);
         JsonNode report = jobs.get(1);
@@ -63,8 +66,8 @@ class ApiIT {
 
     @Test
     void jobsAreSearchedByNameAndPagedWithTheirTotal() throws Exception {
-        JsonNode search = json(get("/api/jobs?q=REPORT"));
-        JsonNode secondPage = json(get("/api/jobs?page=1&size=1"));
+        JsonNode search = json(api.get("/api/jobs?q=REPORT"));
+        JsonNode secondPage = json(api.get("/api/jobs?page=1&size=1"));
 
         assertThat(search.get("total").asLong()).isEqualTo(1);
         assertThat(search.get("items").get(0).get("name").asString()).isEqualTo("weekday-report");
@@ -76,7 +79,7 @@ class ApiIT {
     @Test
     void locksShowTheJobLockOfAJobThatFired() {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            JsonNode locks = json(get("/api/locks"));
+            JsonNode locks = json(api.get("/api/locks"));
             assertThat(locks.findValuesAsString("name")).contains("onebeat:heartbeat");
             assertThat(locks.get(0).get("lockedBy").asString()).isNotBlank();
             assertThat(locks.get(0).get("lockedAt").isNull()).isFalse();
@@ -86,7 +89,7 @@ class ApiIT {
     @Test
     void firesOfAJobAppearNewestFirst() {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            JsonNode fires = json(get("/api/jobs/heartbeat/fires?limit=2"));
+            JsonNode fires = json(api.get("/api/jobs/heartbeat/fires?limit=2"));
             assertThat(fires).hasSize(2);
             assertThat(fires.get(0).get("scheduledAt").asString())
                     .isGreaterThan(fires.get(1).get("scheduledAt").asString());
@@ -97,34 +100,34 @@ class ApiIT {
 
     @Test
     void firesOfUnknownJobIsNotFoundProblem() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/nope/fires");
+        HttpResponse<String> response = api.get("/api/jobs/nope/fires");
 
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(json(response).get("detail").asString()).isEqualTo("no job named 'nope'");
+        assertThat(detail(response)).isEqualTo("no job named 'nope'");
     }
 
     @Test
     void fireLimitOutOfRangeIsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/heartbeat/fires?limit=5000");
+        HttpResponse<String> response = api.get("/api/jobs/heartbeat/fires?limit=5000");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(json(response).get("detail").asString())
+        assertThat(detail(response))
                 .isEqualTo("limit: must be less than or equal to 1000 (was 5000)");
     }
 
     @Test
     void fireLimitThatIsNotANumberIsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/heartbeat/fires?limit=ten");
+        HttpResponse<String> response = api.get("/api/jobs/heartbeat/fires?limit=ten");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(json(response).get("detail").asString()).isEqualTo("limit: 'ten' is not a valid int");
+        assertThat(detail(response)).isEqualTo("limit: 'ten' is not a valid int");
     }
 
     @Test
     void clusterShowsThisReplica() throws Exception {
-        JsonNode cluster = json(get("/api/cluster"));
+        JsonNode cluster = json(api.get("/api/cluster"));
 
         assertThat(cluster.get("nodes")).hasSize(1);
         assertThat(cluster.get("nodes").get(0).get("instanceId").asString()).isEqualTo(cluster.get("self").asString());
@@ -133,35 +136,23 @@ class ApiIT {
 
     @Test
     void healthIsUpWithDatabaseAndClock() throws Exception {
-        JsonNode health = json(get("/actuator/health"));
+        JsonNode health = json(api.get("/actuator/health"));
 
         assertThat(health.get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("db").get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("clock").get("details").has("skewMillis")).isTrue();
         // probes need no user, and see the status only
-        JsonNode anonymous = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        JsonNode anonymous = json(new ApiClient(port).get("/actuator/health"));
         assertThat(anonymous.get("status").asString()).isEqualTo("UP");
         assertThat(anonymous.has("components")).isFalse();
     }
 
     @Test
     void prometheusExposesFireMetrics() {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get("/actuator/prometheus").body())
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api.get("/actuator/prometheus").body())
                 .contains("onebeat_fires_total{application=\"onebeat\",job=\"heartbeat\",outcome=\"committed\"}")
                 .contains("onebeat_tasks_dispatched_total{application=\"onebeat\",job=\"heartbeat\"}")
                 .contains("onebeat_tasks_duplicate_total{application=\"onebeat\",job=\"heartbeat\"}")
                 .contains("onebeat_fire_lag_seconds_bucket{application=\"onebeat\",job=\"heartbeat\""));
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        // admin: the actuator's prometheus endpoint needs it
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                        .header("Authorization", SecurityTestUsers.basic("admin")).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }

@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
@@ -8,9 +10,6 @@ import dev.onebeat.scheduler.fire.FireFilter;
 import dev.onebeat.scheduler.fire.FireLedger;
 import dev.onebeat.scheduler.fire.FireRecord;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -26,7 +25,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code GET /api/jobs/{name}/fires} filtered by outcome, trigger kind and scheduled instant, over ledger
@@ -40,11 +38,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[1].name=other", "onebeat.jobs[1].cron=0 * * * *", "onebeat.jobs[1].task=ops.other"})
 class FireHistoryIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @Autowired
     JdbcClient jdbc;
@@ -56,6 +53,11 @@ class FireHistoryIT {
     static void database(DynamicPropertyRegistry registry) {
         SchedulerTestDatabase.register(registry, FireHistoryIT.class);
         SecurityTestUsers.register(registry);
+    }
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, SecurityTestUsers.basic("viewer"));
     }
 
     @BeforeEach
@@ -71,13 +73,13 @@ class FireHistoryIT {
 
     @Test
     void withoutFiltersEveryFireOfTheJobIsListedNewestFirst() throws Exception {
-        assertThat(scheduled(get("/api/jobs/hourly/fires"))).containsExactly("2027-01-01T13:00:00Z",
+        assertThat(scheduled(api.get("/api/jobs/hourly/fires"))).containsExactly("2027-01-01T13:00:00Z",
                 "2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z", "2027-01-01T10:00:00Z");
     }
 
     @Test
     void triggerFilterKeepsOnlyFiresOfThatKind() throws Exception {
-        JsonNode fires = json(get("/api/jobs/hourly/fires?trigger=scheduled"));
+        JsonNode fires = json(api.get("/api/jobs/hourly/fires?trigger=scheduled"));
 
         assertThat(fires.findValuesAsString("scheduledAt")).containsExactly("2027-01-01T12:00:00Z", "2027-01-01T10:00:00Z");
         assertThat(fires.findValuesAsString("trigger")).containsOnly("scheduled");
@@ -85,19 +87,19 @@ class FireHistoryIT {
 
     @Test
     void fromIsInclusiveAndToExclusiveOnTheScheduledInstant() throws Exception {
-        assertThat(scheduled(get("/api/jobs/hourly/fires?from=2027-01-01T11:00:00Z&to=2027-01-01T13:00:00Z")))
+        assertThat(scheduled(api.get("/api/jobs/hourly/fires?from=2027-01-01T11:00:00Z&to=2027-01-01T13:00:00Z")))
                 .containsExactly("2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z");
     }
 
     @Test
     void filtersCombineWithTheLimit() throws Exception {
-        assertThat(scheduled(get("/api/jobs/hourly/fires?outcome=committed&trigger=scheduled&from=2027-01-01T09:00:00Z"
-                + "&limit=1"))).containsExactly("2027-01-01T12:00:00Z");
+        assertThat(scheduled(api.get("/api/jobs/hourly/fires?outcome=committed&trigger=scheduled"
+                + "&from=2027-01-01T09:00:00Z&limit=1"))).containsExactly("2027-01-01T12:00:00Z");
     }
 
     @Test
     void unknownTriggerIsBadRequestListingTheKnownOnes() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/hourly/fires?trigger=cron");
+        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?trigger=cron");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual]");
@@ -105,7 +107,7 @@ class FireHistoryIT {
 
     @Test
     void unknownOutcomeIsBadRequestListingTheKnownOnes() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/hourly/fires?outcome=failed");
+        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?outcome=failed");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(detail(response)).isEqualTo("outcome: 'failed' is not one of [committed]");
@@ -113,7 +115,7 @@ class FireHistoryIT {
 
     @Test
     void fromThatIsNotAnInstantIsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/hourly/fires?from=yesterday");
+        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?from=yesterday");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(detail(response)).isEqualTo("from: 'yesterday' is not a valid Instant");
@@ -121,7 +123,8 @@ class FireHistoryIT {
 
     @Test
     void fromNotBeforeToIsBadRequest() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/hourly/fires?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z");
+        HttpResponse<String> response =
+                api.get("/api/jobs/hourly/fires?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(detail(response)).isEqualTo("from: 2027-01-02T00:00:00Z must be before to, 2027-01-01T00:00:00Z");
@@ -129,7 +132,7 @@ class FireHistoryIT {
 
     @Test
     void instantBeyondYear9999IsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = get("/api/jobs/hourly/fires?to=%2B1000000-01-01T00:00:00Z");
+        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?to=%2B1000000-01-01T00:00:00Z");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(detail(response)).startsWith("to: +1000000-01-01T00:00:00Z is out of range");
@@ -163,19 +166,5 @@ class FireHistoryIT {
     private List<String> scheduled(HttpResponse<String> response) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return json(response).findValuesAsString("scheduledAt");
-    }
-
-    private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                        .header("Authorization", SecurityTestUsers.basic("viewer")).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String detail(HttpResponse<String> response) {
-        return json(response).get("detail").asString();
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }

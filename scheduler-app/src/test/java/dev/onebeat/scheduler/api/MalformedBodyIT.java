@@ -1,14 +1,14 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +18,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Request bodies that are not JSON, or whose fields have the wrong type or name: a 400 naming the field. */
 @ExtendWith(PostgresExtension.class)
@@ -28,11 +27,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured"})
 class MalformedBodyIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -40,24 +38,29 @@ class MalformedBodyIT {
         SecurityTestUsers.register(registry);
     }
 
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+    }
+
     @Nested
     class WrongType {
 
         @Test
         void argsThatIsNotAListIsBadRequestQuotingTheValueAndCreatesNothing() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"x\",\"every\":\"10s\",\"task\":\"t\",\"args\":\"notalist\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(detail(response)).isEqualTo("args: expected a list, got \"notalist\"");
-            assertThat(send("GET", "/api/jobs/x", null).statusCode()).isEqualTo(404);
+            assertThat(api.get("/api/jobs/x").statusCode()).isEqualTo(404);
         }
 
         @Test
         void kwargsThatIsAListIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"y\",\"every\":\"10s\",\"task\":\"t\",\"kwargs\":[1,2]}");
 
             assertThat(response.statusCode()).isEqualTo(400);
@@ -66,7 +69,7 @@ class MalformedBodyIT {
 
         @Test
         void cronThatIsAnObjectIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("PUT", "/api/jobs/configured", "{\"cron\":{\"hour\":6}}");
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/configured", "{\"cron\":{\"hour\":6}}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("cron: expected a string, got an object");
@@ -74,7 +77,7 @@ class MalformedBodyIT {
 
         @Test
         void lockAtMostForThatIsANumberIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"z\",\"every\":\"10s\",\"task\":\"t\",\"lockAtMostFor\": 5 }");
 
             assertThat(response.statusCode()).isEqualTo(400);
@@ -83,7 +86,7 @@ class MalformedBodyIT {
 
         @Test
         void bodyThatIsNotAnObjectIsBadRequest() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "[\"x\"]");
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "[\"x\"]");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("request body: expected a JSON object with the fields of a job, "
@@ -92,7 +95,8 @@ class MalformedBodyIT {
 
         @Test
         void triggerRequestIdThatIsAnObjectIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs/configured/trigger", "{\"requestId\":{\"a\":1}}");
+            HttpResponse<String> response = api.send("POST", "/api/jobs/configured/trigger",
+                    "{\"requestId\":{\"a\":1}}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("requestId: expected a string, got an object");
@@ -104,22 +108,22 @@ class MalformedBodyIT {
 
         @Test
         void misspeltFieldIsBadRequestListingTheKnownOnesAndCreatesNothing() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"typo\",\"crn\":\"0 6 * * *\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
                     + "[args, cron, every, kwargs, lockAtMostFor, misfire, name, queue, task, zone]");
-            assertThat(send("GET", "/api/jobs/typo", null).statusCode()).isEqualTo(404);
+            assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
 
         @Test
         void misspeltFieldInARescheduleLeavesTheScheduleAsItWas() throws Exception {
-            HttpResponse<String> response = send("PUT", "/api/jobs/configured", "{\"evry\":\"10s\"}");
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/configured", "{\"evry\":\"10s\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("evry: is not a field");
-            assertThat(json(send("GET", "/api/jobs/configured", null)).get("schedule").asString())
+            assertThat(json(api.get("/api/jobs/configured")).get("schedule").asString())
                     .isEqualTo("0 6 1 1 *");
         }
     }
@@ -129,7 +133,7 @@ class MalformedBodyIT {
 
         @Test
         void brokenSyntaxIsBadRequestWithLineAndColumn() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "{\n  \"name\": \"x\",\n  \"every\": \n}");
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "{\n  \"name\": \"x\",\n  \"every\": \n}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("request body is not valid JSON: ").contains("(line 4, column 1)");
@@ -137,7 +141,7 @@ class MalformedBodyIT {
 
         @Test
         void truncatedBodyIsBadRequest() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"x\"");
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"x\"");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("request body is not valid JSON: ");
@@ -145,29 +149,10 @@ class MalformedBodyIT {
 
         @Test
         void missingBodyIsBadRequest() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "");
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("request body is missing; send a JSON object");
         }
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        request.header("Authorization", SecurityTestUsers.basic("admin"));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String detail(HttpResponse<String> response) {
-        return json(response).get("detail").asString();
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }

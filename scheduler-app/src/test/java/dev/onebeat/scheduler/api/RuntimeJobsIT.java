@@ -1,20 +1,20 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,7 +24,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled and
@@ -42,11 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[5].name=cron-to-interval", "onebeat.jobs[5].cron=0 6 1 1 *", "onebeat.jobs[5].task=ops.c"})
 class RuntimeJobsIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -54,20 +52,25 @@ class RuntimeJobsIT {
         SecurityTestUsers.register(registry);
     }
 
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+    }
+
     @Nested
     class Create {
 
         @Test
         void createdJobFiresIsListedAndAudited() throws Exception {
-            HttpResponse<String> created = send("POST", "/api/jobs",
+            HttpResponse<String> created = api.send("POST", "/api/jobs",
                     "{\"name\":\"pulse\",\"every\":\"1s\",\"task\":\"ops.pulse\",\"kwargs\":{\"source\":\"api\"}}");
 
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-            await().atMost(Duration.ofSeconds(30)).until(() -> json(send("GET", "/api/jobs/pulse/fires", null)).size() >= 2);
+            await().atMost(Duration.ofSeconds(30)).until(() -> json(api.get("/api/jobs/pulse/fires")).size() >= 2);
             JsonNode pulse = job("pulse");
             assertThat(pulse.get("schedule").asString()).isEqualTo("every 1s");
             assertThat(pulse.get("registered").asBoolean()).isTrue();
-            JsonNode audit = json(send("GET", "/api/audit?target=pulse", null)).get(0);
+            JsonNode audit = json(api.get("/api/audit?target=pulse")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.create");
             assertThat(audit.get("before").isNull()).isTrue();
             assertThat(audit.get("after").get("task").asString()).isEqualTo("ops.pulse");
@@ -76,18 +79,18 @@ class RuntimeJobsIT {
         @Test
         void secondCreationOfTheSameNameIsConflictAndNotAudited() throws Exception {
             String body = "{\"name\":\"twice\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}";
-            send("POST", "/api/jobs", body);
+            api.send("POST", "/api/jobs", body);
 
-            HttpResponse<String> again = send("POST", "/api/jobs", body);
+            HttpResponse<String> again = api.send("POST", "/api/jobs", body);
 
             assertThat(again.statusCode()).isEqualTo(409);
             assertThat(detail(again)).isEqualTo("runtime job 'twice' exists; PUT /api/jobs/twice to change it");
-            assertThat(json(send("GET", "/api/audit?target=twice", null))).hasSize(1);
+            assertThat(json(api.get("/api/audit?target=twice"))).hasSize(1);
         }
 
         @Test
         void creationUnderTheNameOfAConfiguredJobIsConflict() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"configured\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(409);
@@ -95,17 +98,17 @@ class RuntimeJobsIT {
 
         @Test
         void badCronIsBadRequestNamingTheFieldAndStoresNothing() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"bad-cron\",\"cron\":\"61 * * * *\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("cron: ");
-            assertThat(send("GET", "/api/jobs/bad-cron/fires", null).statusCode()).isEqualTo(404);
+            assertThat(api.get("/api/jobs/bad-cron/fires").statusCode()).isEqualTo(404);
         }
 
         @Test
         void unknownZoneIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"bad-zone\",\"cron\":\"0 6 * * *\",\"zone\":\"Mars/Olympus\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
@@ -115,7 +118,7 @@ class RuntimeJobsIT {
 
         @Test
         void unknownMisfirePolicyIsBadRequestListingTheKnownOnes() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs",
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
                     "{\"name\":\"bad-misfire\",\"every\":\"10s\",\"misfire\":\"sometimes\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
@@ -125,7 +128,7 @@ class RuntimeJobsIT {
 
         @Test
         void missingTaskIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"no-task\",\"every\":\"10s\"}");
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"no-task\",\"every\":\"10s\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("task: is missing");
@@ -134,7 +137,7 @@ class RuntimeJobsIT {
         @Test
         void nameThatCannotBeAPathIsBadRequest() throws Exception {
             for (String name : new String[] {"a/b", "..", ".hidden", "-x"}) {
-                HttpResponse<String> response = send("POST", "/api/jobs", "{\"name\":\"" + name
+                HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"" + name
                         + "\",\"every\":\"10s\",\"task\":\"t\"}");
 
                 assertThat(response.statusCode()).as(name).isEqualTo(400);
@@ -149,14 +152,14 @@ class RuntimeJobsIT {
 
         @Test
         void runtimeJobIsRedefinedWithBeforeAndAfterAudited() throws Exception {
-            send("POST", "/api/jobs", "{\"name\":\"changing\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+            api.send("POST", "/api/jobs", "{\"name\":\"changing\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
 
-            HttpResponse<String> changed = send("PUT", "/api/jobs/changing",
+            HttpResponse<String> changed = api.send("PUT", "/api/jobs/changing",
                     "{\"cron\":\"30 8 * * MON-FRI\",\"zone\":\"Europe/Paris\",\"task\":\"t2\"}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(job("changing").get("quartzSchedule").asString()).isEqualTo("cron 0 30 8 ? * MON-FRI Europe/Paris");
-            JsonNode audit = json(send("GET", "/api/audit?target=changing", null)).get(0);
+            JsonNode audit = json(api.get("/api/audit?target=changing")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.update");
             assertThat(audit.get("before").get("task").asString()).isEqualTo("t");
             assertThat(audit.get("after").get("task").asString()).isEqualTo("t2");
@@ -164,14 +167,14 @@ class RuntimeJobsIT {
 
         @Test
         void configuredJobIsRescheduledKeepingItsTask() throws Exception {
-            HttpResponse<String> changed = send("PUT", "/api/jobs/configured",
+            HttpResponse<String> changed = api.send("PUT", "/api/jobs/configured",
                     "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\",\"misfire\":\"skip-missed\"}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             JsonNode configured = job("configured");
             assertThat(configured.get("schedule").asString()).isEqualTo("0 9 * * *");
             assertThat(configured.get("misfirePolicy").asString()).isEqualTo("SKIP_MISSED");
-            JsonNode audit = json(send("GET", "/api/audit?target=configured", null)).get(0);
+            JsonNode audit = json(api.get("/api/audit?target=configured")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.reschedule");
             assertThat(audit.get("before").get("misfire").asString()).isEqualTo("FIRE_ONCE_NOW");
             assertThat(audit.get("after").get("schedule").asString()).isEqualTo("cron 0 0 9 * * ? Europe/Paris");
@@ -179,19 +182,19 @@ class RuntimeJobsIT {
 
         @Test
         void cronJobIsRescheduledToAnIntervalAndBack() throws Exception {
-            HttpResponse<String> toInterval = send("PUT", "/api/jobs/cron-to-interval", "{\"every\":\"1h\"}");
+            HttpResponse<String> toInterval = api.send("PUT", "/api/jobs/cron-to-interval", "{\"every\":\"1h\"}");
 
             assertThat(toInterval.statusCode()).as(toInterval.body()).isEqualTo(200);
             assertThat(job("cron-to-interval").get("schedule").asString()).isEqualTo("every 3600s");
             assertThat(job("cron-to-interval").get("nextFire").isNull()).isFalse();
-            HttpResponse<String> toCron = send("PUT", "/api/jobs/cron-to-interval", "{\"cron\":\"0 7 1 1 *\"}");
+            HttpResponse<String> toCron = api.send("PUT", "/api/jobs/cron-to-interval", "{\"cron\":\"0 7 1 1 *\"}");
             assertThat(toCron.statusCode()).as(toCron.body()).isEqualTo(200);
             assertThat(job("cron-to-interval").get("quartzSchedule").asString()).startsWith("cron 0 0 7 1 1 ?");
         }
 
         @Test
         void changingTheTaskOfAConfiguredJobIsBadRequest() throws Exception {
-            HttpResponse<String> response = send("PUT", "/api/jobs/kept", "{\"every\":\"10s\",\"task\":\"other\"}");
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/kept", "{\"every\":\"10s\",\"task\":\"other\"}");
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("task: job 'kept' is defined in code or configuration");
@@ -200,7 +203,7 @@ class RuntimeJobsIT {
 
         @Test
         void changingAnUnknownJobIsNotFound() throws Exception {
-            HttpResponse<String> response = send("PUT", "/api/jobs/ghost", "{\"every\":\"10s\",\"task\":\"t\"}");
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/ghost", "{\"every\":\"10s\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(404);
         }
@@ -211,13 +214,13 @@ class RuntimeJobsIT {
 
         @Test
         void runtimeJobIsDeletedWithItsDefinitionAudited() throws Exception {
-            send("POST", "/api/jobs", "{\"name\":\"doomed\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+            api.send("POST", "/api/jobs", "{\"name\":\"doomed\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
 
-            HttpResponse<String> deleted = send("DELETE", "/api/jobs/doomed", null);
+            HttpResponse<String> deleted = api.send("DELETE", "/api/jobs/doomed", null);
 
             assertThat(deleted.statusCode()).isEqualTo(204);
-            assertThat(json(send("GET", "/api/jobs", null)).get("items").findValuesAsString("name")).doesNotContain("doomed");
-            JsonNode audit = json(send("GET", "/api/audit?target=doomed", null)).get(0);
+            assertThat(json(api.get("/api/jobs")).get("items").findValuesAsString("name")).doesNotContain("doomed");
+            JsonNode audit = json(api.get("/api/audit?target=doomed")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.delete");
             assertThat(audit.get("before").get("cron").asString()).isEqualTo("0 6 1 1 *");
             assertThat(audit.get("after").isNull()).isTrue();
@@ -225,7 +228,7 @@ class RuntimeJobsIT {
 
         @Test
         void configuredJobCannotBeDeleted() throws Exception {
-            HttpResponse<String> response = send("DELETE", "/api/jobs/kept", null);
+            HttpResponse<String> response = api.send("DELETE", "/api/jobs/kept", null);
 
             assertThat(response.statusCode()).isEqualTo(409);
             assertThat(detail(response)).isEqualTo(
@@ -234,7 +237,7 @@ class RuntimeJobsIT {
 
         @Test
         void deletingAnUnknownJobIsNotFound() throws Exception {
-            assertThat(send("DELETE", "/api/jobs/ghost", null).statusCode()).isEqualTo(404);
+            assertThat(api.send("DELETE", "/api/jobs/ghost", null).statusCode()).isEqualTo(404);
         }
     }
 
@@ -246,13 +249,13 @@ class RuntimeJobsIT {
             String defined = job("reset").get("quartzSchedule").asString();
             reschedule("/api/jobs/reset", "{\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Paris\"}");
 
-            HttpResponse<String> reset = send("DELETE", "/api/jobs/reset/schedule", null);
+            HttpResponse<String> reset = api.send("DELETE", "/api/jobs/reset/schedule", null);
 
             assertThat(reset.statusCode()).as(reset.body()).isEqualTo(204);
             JsonNode job = job("reset");
             assertThat(job.get("schedule").asString()).isEqualTo("0 6 1 1 *");
             assertThat(job.get("quartzSchedule").asString()).isEqualTo(defined);
-            JsonNode audit = json(send("GET", "/api/audit?target=reset", null)).get(0);
+            JsonNode audit = json(api.get("/api/audit?target=reset")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.schedule-reset");
             assertThat(audit.get("before").get("schedule").asString()).isEqualTo("cron 0 0 9 * * ? Europe/Paris");
             assertThat(audit.get("after").get("schedule").asString()).isEqualTo(defined);
@@ -261,23 +264,23 @@ class RuntimeJobsIT {
         @Test
         void secondRemovalIsNotFoundAndNotAudited() throws Exception {
             reschedule("/api/jobs/reset", "{\"every\":\"1h\"}");
-            assertThat(send("DELETE", "/api/jobs/reset/schedule", null).statusCode()).isEqualTo(204);
-            int audited = json(send("GET", "/api/audit?target=reset", null)).size();
+            assertThat(api.send("DELETE", "/api/jobs/reset/schedule", null).statusCode()).isEqualTo(204);
+            int audited = json(api.get("/api/audit?target=reset")).size();
 
-            HttpResponse<String> again = send("DELETE", "/api/jobs/reset/schedule", null);
+            HttpResponse<String> again = api.send("DELETE", "/api/jobs/reset/schedule", null);
 
             assertThat(again.statusCode()).isEqualTo(404);
             assertThat(detail(again)).isEqualTo("job 'reset' has no stored schedule; it already runs on the schedule "
                     + "defined in code or configuration");
-            assertThat(json(send("GET", "/api/audit?target=reset", null))).hasSize(audited);
+            assertThat(json(api.get("/api/audit?target=reset"))).hasSize(audited);
         }
 
         @Test
         void pausedJobStaysPaused() throws Exception {
-            assertThat(send("POST", "/api/jobs/reset-paused/pause", null).statusCode()).isEqualTo(200);
+            assertThat(api.send("POST", "/api/jobs/reset-paused/pause", null).statusCode()).isEqualTo(200);
             reschedule("/api/jobs/reset-paused", "{\"every\":\"1h\"}");
 
-            HttpResponse<String> reset = send("DELETE", "/api/jobs/reset-paused/schedule", null);
+            HttpResponse<String> reset = api.send("DELETE", "/api/jobs/reset-paused/schedule", null);
 
             assertThat(reset.statusCode()).as(reset.body()).isEqualTo(204);
             JsonNode job = job("reset-paused");
@@ -295,7 +298,7 @@ class RuntimeJobsIT {
                 statuses.add(CompletableFuture.supplyAsync(() -> {
                     try {
                         start.await();
-                        return send("DELETE", "/api/jobs/reset-at-once/schedule", null).statusCode();
+                        return api.send("DELETE", "/api/jobs/reset-at-once/schedule", null).statusCode();
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -304,15 +307,15 @@ class RuntimeJobsIT {
 
             assertThat(statuses.stream().map(CompletableFuture::join).toList())
                     .containsOnlyOnce(204).containsOnly(204, 404);
-            assertThat(json(send("GET", "/api/audit?target=reset-at-once", null)).findValuesAsString("action"))
+            assertThat(json(api.get("/api/audit?target=reset-at-once")).findValuesAsString("action"))
                     .containsOnlyOnce("job.schedule-reset");
         }
 
         @Test
         void runtimeJobIsConflict() throws Exception {
-            send("POST", "/api/jobs", "{\"name\":\"own-schedule\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
+            api.send("POST", "/api/jobs", "{\"name\":\"own-schedule\",\"cron\":\"0 6 1 1 *\",\"task\":\"t\"}");
 
-            HttpResponse<String> response = send("DELETE", "/api/jobs/own-schedule/schedule", null);
+            HttpResponse<String> response = api.send("DELETE", "/api/jobs/own-schedule/schedule", null);
 
             assertThat(response.statusCode()).isEqualTo(409);
             assertThat(detail(response)).isEqualTo("job 'own-schedule' is a runtime job; its schedule is part of its "
@@ -322,43 +325,24 @@ class RuntimeJobsIT {
 
         @Test
         void unknownJobIsNotFound() throws Exception {
-            HttpResponse<String> response = send("DELETE", "/api/jobs/ghost/schedule", null);
+            HttpResponse<String> response = api.send("DELETE", "/api/jobs/ghost/schedule", null);
 
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(detail(response)).isEqualTo("no job named 'ghost'");
         }
 
         private void reschedule(String path, String body) throws Exception {
-            HttpResponse<String> response = send("PUT", path, body);
+            HttpResponse<String> response = api.send("PUT", path, body);
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         }
     }
 
     private JsonNode job(String name) throws Exception {
-        for (JsonNode job : json(send("GET", "/api/jobs", null)).get("items")) {
+        for (JsonNode job : json(api.get("/api/jobs")).get("items")) {
             if (job.get("name").asString().equals(name)) {
                 return job;
             }
         }
         throw new AssertionError("no job " + name);
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        request.header("Authorization", SecurityTestUsers.basic("admin"));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String detail(HttpResponse<String> response) {
-        return json(response).get("detail").asString();
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }

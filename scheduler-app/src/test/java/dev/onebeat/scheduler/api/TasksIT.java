@@ -1,17 +1,17 @@
 package dev.onebeat.scheduler.api;
 
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -22,7 +22,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Outbox tasks listed by status, queue and job; failed and dead ones retried, pending ones discarded. */
 @ExtendWith(PostgresExtension.class)
@@ -31,11 +30,10 @@ import tools.jackson.databind.json.JsonMapper;
         properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class TasksIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @LocalServerPort
     int port;
+
+    private ApiClient api;
 
     @Autowired
     JdbcClient jdbc;
@@ -46,6 +44,11 @@ class TasksIT {
         SecurityTestUsers.register(registry);
     }
 
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+    }
+
     @Test
     void tasksAreFilteredByStatusQueueAndJobAndPaged() throws Exception {
         long older = task("listed", "mail", "failed", 3);
@@ -53,8 +56,8 @@ class TasksIT {
         task("listed", "sms", "failed", 1);
         task("other-job", "mail", "failed", 1);
 
-        JsonNode page = json(send("GET", "/api/tasks?status=failed&queue=mail&job=listed&limit=1"));
-        JsonNode next = json(send("GET", "/api/tasks?status=failed&queue=mail&job=listed&limit=1&offset=1"));
+        JsonNode page = json(api.get("/api/tasks?status=failed&queue=mail&job=listed&limit=1"));
+        JsonNode next = json(api.get("/api/tasks?status=failed&queue=mail&job=listed&limit=1&offset=1"));
 
         assertThat(page.get("total").asLong()).isEqualTo(2);
         assertThat(page.get("items").get(0).get("id").asLong()).isEqualTo(newer);
@@ -64,10 +67,10 @@ class TasksIT {
 
     @Test
     void unknownStatusFilterIsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = send("GET", "/api/tasks?status=lost");
+        HttpResponse<String> response = api.get("/api/tasks?status=lost");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(json(response).get("detail").asString())
+        assertThat(detail(response))
                 .isEqualTo("status: 'lost' is not one of [claimed, dead, done, failed, pending, published]");
     }
 
@@ -75,12 +78,12 @@ class TasksIT {
     void deadTaskIsRetriedAsPendingKeepingItsAttemptsAndAudited() throws Exception {
         long id = task("retried", "mail", "dead", 7);
 
-        HttpResponse<String> response = send("POST", "/api/tasks/" + id + "/retry");
+        HttpResponse<String> response = api.send("POST", "/api/tasks/" + id + "/retry", null);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(json(response).get("status").asString()).isEqualTo("pending");
         assertThat(json(response).get("attempts").asInt()).isEqualTo(7);
-        JsonNode audit = json(send("GET", "/api/audit?target=" + id)).get(0);
+        JsonNode audit = json(api.get("/api/audit?target=" + id)).get(0);
         assertThat(audit.get("action").asString()).isEqualTo("task.retry");
         assertThat(audit.get("before").get("status").asString()).isEqualTo("dead");
         assertThat(audit.get("after").get("status").asString()).isEqualTo("pending");
@@ -90,7 +93,7 @@ class TasksIT {
     void pendingTaskIsDiscardedAsDeadNamingWhoDiscardedIt() throws Exception {
         long id = task("discarded", "mail", "pending", 0);
 
-        HttpResponse<String> response = send("POST", "/api/tasks/" + id + "/discard");
+        HttpResponse<String> response = api.send("POST", "/api/tasks/" + id + "/discard", null);
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(json(response).get("status").asString()).isEqualTo("dead");
@@ -101,27 +104,27 @@ class TasksIT {
     void publishedTaskCannotBeRetriedAndNothingIsAudited() throws Exception {
         long id = task("sent", "mail", "published", 1);
 
-        HttpResponse<String> response = send("POST", "/api/tasks/" + id + "/retry");
+        HttpResponse<String> response = api.send("POST", "/api/tasks/" + id + "/retry", null);
 
         assertThat(response.statusCode()).isEqualTo(409);
-        assertThat(json(response).get("detail").asString())
+        assertThat(detail(response))
                 .isEqualTo("task " + id + " is published; only dead or failed tasks can be retried");
-        assertThat(json(send("GET", "/api/audit?target=" + id))).isEmpty();
+        assertThat(json(api.get("/api/audit?target=" + id))).isEmpty();
     }
 
     @Test
     void deadTaskCannotBeDiscarded() throws Exception {
         long id = task("gone", "mail", "dead", 1);
 
-        assertThat(send("POST", "/api/tasks/" + id + "/discard").statusCode()).isEqualTo(409);
+        assertThat(api.send("POST", "/api/tasks/" + id + "/discard", null).statusCode()).isEqualTo(409);
     }
 
     @Test
     void unknownTaskIsNotFound() throws Exception {
-        HttpResponse<String> response = send("POST", "/api/tasks/999999/retry");
+        HttpResponse<String> response = api.send("POST", "/api/tasks/999999/retry", null);
 
         assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(json(response).get("detail").asString()).isEqualTo("no task with id 999999");
+        assertThat(detail(response)).isEqualTo("no task with id 999999");
     }
 
     private long task(String job, String queue, String status, int attempts) {
@@ -133,15 +136,5 @@ class TasksIT {
                 .params(UUID.randomUUID().toString(), job, Timestamp.from(Instant.parse("2027-01-01T00:00:00Z")), queue,
                         status, attempts)
                 .query(Long.class).single();
-    }
-
-    private HttpResponse<String> send(String method, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, HttpRequest.BodyPublishers.noBody())
-                .header("Authorization", SecurityTestUsers.basic("admin")).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
     }
 }
