@@ -1,9 +1,11 @@
 package dev.onebeat.scheduler.ui;
 
+import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
 /** The console's job forms, as typed into the browser, and their translation into job definitions. */
 @Component
 class JobForms {
+
+    /** The misfire policies as configuration writes them: {@code fire-once-now}, ... */
+    static final List<String> MISFIRES = Arrays.stream(MisfirePolicy.values()).map(JobForms::written).toList();
 
     private final JsonMapper json;
 
@@ -39,7 +44,7 @@ class JobForms {
             }
             Schedule schedule = job.schedule();
             String zone = schedule.zone().getId();
-            String misfire = job.misfirePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-');
+            String misfire = written(job.misfirePolicy());
             return schedule instanceof Schedule.Cron cron
                     ? new ScheduleForm(cron.source(), "", zone, misfire)
                     : new ScheduleForm("", ((Schedule.Interval) schedule).interval().getSeconds() + "s", zone, misfire);
@@ -75,6 +80,10 @@ class JobForms {
             throw new JobDefinitionException(field + ": must be " + expected + ", was '" + text.strip() + "' ("
                     + e.getOriginalMessage() + ")");
         }
+    }
+
+    private static String written(MisfirePolicy policy) {
+        return policy.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     static String blankToNull(String text) {

@@ -205,6 +205,7 @@ class JobPages {
         model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null,
                 kind == null || kind.isEmpty() ? null : kind, null, null, HISTORY)));
         model.addAttribute("triggers", FireFilter.TRIGGERS);
+        model.addAttribute("misfires", JobForms.MISFIRES);
         model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
         model.addAttribute("scheduleForm", form);
         model.addAttribute("errors", errors);

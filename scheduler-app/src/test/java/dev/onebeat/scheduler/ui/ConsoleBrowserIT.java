@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -73,53 +74,70 @@ class ConsoleBrowserIT {
             driver.findElement(By.id("username")).sendKeys("admin");
             driver.findElement(By.id("password")).sendKeys(SecurityTestUsers.PASSWORD);
             driver.findElement(By.cssSelector("button[type=submit]")).click();
+            see(driver, By.id("signed-in-as"), text -> assertThat(text).isEqualTo("admin · admin"));
             assertThat(driver.getCurrentUrl()).isEqualTo(url("/ui"));
-            assertThat(driver.findElement(By.id("signed-in-as")).getText()).isEqualTo("admin · admin");
 
-            driver.findElement(By.linkText("Jobs")).click();
+            click(driver, By.linkText("Jobs"));
+            see(driver, By.id("job-count"), text -> assertThat(text).isEqualTo("2 jobs"));
             driver.findElement(By.id("q")).sendKeys("yearly");
-            driver.findElement(By.cssSelector("form[role=search] button")).click();
-            assertThat(driver.findElement(By.id("jobs")).getText()).contains("yearly-report")
-                    .doesNotContain("browser-heartbeat");
-            driver.findElement(By.linkText("yearly-report")).click();
-            assertThat(driver.findElement(By.id("job-state")).getText()).isEqualTo("active");
-            assertThat(driver.findElement(By.id("history")).getText()).contains("No fire yet.");
+            click(driver, By.cssSelector("form[role=search] button"));
+            see(driver, By.id("job-count"), text -> assertThat(text).isEqualTo("1 job"));
+            see(driver, By.id("jobs"), text -> assertThat(text).contains("yearly-report")
+                    .doesNotContain("browser-heartbeat"));
+            click(driver, By.linkText("yearly-report"));
+            see(driver, By.id("job-state"), text -> assertThat(text).isEqualTo("active"));
+            see(driver, By.id("history"), text -> assertThat(text).contains("No fire yet."));
 
-            driver.findElement(By.id("pause")).click();
-            assertThat(driver.findElement(By.id("notice")).getText()).startsWith("Paused: yearly-report");
-            assertThat(driver.findElement(By.id("job-state")).getText()).isEqualTo("paused");
-            assertThat(driver.findElement(By.id("next-fire")).getText()).isEqualTo("none while paused");
+            click(driver, By.id("pause"));
+            see(driver, By.id("notice"), text -> assertThat(text).startsWith("Paused: yearly-report"));
+            see(driver, By.id("job-state"), text -> assertThat(text).isEqualTo("paused"));
+            see(driver, By.id("next-fire"), text -> assertThat(text).isEqualTo("none while paused"));
 
-            driver.findElement(By.id("resume")).click();
-            assertThat(driver.findElement(By.id("notice")).getText()).startsWith("Resumed: yearly-report");
-            assertThat(driver.findElement(By.id("job-state")).getText()).isEqualTo("active");
+            click(driver, By.id("resume"));
+            see(driver, By.id("notice"), text -> assertThat(text).startsWith("Resumed: yearly-report"));
+            see(driver, By.id("job-state"), text -> assertThat(text).isEqualTo("active"));
 
-            driver.findElement(By.id("trigger")).click();
-            assertThat(driver.findElement(By.id("notice")).getText()).startsWith("Triggered: yearly-report");
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            click(driver, By.id("trigger"));
+            see(driver, By.id("notice"), text -> assertThat(text).startsWith("Triggered: yearly-report"));
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
                 driver.navigate().refresh();
                 assertThat(driver.findElements(By.cssSelector("#history tr.manual"))).hasSize(1);
             });
-            assertThat(driver.findElement(By.cssSelector("#history tr.manual")).getText()).contains("manual")
-                    .contains("committed");
-            assertThat(driver.findElement(By.id("changes")).getText()).contains("job.pause").contains("job.resume")
-                    .contains("job.trigger");
+            see(driver, By.cssSelector("#history tr.manual"), text -> assertThat(text).contains("manual")
+                    .contains("committed"));
+            see(driver, By.id("changes"), text -> assertThat(text).contains("job.pause").contains("job.resume")
+                    .contains("job.trigger"));
 
             // a bad cron is answered next to its field, and the schedule stays as it was
             driver.findElement(By.id("cron")).clear();
             driver.findElement(By.id("cron")).sendKeys("0 25 * * *");
-            driver.findElement(By.id("save")).click();
-            assertThat(driver.findElement(By.id("cron-error")).getText()).contains("0 25 * * *");
-            assertThat(driver.findElement(By.id("job-schedule")).getText()).isEqualTo("0 6 1 1 *");
+            click(driver, By.id("save"));
+            see(driver, By.id("cron-error"), text -> assertThat(text).contains("0 25 * * *"));
+            see(driver, By.id("job-schedule"), text -> assertThat(text).isEqualTo("0 6 1 1 *"));
             driver.findElement(By.id("cron")).clear();
             driver.findElement(By.id("cron")).sendKeys("30 2 * * *");
-            driver.findElement(By.id("preview")).click();
-            assertThat(driver.findElement(By.id("preview-result")).getText()).contains("02:30:00+01:00");
+            click(driver, By.id("preview"));
+            see(driver, By.id("preview-result"), text -> assertThat(text).contains("02:30:00+01:00"));
 
             driver.get(url("/ui/jobs/yearly-report"));
+            see(driver, By.id("changes"), text -> assertThat(text).contains("job.trigger"));
             Path shot = browser.screenshot("job");
             assertThat(Files.size(shot)).isPositive();
         }
+    }
+
+    /**
+     * Waits until the element, looked up afresh each time, shows a text that passes {@code check}: after
+     * a click the next page may still be loading, and the old page's elements go stale.
+     */
+    private static void see(WebDriver driver, By element, ThrowingConsumer<String> check) {
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .untilAsserted(() -> check.accept(driver.findElement(element).getText()));
+    }
+
+    /** Clicks the element once it is there: the page holding it may still be loading. */
+    private static void click(WebDriver driver, By element) {
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> driver.findElement(element).click());
     }
 
     private String url(String path) {

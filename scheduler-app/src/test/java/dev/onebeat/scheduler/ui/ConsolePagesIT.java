@@ -215,11 +215,15 @@ class ConsolePagesIT {
         assertThat(directory.find("reschedule-me").orElseThrow().schedule()).isEqualTo("0 10 1 1 *");
 
         MockHttpServletResponse saved = page(post("/ui/jobs/reschedule-me/schedule").param("cron", "30 2 * * *")
-                .param("zone", "Europe/Paris").param("action", "save").with(csrf()), "admin");
+                .param("zone", "Europe/Paris").param("misfire", "skip-missed").param("action", "save").with(csrf()),
+                "admin");
 
         assertThat(saved.getStatus()).isEqualTo(302);
         assertThat(directory.find("reschedule-me").orElseThrow().quartzSchedule())
                 .isEqualTo("cron 0 30 2 * * ? Europe/Paris");
+        assertThat(directory.find("reschedule-me").orElseThrow().misfirePolicy()).isEqualTo("SKIP_MISSED");
+        assertThat(page(get("/ui/jobs/reschedule-me"), "admin").getContentAsString())
+                .contains("<option value=\"skip-missed\" selected=\"selected\">skip-missed</option>");
         assertThat(jdbc.sql("SELECT action || ' by ' || actor FROM onebeat_audit WHERE target = 'reschedule-me'")
                 .query(String.class).list()).containsExactly("job.reschedule by admin");
         // operators may not
