@@ -38,9 +38,9 @@ import org.springframework.web.util.UriComponentsBuilder;
  * when the request carried a PKCE challenge, the verifier; a code is good once), {@code /jwks}
  * (the public half of {@link #signingKey()}) and {@code /userinfo} (for the access token issued
  * with the code: the subject and the ID token's {@code preferred_username} and {@code name}, as a
- * provider answers for the {@code profile} scope, but never the roles). The authorization step is the test's: {@link #approve}
- * reads the request the client redirected the browser to and returns where the provider would send
- * the browser back.
+ * provider answers for the {@code profile} scope, but never the roles). The authorization step is
+ * the test's: {@link #approve} reads the request the client redirected the browser to and returns
+ * where the provider would send the browser back.
  */
 final class FakeOpenIdProvider implements AutoCloseable {
 
