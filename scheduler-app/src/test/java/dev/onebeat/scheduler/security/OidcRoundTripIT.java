@@ -152,6 +152,15 @@ class OidcRoundTripIT {
         assertRefused(callback, session, "invalid_nonce");
     }
 
+    @Test
+    void refusedLoginIsExplainedAsTheProvidersNotAWrongPassword() throws Exception {
+        MockHttpSession session = new MockHttpSession();
+        signIn(session, Map.of("roles", List.of("admin")), FakeOpenIdProvider.newKey());
+
+        assertThat(page(get("/login").param("error", ""), session).getContentAsString())
+                .contains("id=\"oidc-error\"").contains("invalid_id_token").doesNotContain("Wrong user name or password");
+    }
+
     private void assertRefused(MockHttpServletResponse callback, MockHttpSession session, String error)
             throws Exception {
         assertThat(callback.getStatus()).isEqualTo(302);
