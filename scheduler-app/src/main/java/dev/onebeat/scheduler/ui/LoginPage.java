@@ -1,10 +1,14 @@
 package dev.onebeat.scheduler.ui;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.web.WebAttributes;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -29,8 +33,18 @@ class LoginPage {
     record Provider(String id, String name) {
     }
 
+    /**
+     * After a refused sign-in ({@code ?error}) the page names the cause: a wrong password, or the OIDC
+     * provider's login not accepted (a refusal at the provider, an ID token with a bad signature or
+     * nonce), with its OAuth2 error code, which Spring Security left in the session.
+     */
     @GetMapping("/login")
-    String login(Model model) {
+    String login(Model model, HttpServletRequest request) {
+        HttpSession session = request.getSession(false);
+        Object refusal = session == null ? null : session.getAttribute(WebAttributes.AUTHENTICATION_EXCEPTION);
+        if (refusal instanceof OAuth2AuthenticationException oidcRefusal) {
+            model.addAttribute("oidcError", oidcRefusal.getError().getErrorCode());
+        }
         List<Provider> providers = new ArrayList<>();
         if (oidc.getIfAvailable() instanceof Iterable<?> registrations) {
             for (Object registration : registrations) {
