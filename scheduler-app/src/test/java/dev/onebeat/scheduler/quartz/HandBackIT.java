@@ -3,17 +3,14 @@ package dev.onebeat.scheduler.quartz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.OnebeatApplication;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -29,19 +26,19 @@ class HandBackIT {
     void fireOfAJobThisReplicaDoesNotRegisterIsHandedBackAndFiredByOneThatDoes(TestDatabase database)
             throws Exception {
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
-        ConfigurableApplicationContext oldReplica = start(database, "old", true);
+        ConfigurableApplicationContext oldReplica = HandBackReplicas.start(database, "old", true);
         ConfigurableApplicationContext newReplica = null;
         try {
-            newReplica = start(database, "new", false,
+            newReplica = HandBackReplicas.start(database, "new", false,
                     "--onebeat.jobs[0].name=shared", "--onebeat.jobs[0].every=2s", "--onebeat.jobs[0].task=t");
             // only the old replica fires at first: every instant of "shared" reaches the replica that lacks it
-            await().atMost(Duration.ofSeconds(30)).until(() -> handBacks(jdbc) >= 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> HandBackReplicas.handBacks(jdbc) >= 1);
             assertThat(fires(jdbc)).isEmpty();
 
             newReplica.getBean(Scheduler.class).start();
             await().atMost(Duration.ofSeconds(60)).until(() -> fires(jdbc).size() >= 4);
             oldReplica.close();
-            await().atMost(Duration.ofSeconds(60)).until(() -> handBacks(jdbc) == 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> HandBackReplicas.handBacks(jdbc) == 0);
         } finally {
             // old first, whatever happened: both contexts of one JVM share Quartz's connection provider,
             // and a job store whose provider was closed retries its last completion forever on shutdown
@@ -69,24 +66,5 @@ class HandBackIT {
                         + "ORDER BY scheduled_at")
                 .query((rs, row) -> new Fire(rs.getTimestamp(1).toInstant(), rs.getString(2), rs.getString(3)))
                 .list();
-    }
-
-    private static long handBacks(JdbcClient jdbc) {
-        return jdbc.sql("SELECT count(*) FROM qrtz_triggers WHERE trigger_group = ?").param(HandBack.GROUP)
-                .query(Long.class).single();
-    }
-
-    private static ConfigurableApplicationContext start(TestDatabase database, String id, boolean autoStartup,
-                                                        String... jobs) {
-        List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + database.jdbcUrl(),
-                "--spring.datasource.username=" + database.username(),
-                "--spring.datasource.password=" + database.password(),
-                "--spring.main.web-application-type=none", "--onebeat.demo.enabled=false",
-                "--spring.quartz.auto-startup=" + autoStartup,
-                "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
-                // an idle replica looks for triggers another replica made every second, not every 30 s
-                "--spring.quartz.properties.org.quartz.scheduler.idleWaitTime=1000"));
-        args.addAll(List.of(jobs));
-        return new SpringApplicationBuilder(OnebeatApplication.class).run(args.toArray(String[]::new));
     }
 }
