@@ -21,8 +21,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class TaskAdmin {
 
-    /** Every status a task can have, for validating filters. */
-    public static final Set<String> STATUSES = Set.of("pending", "claimed", "published", "done", "failed", "dead");
+    /** Every status of an outbox task, in the order a task passes through them. */
+    public static final List<String> STATUSES = List.of("pending", "claimed", "published", "done", "failed", "dead");
+
     private static final String COLUMNS = """
             id, idempotency_key, job_name, scheduled_at, task, queue, status, attempts, created_at, available_at,
             published_at, last_error""";

@@ -4,7 +4,6 @@ import dev.onebeat.scheduler.admin.AdminConflictException;
 import dev.onebeat.scheduler.admin.TaskAdmin;
 import dev.onebeat.scheduler.admin.UnknownTaskException;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.List;
 import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -28,8 +27,6 @@ import org.springframework.web.servlet.view.RedirectView;
 class TaskPages {
 
     static final int PAGE_SIZE = 50;
-    /** The statuses in the filter, in the order a task passes through them. */
-    static final List<String> STATUSES = List.of("pending", "claimed", "published", "done", "failed", "dead");
 
     private final TaskAdmin tasks;
 
@@ -42,14 +39,15 @@ class TaskPages {
                  @RequestParam(required = false) String job, @RequestParam(defaultValue = "0") int page, Model model,
                  HttpServletRequest request) {
         String wanted = JobForms.blankToNull(status);
-        if (wanted != null && !STATUSES.contains(wanted)) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "status: '" + status + "' is not one of " + STATUSES);
+        if (wanted != null && !TaskAdmin.STATUSES.contains(wanted)) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "status: '" + status + "' is not one of "
+                    + TaskAdmin.STATUSES);
         }
         int from = Pager.clamp(page);
         TaskAdmin.TaskPage result = tasks.page(wanted, JobForms.blankToNull(queue), JobForms.blankToNull(job),
                 PAGE_SIZE, from * PAGE_SIZE);
         model.addAttribute("page", "tasks");
-        model.addAttribute("statuses", STATUSES);
+        model.addAttribute("statuses", TaskAdmin.STATUSES);
         model.addAttribute("status", wanted == null ? "" : wanted);
         model.addAttribute("queue", queue == null ? "" : queue);
         model.addAttribute("job", job == null ? "" : job);
