@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -96,8 +97,7 @@ class JobPages {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "trigger: '" + trigger + "' is not one of "
                     + FireFilter.TRIGGERS);
         }
-        model.addAttribute("trigger", kind == null ? "" : kind);
-        return jobPage(job, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job).orElse(null)),
+        return jobPage(job, kind, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job).orElse(null)),
                 Map.of(), model);
     }
 
@@ -138,16 +138,16 @@ class JobPages {
             if (action.equals("preview")) {
                 model.addAttribute("preview", SchedulePreview.of(form.cron(), form.every(), JobForms.blankToNull(form.zone()),
                         clock.instant(), 10));
-                return jobPage(job, form, Map.of(), model);
+                return jobPage(job, null, form, Map.of(), model);
             }
             runtimeJobs.reschedule(name, JobForms.blankToNull(form.cron()), JobForms.blankToNull(form.every()),
                     JobForms.blankToNull(form.zone()), JobForms.blankToNull(form.misfire()));
         } catch (JobDefinitionException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
-            return jobPage(job, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
+            return jobPage(job, null, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
         } catch (AdminConflictException e) {
             response.setStatus(HttpStatus.CONFLICT.value());
-            return jobPage(job, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
+            return jobPage(job, null, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
         }
         flash.addFlashAttribute("notice", "Rescheduled: " + name + " now runs "
                 + registry.find(name).map(registered -> registered.job().schedule().describe()).orElse("as saved") + ".");
@@ -198,12 +198,13 @@ class JobPages {
         return "job-new";
     }
 
-    private String jobPage(JobView job, JobForms.ScheduleForm form, Map<String, String> errors, Model model) {
+    /** @param trigger the trigger kind the history shows, null for all */
+    private String jobPage(JobView job, String trigger, JobForms.ScheduleForm form, Map<String, String> errors,
+                           Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("job", job);
-        String kind = (String) model.getAttribute("trigger");
-        model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null,
-                kind == null || kind.isEmpty() ? null : kind, null, null, HISTORY)));
+        model.addAttribute("trigger", trigger == null ? "" : trigger);
+        model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null, trigger, null, null, HISTORY)));
         model.addAttribute("triggers", FireFilter.TRIGGERS);
         model.addAttribute("misfires", JobForms.MISFIRES);
         model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
@@ -228,9 +229,9 @@ class JobPages {
         return directory.find(name).orElseThrow(() -> notFound(name));
     }
 
-    private String act(String name, RedirectAttributes flash, Action action) {
+    private String act(String name, RedirectAttributes flash, Supplier<String> action) {
         try {
-            flash.addFlashAttribute("notice", action.run());
+            flash.addFlashAttribute("notice", action.get());
         } catch (AdminConflictException e) {
             flash.addFlashAttribute("problem", e.getMessage());
         } catch (UnknownJobException e) {
@@ -245,10 +246,5 @@ class JobPages {
 
     private static ResponseStatusException notFound(String name) {
         return new ResponseStatusException(HttpStatus.NOT_FOUND, "no job named '" + name + "'");
-    }
-
-    @FunctionalInterface
-    private interface Action {
-        String run();
     }
 }
