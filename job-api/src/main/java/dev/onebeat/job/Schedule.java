@@ -14,6 +14,10 @@ import java.util.Objects;
  *   <li>{@link #every(Duration)}: a fixed interval of whole seconds, aligned to the Unix epoch so
  *       every replica computes the same instants (every 10 s fires at :00, :10, :20 …).</li>
  * </ul>
+ *
+ * <p>onebeat computes a cron's instants itself, with {@code java.time}'s zone rules: the wall-clock
+ * times the fields match, turned into instants by the schedule's {@link DstPolicy} where daylight
+ * saving makes a time impossible or ambiguous ({@link Cron#withDst}).
  */
 public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
 
@@ -63,16 +67,21 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
     String describe();
 
     /**
-     * A Quartz cron schedule.
+     * A cron schedule, held as a Quartz expression.
      *
-     * @param quartzExpression the Quartz expression actually scheduled
+     * @param quartzExpression the Quartz expression whose fields say which wall-clock times fire
      * @param zone the zone its fields are read in
      * @param source the expression as the user wrote it (Unix or Quartz), for display
+     * @param dst what times that daylight saving skips or repeats do; {@link DstPolicy#DEFAULT} when null
      */
-    record Cron(String quartzExpression, ZoneId zone, String source) implements Schedule {
-        /** Checks the field count (6 or 7) and keeps the written form as {@code source} when none is given. */
+    record Cron(String quartzExpression, ZoneId zone, String source, DstPolicy dst) implements Schedule {
+        /**
+         * Checks the field count (6 or 7), keeps the written form as {@code source} when none is given
+         * and the default daylight-saving policy when none is given.
+         */
         public Cron {
             Objects.requireNonNull(zone, "zone must not be null");
+            dst = dst == null ? DstPolicy.DEFAULT : dst;
             if (quartzExpression == null || quartzExpression.isBlank()) {
                 throw new IllegalArgumentException("cron must not be blank, was '" + quartzExpression + "'");
             }
@@ -85,9 +94,44 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.Interval {
             source = source == null ? quartzExpression : source.trim();
         }
 
+        /**
+         * @param quartzExpression see {@link Cron}
+         * @param zone see {@link Cron}
+         * @param source see {@link Cron}
+         */
+        public Cron(String quartzExpression, ZoneId zone, String source) {
+            this(quartzExpression, zone, source, DstPolicy.DEFAULT);
+        }
+
+        /**
+         * @param policy what times in a daylight-saving gap or overlap do
+         * @return this schedule with that policy
+         */
+        public Cron withDst(DstPolicy policy) {
+            return new Cron(quartzExpression, zone, source, Objects.requireNonNull(policy, "dst must not be null"));
+        }
+
+        /**
+         * @param gap what a time in a gap does
+         * @return this schedule with that gap rule
+         */
+        public Cron onGap(DstPolicy.Gap gap) {
+            return withDst(dst.withGap(gap));
+        }
+
+        /**
+         * @param overlap what a time in an overlap does
+         * @return this schedule with that overlap rule
+         */
+        public Cron onOverlap(DstPolicy.Overlap overlap) {
+            return withDst(dst.withOverlap(overlap));
+        }
+
+        /** @return {@code cron <quartz> <zone>}, followed by the policy when it is not the default */
         @Override
         public String describe() {
-            return "cron " + quartzExpression + " " + zone.getId();
+            String described = "cron " + quartzExpression + " " + zone.getId();
+            return dst.equals(DstPolicy.DEFAULT) ? described : described + " " + dst;
         }
     }
 

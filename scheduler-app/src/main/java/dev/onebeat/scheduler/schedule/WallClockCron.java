@@ -1,0 +1,83 @@
+package dev.onebeat.scheduler.schedule;
+
+import java.text.ParseException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.BitSet;
+import java.util.TimeZone;
+import org.quartz.CronExpression;
+
+/**
+ * A Quartz cron expression read as a calendar of wall-clock times, with no zone at all.
+ *
+ * <p>Quartz's own {@link CronExpression} parses and matches every Quartz form ({@code L}, {@code W},
+ * {@code #}, years); evaluated in UTC, which has no daylight saving, its next time is exactly the
+ * next wall-clock date-time the fields match. Turning wall-clock times into instants is left to
+ * {@link CronTimetable}, which applies the zone's rules. Quartz's expression is safe for concurrent
+ * matching once parsed (each call works on its own calendar; the parsed field sets are only read).
+ */
+final class WallClockCron {
+
+    private final CronExpression expression;
+    private final boolean elapsed;
+
+    WallClockCron(String quartzExpression) {
+        try {
+            this.expression = new CronExpression(quartzExpression);
+        } catch (ParseException e) {
+            throw new IllegalArgumentException("'" + quartzExpression + "' is not a valid Quartz cron expression: "
+                    + e.getMessage(), e);
+        }
+        expression.setTimeZone(TimeZone.getTimeZone(ZoneOffset.UTC));
+        String[] fields = quartzExpression.trim().split("\\s+");
+        this.elapsed = everyValue(fields[1], 60) || everyValue(fields[2], 24);
+    }
+
+    /**
+     * @param after a wall-clock time
+     * @return the first wall-clock time strictly after it that the fields match, or null if none (Quartz
+     *         stops at the year 2299)
+     */
+    LocalDateTime next(LocalDateTime after) {
+        Date next = expression.getTimeAfter(Date.from(after.toInstant(ZoneOffset.UTC)));
+        return next == null ? null : LocalDateTime.ofEpochSecond(next.getTime() / 1000, 0, ZoneOffset.UTC);
+    }
+
+    /**
+     * @return whether the minute or the hour field takes every value ({@code *}, {@code *}{@code /1},
+     *         {@code 0-59}): such a cron counts elapsed time and fires in both occurrences of an overlap
+     */
+    boolean countsElapsedTime() {
+        return elapsed;
+    }
+
+    /**
+     * Reads a minute or hour field that Quartz has already accepted: a list of {@code *}, values,
+     * ranges and steps ({@code a/n}, {@code a-b/n}, {@code *}{@code /n}).
+     */
+    private static boolean everyValue(String field, int values) {
+        BitSet covered = new BitSet(values);
+        for (String element : field.split(",")) {
+            int slash = element.indexOf('/');
+            String range = slash < 0 ? element : element.substring(0, slash);
+            int step = slash < 0 ? 1 : Integer.parseInt(element.substring(slash + 1));
+            int from;
+            int to;
+            if (range.equals("*")) {
+                from = 0;
+                to = values - 1;
+            } else if (range.contains("-")) {
+                from = Integer.parseInt(range.substring(0, range.indexOf('-')));
+                to = Integer.parseInt(range.substring(range.indexOf('-') + 1));
+            } else {
+                from = Integer.parseInt(range);
+                to = slash < 0 ? from : values - 1;
+            }
+            for (int value = from; value <= to && value < values; value += step) {
+                covered.set(value);
+            }
+        }
+        return covered.cardinality() == values;
+    }
+}
