@@ -3,8 +3,10 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,15 +51,20 @@ final class DeclarativeJobs {
                     .kwargs(d.kwargs() == null ? Map.of() : d.kwargs())
                     .build();
         });
-        Jobs.Builder builder = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
-                Schedules.parse(where, d.cron(), d.every(), d.zone())));
-        if (d.misfire() != null) {
-            builder.misfirePolicy(misfire(where, d.misfire()));
+        // Jobs.periodic checks the name as it does for jobs written in code
+        Schedule schedule = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
+                Schedules.parse(where, d.cron(), d.every(), d.zone())).execute(context -> { }).schedule());
+        MisfirePolicy misfire = d.misfire() == null ? MisfirePolicy.FIRE_ONCE_NOW : misfire(where, d.misfire());
+        Duration lock = d.lockAtMostFor() == null ? PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR
+                : Schedules.field(where, "lock-at-most-for", () -> positive(DurationStyle.detectAndParse(d.lockAtMostFor())));
+        return new DeclarativeJob(d.name(), schedule, misfire, lock, task);
+    }
+
+    private static Duration positive(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("lockAtMostFor must be positive, was " + duration);
         }
-        if (d.lockAtMostFor() != null) {
-            builder.lockAtMostFor(Schedules.field(where, "lock-at-most-for", () -> DurationStyle.detectAndParse(d.lockAtMostFor())));
-        }
-        return builder.execute(context -> context.dispatch(task));
+        return duration;
     }
 
     /** @throws JobDefinitionException naming {@code misfire} and the accepted values */

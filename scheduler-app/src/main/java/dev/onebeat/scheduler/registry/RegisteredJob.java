@@ -14,4 +14,13 @@ public record RegisteredJob(PeriodicJob job, String origin) {
     public String name() {
         return job.name();
     }
+
+    /**
+     * @return whether the job is defined by data alone (configuration or the admin API): its fires only
+     *         dispatch one task, so many of them may share one transaction
+     */
+    public boolean declarative() {
+        return job instanceof DeclarativeJob || (job instanceof Rescheduled rescheduled
+                && rescheduled.original() instanceof DeclarativeJob);
+    }
 }

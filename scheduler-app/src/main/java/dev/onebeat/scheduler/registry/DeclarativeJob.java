@@ -1,0 +1,27 @@
+package dev.onebeat.scheduler.registry;
+
+import dev.onebeat.job.JobContext;
+import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.job.TaskRequest;
+import java.time.Duration;
+
+/**
+ * A job defined by data alone (an {@code onebeat.jobs[]} entry or a runtime job): each fire dispatches
+ * its one task and runs no user code, so its fires are known to be short and can share a transaction.
+ *
+ * @param name unique job name
+ * @param schedule when it fires
+ * @param misfirePolicy what happens to missed instants
+ * @param lockAtMostFor the job lock's safety limit
+ * @param task the task each fire dispatches
+ */
+record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
+                      TaskRequest task) implements PeriodicJob {
+
+    @Override
+    public void run(JobContext context) {
+        context.dispatch(task);
+    }
+}
