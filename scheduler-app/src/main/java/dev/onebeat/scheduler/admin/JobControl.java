@@ -1,35 +1,31 @@
 package dev.onebeat.scheduler.admin;
 
-import dev.onebeat.scheduler.quartz.QuartzTriggers;
-import dev.onebeat.scheduler.quartz.QuartzWork;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import java.util.Map;
-import org.quartz.JobKey;
-import org.quartz.Scheduler;
-import org.quartz.SchedulerException;
-import org.quartz.Trigger;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Pauses and resumes jobs in the shared Quartz store, so the whole cluster stops or restarts firing
- * them. Both are idempotent: pausing a paused job changes nothing and writes no audit row. A pause
- * survives restarts: {@code ScheduleSync} keeps a paused trigger paused.
+ * Pauses and resumes jobs in the job catalog the whole cluster fires from, so every replica stops or
+ * restarts firing them; the other jobs of the same schedule go on. Both are idempotent: pausing a
+ * paused job changes nothing and writes no audit row. A pause survives restarts, rescheduling and
+ * the job being orphaned and registered again: only a resume ends it.
  */
 @Component
 public class JobControl {
 
-    private final Scheduler scheduler;
+    private final JobCatalog catalog;
     private final JobRegistry registry;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final RuntimeJobStore store;
 
-    JobControl(Scheduler scheduler, JobRegistry registry, AuditLog audit, TransactionTemplate transactions,
+    JobControl(JobCatalog catalog, JobRegistry registry, AuditLog audit, TransactionTemplate transactions,
                RuntimeJobStore store) {
         this.store = store;
-        this.scheduler = scheduler;
+        this.catalog = catalog;
         this.registry = registry;
         this.audit = audit;
         this.transactions = transactions;
@@ -57,33 +53,20 @@ public class JobControl {
     }
 
     private JobState change(String name, boolean pause) {
-        return QuartzWork.inTransaction(transactions, () -> {
+        return transactions.execute(status -> {
             // two pauses at once: the second sees the first's result and writes no second audit row
             store.lock(name);
-            JobKey key = QuartzTriggers.jobKey(name);
-            if (!scheduler.checkExists(key)) {
-                throw new UnknownJobException(name);
-            }
+            JobCatalog.Job job = catalog.find(name).orElseThrow(() -> new UnknownJobException(name));
             if (!pause && registry.find(name).isEmpty()) {
                 throw new AdminConflictException("job '" + name + "' is not registered on this replica; it stays "
                         + "paused until a replica that defines it starts");
             }
-            boolean wasPaused = isPaused(name);
-            if (wasPaused == pause) {
+            if (!catalog.setPaused(name, pause)) {
                 return new JobState(name, pause);
             }
-            if (pause) {
-                scheduler.pauseJob(key);
-            } else {
-                scheduler.resumeJob(key);
-            }
-            audit.record(pause ? "job.pause" : "job.resume", "job", name, Map.of("paused", wasPaused),
+            audit.record(pause ? "job.pause" : "job.resume", "job", name, Map.of("paused", job.paused()),
                     Map.of("paused", pause), null);
             return new JobState(name, pause);
         });
-    }
-
-    private boolean isPaused(String name) throws SchedulerException {
-        return scheduler.getTriggerState(QuartzTriggers.triggerKey(name)) == Trigger.TriggerState.PAUSED;
     }
 }

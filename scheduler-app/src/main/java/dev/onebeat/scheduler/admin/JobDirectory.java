@@ -5,32 +5,44 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.quartz.JobDetail;
-import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
-import org.quartz.impl.matchers.GroupMatcher;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * The jobs as the API and the console list them: every job Quartz holds for the cluster, with what this
- * replica's registry knows of it. Only names are read for a search; the Quartz state is read for the
- * requested page alone, so a page of 50 out of 10,000 jobs costs 50 trigger reads.
+ * The jobs as the API and the console list them: every job of the job catalog, with its schedule's next
+ * fire (from the schedule's Quartz trigger), its last committed fire (from the ledger), and what this
+ * replica's registry knows of it. A page is one query, whatever the number of jobs.
  */
 @Component
 public class JobDirectory {
 
+    // the catalog, the schedule's trigger and the ledger's last row per job, read together for one page
+    private static final String PAGE = """
+            SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
+                   (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
+                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire
+            FROM onebeat_job j
+            LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
+                                     AND t.trigger_name = j.schedule_key
+            WHERE strpos(lower(j.name), :search) > 0 AND (CAST(:name AS text) IS NULL OR j.name = :name)
+            ORDER BY j.name LIMIT :limit OFFSET :offset
+            """;
+
+    private final JdbcClient jdbc;
     private final Scheduler scheduler;
     private final JobRegistry registry;
 
-    JobDirectory(Scheduler scheduler, JobRegistry registry) {
+    JobDirectory(JdbcClient jdbc, Scheduler scheduler, JobRegistry registry) {
+        this.jdbc = jdbc;
         this.scheduler = scheduler;
         this.registry = registry;
     }
@@ -56,58 +68,59 @@ public class JobDirectory {
      */
     public JobPage search(String query, int page, int size) {
         String search = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
-        try {
-            List<String> names = scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)).stream()
-                    .map(JobKey::getName)
-                    .filter(name -> name.toLowerCase(Locale.ROOT).contains(search))
-                    .sorted()
-                    .toList();
-            List<JobView> views = new ArrayList<>();
-            for (String name : names.stream().skip((long) page * size).limit(size).toList()) {
-                view(name).ifPresent(views::add);
-            }
-            return new JobPage(views, page, size, names.size());
-        } catch (SchedulerException e) {
-            throw new IllegalStateException("cannot read the jobs from Quartz: " + e.getMessage(), e);
-        }
+        long total = jdbc.sql("SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0")
+                .param(search).query(Long.class).single();
+        return new JobPage(read(search, null, size, (long) page * size), page, size, total);
     }
 
-    /** @return the job, if Quartz holds it or this replica registers it */
+    /** @return the job, if the catalog holds it or this replica registers it */
     public Optional<JobView> find(String name) {
-        try {
-            return view(name);
-        } catch (SchedulerException e) {
-            throw new IllegalStateException("cannot read job '" + name + "' from Quartz: " + e.getMessage(), e);
+        List<JobView> found = read("", name, 1, 0);
+        if (!found.isEmpty()) {
+            return Optional.of(found.get(0));
         }
+        return registry.find(name).map(job -> view(name, job.job().schedule().describe(), false, false, null, null));
     }
 
-    private Optional<JobView> view(String name) throws SchedulerException {
+    private List<JobView> read(String search, String name, int limit, long offset) {
+        return jdbc.sql(PAGE)
+                .param("scheduler", schedulerName())
+                .param("group", QuartzTriggers.SCHEDULE_GROUP)
+                .param("search", search)
+                .param("name", name)
+                .param("limit", limit)
+                .param("offset", offset)
+                .query(this::row)
+                .list();
+    }
+
+    private JobView row(ResultSet rs, int row) throws SQLException {
+        long next = rs.getLong(5);
+        Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next);
+        Timestamp last = rs.getTimestamp(6);
+        return view(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFire,
+                last == null ? null : last.toInstant());
+    }
+
+    private JobView view(String name, String firedSchedule, boolean paused, boolean orphaned, Instant nextFire,
+                         Instant lastFire) {
         Optional<RegisteredJob> registered = registry.find(name);
-        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
-        if (registered.isEmpty() && detail == null) {
-            return Optional.empty();
-        }
-        Trigger trigger = scheduler.getTrigger(QuartzTriggers.triggerKey(name));
-        boolean paused = trigger == null
-                || scheduler.getTriggerState(trigger.getKey()) == Trigger.TriggerState.PAUSED;
         PeriodicJob job = registered.map(RegisteredJob::job).orElse(null);
         Schedule schedule = job == null ? null : job.schedule();
         String written = schedule instanceof Schedule.Cron cron ? cron.source()
                 : schedule == null ? null : schedule.describe();
-        // what the shared store runs, which another replica may have changed since this one reloaded
-        String quartz = trigger == null ? null : QuartzTriggers.describe(trigger);
-        if (quartz == null) {
-            quartz = schedule != null ? schedule.describe() : detail == null ? null : detail.getDescription();
-        }
-        return Optional.of(new JobView(name, written, quartz, schedule == null ? null : schedule.zone().getId(),
-                job == null ? null : job.misfirePolicy().name(),
-                paused || trigger == null ? null : instant(trigger.getNextFireTime()),
-                trigger == null ? null : instant(trigger.getPreviousFireTime()), paused, job != null,
-                registered.map(RegisteredJob::origin).orElse(null),
-                job != null && registry.defined(name).isEmpty()));
+        boolean stopped = paused || orphaned;
+        return new JobView(name, written, firedSchedule, schedule == null ? null : schedule.zone().getId(),
+                job == null ? null : job.misfirePolicy().name(), stopped ? null : nextFire, lastFire, stopped,
+                job != null, registered.map(RegisteredJob::origin).orElse(null),
+                job != null && registry.defined(name).isEmpty());
     }
 
-    private static Instant instant(Date date) {
-        return date == null ? null : date.toInstant();
+    private String schedulerName() {
+        try {
+            return scheduler.getSchedulerName();
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("Quartz scheduler unavailable", e);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.scheduler.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.quartz.QuartzWork;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -25,15 +26,17 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class ManualTriggers {
 
     private final JdbcClient jdbc;
+    private final JobCatalog catalog;
     private final Scheduler scheduler;
     private final JobRegistry registry;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    ManualTriggers(JdbcClient jdbc, Scheduler scheduler, JobRegistry registry, AuditLog audit,
+    ManualTriggers(JdbcClient jdbc, JobCatalog catalog, Scheduler scheduler, JobRegistry registry, AuditLog audit,
                    TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
+        this.catalog = catalog;
         this.scheduler = scheduler;
         this.registry = registry;
         this.audit = audit;
@@ -56,7 +59,7 @@ public class ManualTriggers {
      */
     public Receipt trigger(String job, String requestId) {
         return QuartzWork.inTransaction(transactions, () -> {
-            if (!scheduler.checkExists(QuartzTriggers.jobKey(job))) {
+            if (catalog.find(job).isEmpty()) {
                 throw new UnknownJobException(job);
             }
             if (registry.find(job).isEmpty()) {

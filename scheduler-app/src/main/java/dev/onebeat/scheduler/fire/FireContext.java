@@ -19,7 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@link JobContext} of one fire. Dispatched tasks are buffered and written in batches of
- * {@code batchSize}; {@link #flush()} writes the rest before the fire commits.
+ * {@code batchSize}; {@link #flush()} writes the rest before the fire commits. A fire sharing its
+ * transaction with others ({@link BatchFire}) hands its last buffered tasks to the batch instead
+ * ({@link #takeBuffered()}), and is told before it first touches the database ({@code beforeFirstWrite}),
+ * which is when the batch sets the savepoint that lets this fire alone roll back.
  */
 final class FireContext implements JobContext {
 
@@ -32,11 +35,20 @@ final class FireContext implements JobContext {
     private final List<OutboxTask> buffer;
     // keys repeated within one batch would make the single INSERT conflict with itself
     private final Set<String> bufferedKeys = new HashSet<>();
+    private final Runnable beforeFirstWrite;
+    private boolean written;
     private int dispatched;
     private int inserted;
+    private int pendingElsewhere;
 
     FireContext(String job, Instant scheduledAt, Connection connection, OutboxWriter outbox, JsonMapper json,
                 int batchSize) {
+        this(job, scheduledAt, connection, outbox, json, batchSize, () -> { });
+    }
+
+    FireContext(String job, Instant scheduledAt, Connection connection, OutboxWriter outbox, JsonMapper json,
+                int batchSize, Runnable beforeFirstWrite) {
+        this.beforeFirstWrite = beforeFirstWrite;
         this.job = job;
         this.scheduledAt = scheduledAt;
         this.connection = GuardedConnection.wrap(connection);
@@ -58,6 +70,7 @@ final class FireContext implements JobContext {
 
     @Override
     public Connection connection() {
+        beforeWrite();
         return connection;
     }
 
@@ -88,9 +101,40 @@ final class FireContext implements JobContext {
 
     /** Writes the buffered tasks. */
     void flush() {
+        if (buffer.isEmpty()) {
+            return;
+        }
+        beforeWrite();
         inserted += outbox.insert(job, scheduledAt, buffer);
         buffer.clear();
         bufferedKeys.clear();
+    }
+
+    /** @return the tasks dispatched and not written yet, which the caller now writes; the buffer is emptied */
+    List<OutboxTask> takeBuffered() {
+        List<OutboxTask> taken = List.copyOf(buffer);
+        pendingElsewhere += taken.size();
+        buffer.clear();
+        bufferedKeys.clear();
+        return taken;
+    }
+
+    /** @param rows how many of the tasks taken by {@link #takeBuffered()} were inserted */
+    void countInserted(int rows) {
+        inserted += rows;
+        pendingElsewhere = 0;
+    }
+
+    /** @return whether the fire has touched the database (its connection or a write of its tasks) */
+    boolean wroteToDatabase() {
+        return written;
+    }
+
+    private void beforeWrite() {
+        if (!written) {
+            written = true;
+            beforeFirstWrite.run();
+        }
     }
 
     /** @return tasks inserted so far */
@@ -100,6 +144,6 @@ final class FireContext implements JobContext {
 
     /** @return dispatches that did not insert a row (key seen before, in this fire or an earlier one) */
     int duplicates() {
-        return dispatched - inserted - buffer.size();
+        return dispatched - inserted - buffer.size() - pendingElsewhere;
     }
 }

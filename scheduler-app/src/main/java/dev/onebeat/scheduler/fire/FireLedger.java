@@ -34,6 +34,67 @@ public class FireLedger {
         return inserted == 1;
     }
 
+    /**
+     * Claims (job, scheduledAt) for many jobs in one statement, inside the caller's transaction, in name
+     * order (so two batches over the same jobs wait on each other instead of deadlocking).
+     *
+     * @return the jobs this transaction now owns the fire of; the others were fired before
+     */
+    List<String> claimAll(List<String> jobs, Instant scheduledAt, Instant firedAt, String node, FireTrigger trigger) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        // UNIQUE(job_name, scheduled_at) is the exactly-once guard
+        return jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                        SELECT u.job, ?, ?, ?, ?, 'committed' FROM unnest(?::varchar[]) AS u(job) ORDER BY u.job
+                        ON CONFLICT (job_name, scheduled_at) DO NOTHING
+                        RETURNING job_name
+                        """)
+                .params(Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column(),
+                        jobs.toArray(String[]::new))
+                .query(String.class)
+                .list();
+    }
+
+    /**
+     * Records what many fires of one instant did, in the transaction of {@link #claimAll}.
+     *
+     * @param tasks per job, tasks inserted; {@code duplicates} and {@code jobs} in the same order
+     */
+    void completeAll(Instant scheduledAt, List<String> jobs, int[] tasks, int[] duplicates, long durationMillis) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        UPDATE onebeat_fire f SET task_count = u.tasks, duplicate_task_count = u.duplicates,
+                            duration_ms = ?
+                        FROM unnest(?::varchar[], ?::int[], ?::int[]) AS u(job, tasks, duplicates)
+                        WHERE f.job_name = u.job AND f.scheduled_at = ?
+                        """)
+                .params(durationMillis, jobs.toArray(String[]::new), boxed(tasks), boxed(duplicates),
+                        Timestamp.from(scheduledAt))
+                .update();
+    }
+
+    /** Gives up claims of {@link #claimAll} whose jobs failed, so their instant can fire again. */
+    void releaseAll(Instant scheduledAt, List<String> jobs) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        jdbc.sql("DELETE FROM onebeat_fire WHERE scheduled_at = ? AND job_name = ANY(?::varchar[])")
+                .params(Timestamp.from(scheduledAt), jobs.toArray(String[]::new))
+                .update();
+    }
+
+    private static Integer[] boxed(int[] values) {
+        Integer[] boxed = new Integer[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return boxed;
+    }
+
     /** Records what the fire did, in the same transaction as {@link #claim}. */
     void complete(String job, Instant scheduledAt, int tasks, int duplicateTasks, long durationMillis) {
         jdbc.sql("""

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -69,7 +68,7 @@ public class FirePath {
      */
     public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
         Instant start = clock.instant();
-        Optional<SimpleLock> lock = locks.acquire(job, scheduledAt);
+        Optional<JobLocks.Held> lock = locks.acquire(job, scheduledAt);
         if (lock.isEmpty()) {
             IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
@@ -78,7 +77,7 @@ public class FirePath {
         try {
             return fireLocked(job, scheduledAt, trigger, node, start);
         } finally {
-            lock.get().unlock();
+            lock.get().release();
         }
     }
 

@@ -19,6 +19,10 @@ import org.springframework.stereotype.Component;
  * instant (a recovery racing the schedule), and skipping would lose this instant. The wait is
  * bounded by the job's {@code lockAtMostFor} plus a margin, which also covers a lock left behind by
  * a replica that died mid-fire.
+ *
+ * <p>ShedLock's own unlock releases the row whoever holds it now; a fire that outlived its
+ * {@code lockAtMostFor} would release the lock of the fire that took it over. The release here is
+ * fenced on the {@code locked_at} this fire's lock was taken at ({@link JobLockTable#release}).
  */
 @Component
 class JobLocks {
@@ -27,16 +31,38 @@ class JobLocks {
     static final String PREFIX = "onebeat:";
 
     private final LockProvider locks;
+    private final JobLockTable table;
     private final Clock clock;
     private final FireProperties properties;
 
-    JobLocks(LockProvider locks, Clock clock, FireProperties properties) {
+    JobLocks(LockProvider locks, JobLockTable table, Clock clock, FireProperties properties) {
         this.locks = locks;
+        this.table = table;
         this.clock = clock;
         this.properties = properties;
     }
 
-    Optional<SimpleLock> acquire(PeriodicJob job, Instant scheduledAt) {
+    /** A job lock held by this fire. */
+    interface Held {
+        /** Releases the lock unless a newer holder took it over; logs when it had. */
+        void release();
+    }
+
+    Optional<Held> acquire(PeriodicJob job, Instant scheduledAt) {
+        return acquireLock(job, scheduledAt).map(lock -> {
+            Optional<String> lockedAt = table.lockedAt(job.name());
+            return () -> {
+                if (lockedAt.isEmpty()) {
+                    lock.unlock();
+                } else if (!table.release(job.name(), lockedAt.get())) {
+                    log.warn("lock outlived lockAtMostFor, left to its new holder job={} scheduledAt={} "
+                            + "lockAtMostFor={}", job.name(), scheduledAt, job.lockAtMostFor());
+                }
+            };
+        });
+    }
+
+    private Optional<SimpleLock> acquireLock(PeriodicJob job, Instant scheduledAt) {
         Duration atMost = job.lockAtMostFor();
         Instant deadline = clock.instant().plus(atMost).plus(properties.lockWaitMargin());
         boolean waited = false;

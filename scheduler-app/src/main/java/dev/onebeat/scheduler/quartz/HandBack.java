@@ -1,10 +1,13 @@
 package dev.onebeat.scheduler.quartz;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Date;
 import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
@@ -14,17 +17,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a replica does with a fire of a job it does not register (during a rolling deploy, an older
- * replica may acquire the trigger of a job only newer replicas know). Skipping would lose the
- * instant; instead the replica hands it back to the cluster as a one-shot trigger carrying the
- * original fire time, which any replica may pick up. The one that registers the job fires it with
- * that time, so the keys are those of an on-time fire; the ledger stops any second fire.
+ * replica may fire a schedule one of whose jobs only newer replicas know). Skipping would lose the
+ * instant; instead the replica hands it back to the cluster as a one-shot trigger of
+ * {@link SingleFireJob} carrying the job and its instant, which any replica may pick up. The one that
+ * registers the job fires it for that instant, so the keys are those of an on-time fire; the ledger
+ * stops any second fire.
  */
 final class HandBack {
 
     private static final Logger log = LoggerFactory.getLogger(HandBack.class);
 
     static final String GROUP = "onebeat-handback";
-    static final String ORIGINAL_TIME = "onebeat.handback.originalTime";
+    /** Trigger data key: the instant (epoch millis) the handed-back fire stands for. */
+    static final String INSTANT = "onebeat.handback.instant";
     static final String ATTEMPT = "onebeat.handback.attempt";
     /** About two minutes of hand-backs before the instant is given up, loudly. */
     static final int MAX_ATTEMPTS = 120;
@@ -33,47 +38,71 @@ final class HandBack {
     private HandBack() {
     }
 
-    static boolean isHandedBack(JobExecutionContext context) {
-        return context.getMergedJobDataMap().containsKey(ORIGINAL_TIME);
+    static boolean isHandedBack(JobDataMap data) {
+        return data.containsKey(INSTANT);
     }
 
-    static Instant originalTime(JobExecutionContext context) {
-        return Instant.ofEpochMilli(context.getMergedJobDataMap().getLong(ORIGINAL_TIME));
+    static Instant instant(JobDataMap data) {
+        return Instant.ofEpochMilli(data.getLong(INSTANT));
     }
 
-    static void toCluster(JobExecutionContext context, Instant quartzTime) {
-        String job = context.getJobDetail().getKey().getName();
+    /** Hands the fires of {@code jobs} for {@code scheduledAt} to the cluster, in one write. */
+    static void toCluster(Scheduler scheduler, Collection<String> jobs, Instant scheduledAt, Clock clock) {
+        for (String job : jobs) {
+            JobDataMap data = new JobDataMap();
+            data.put(QuartzTriggers.JOB_NAME, job);
+            data.put(INSTANT, scheduledAt.toEpochMilli());
+            data.put(ATTEMPT, 1);
+            schedule(scheduler, job, scheduledAt, retry(job, scheduledAt, 1, data, clock));
+        }
+        if (!jobs.isEmpty()) {
+            log.warn("jobs not registered on this replica, fires handed back to the cluster scheduledAt={} jobs={}",
+                    scheduledAt, jobs.size() <= 10 ? jobs : jobs.size());
+        }
+    }
+
+    /** Hands a single fire that reached a replica not registering its job back to the cluster once more. */
+    static void again(JobExecutionContext context, String job, Instant scheduledAt, Clock clock) {
         JobDataMap data = context.getMergedJobDataMap();
         int attempt = data.containsKey(ATTEMPT) ? data.getInt(ATTEMPT) + 1 : 1;
         if (attempt > MAX_ATTEMPTS) {
-            log.error("fire lost: no replica registering the job took it job={} quartzTime={} attempts={}", job,
-                    quartzTime, MAX_ATTEMPTS);
+            log.error("fire lost: no replica registering the job took it job={} scheduledAt={} attempts={}", job,
+                    scheduledAt, MAX_ATTEMPTS);
             return;
         }
         JobDataMap retryData = new JobDataMap();
-        retryData.put(ORIGINAL_TIME, quartzTime.toEpochMilli());
+        retryData.put(QuartzTriggers.JOB_NAME, job);
+        retryData.put(INSTANT, scheduledAt.toEpochMilli());
         retryData.put(ATTEMPT, attempt);
         if (data.containsKey(QuartzTriggers.MANUAL_TIME)) {
             // a "trigger now" keeps the instant it was requested for, wherever it ends up firing
             retryData.put(QuartzTriggers.MANUAL_TIME, data.getLong(QuartzTriggers.MANUAL_TIME));
         }
-        Trigger retry = TriggerBuilder.newTrigger()
-                .withIdentity(job + "@" + quartzTime.toEpochMilli() + "#" + attempt, GROUP)
-                .forJob(context.getJobDetail().getKey())
-                .usingJobData(retryData)
-                .startAt(Date.from(Instant.now().plus(DELAY)))
+        if (attempt == 1) {
+            log.warn("job not registered on this replica, fire handed back to the cluster job={} scheduledAt={}",
+                    job, scheduledAt);
+        } else {
+            log.debug("fire handed back again job={} scheduledAt={} attempt={}", job, scheduledAt, attempt);
+        }
+        schedule(context.getScheduler(), job, scheduledAt, retry(job, scheduledAt, attempt, retryData, clock));
+    }
+
+    private static Trigger retry(String job, Instant scheduledAt, int attempt, JobDataMap data, Clock clock) {
+        return TriggerBuilder.newTrigger()
+                .withIdentity(job + "@" + scheduledAt.toEpochMilli() + "#" + attempt, GROUP)
+                .forJob(QuartzTriggers.SINGLE_JOB)
+                .usingJobData(data)
+                .startAt(Date.from(clock.instant().plus(DELAY)))
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();
+    }
+
+    private static void schedule(Scheduler scheduler, String job, Instant scheduledAt, Trigger trigger) {
         try {
-            context.getScheduler().scheduleJob(retry);
-            if (attempt == 1) {
-                log.warn("job not registered on this replica, fire handed back to the cluster job={} quartzTime={}",
-                        job, quartzTime);
-            } else {
-                log.debug("fire handed back again job={} quartzTime={} attempt={}", job, quartzTime, attempt);
-            }
+            scheduler.scheduleJob(trigger);
         } catch (SchedulerException e) {
-            log.error("fire lost: could not hand it back job={} quartzTime={} error={}", job, quartzTime, e.toString(), e);
+            log.error("fire lost: could not hand it back job={} scheduledAt={} error={}", job, scheduledAt,
+                    e.toString(), e);
         }
     }
 }

@@ -3,70 +3,96 @@ package dev.onebeat.scheduler.quartz;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.schedule.Timetable;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.TimeZone;
-import org.quartz.CalendarIntervalScheduleBuilder;
-import org.quartz.CalendarIntervalTrigger;
-import org.quartz.CronScheduleBuilder;
-import org.quartz.CronTrigger;
-import org.quartz.DateBuilder;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
-import org.quartz.ScheduleBuilder;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
-import org.quartz.TriggerUtils;
-import org.quartz.spi.OperableTrigger;
 
-/** Builds the Quartz job and trigger of a onebeat job. */
+/**
+ * The Quartz objects of onebeat: two durable Quartz jobs for the whole cluster, and triggers.
+ *
+ * <ul>
+ *   <li>one {@link TimetableTrigger} per schedule (group {@value #SCHEDULE_GROUP}, named by the schedule
+ *       key), firing {@link ScheduleFireJob}, which fires every job of that schedule;</li>
+ *   <li>one-shot triggers firing {@link SingleFireJob} for one job: "trigger now" requests (group
+ *       {@value #MANUAL_GROUP}) and fires handed back to the cluster ({@link HandBack}).</li>
+ * </ul>
+ */
 public final class QuartzTriggers {
 
-    /** Quartz group of every onebeat job and trigger. */
-    public static final String GROUP = "onebeat";
-    /** Trigger data key holding {@link #signature}: equal signatures mean the same fire instants. */
-    static final String SIGNATURE = "onebeat.signature";
-    /** Job data key set while a job is paused because no replica registers it any more. */
-    static final String ORPHANED = "onebeat.orphaned";
+    /** Quartz group of the schedules' triggers. */
+    public static final String SCHEDULE_GROUP = "onebeat-schedule";
+    /** Quartz group of onebeat's two Quartz jobs. */
+    static final String ENGINE_GROUP = "onebeat-engine";
+    /** The Quartz job every schedule's trigger fires. */
+    static final JobKey SCHEDULE_JOB = JobKey.jobKey("schedule", ENGINE_GROUP);
+    /** The Quartz job the one-shot triggers of single fires fire. */
+    static final JobKey SINGLE_JOB = JobKey.jobKey("single", ENGINE_GROUP);
+    /** Quartz group of the one Quartz job and trigger per onebeat job that versions before 0.2 stored. */
+    static final String LEGACY_GROUP = "onebeat";
     /** Quartz group of the one-shot triggers of "trigger now" requests. */
     static final String MANUAL_GROUP = "onebeat-manual";
+    /** Trigger data key of a single fire: the job's name. */
+    static final String JOB_NAME = "onebeat.job";
     /** Trigger data key of a manual fire: the instant (epoch millis) it fires for. */
     static final String MANUAL_TIME = "onebeat.manual.scheduledAt";
 
     private QuartzTriggers() {
     }
 
-    public static JobKey jobKey(String name) {
-        return JobKey.jobKey(name, GROUP);
+    /** @return the trigger of the schedule with that key */
+    public static TriggerKey scheduleTrigger(String scheduleKey) {
+        return TriggerKey.triggerKey(scheduleKey, SCHEDULE_GROUP);
     }
 
-    public static TriggerKey triggerKey(String name) {
-        return TriggerKey.triggerKey(name, GROUP);
+    static JobDetail scheduleJob() {
+        return engineJob(SCHEDULE_JOB, ScheduleFireJob.class, "fires every job of a schedule at its instants");
     }
 
-    static String signature(PeriodicJob job) {
-        return job.schedule().describe() + " misfire=" + job.misfirePolicy();
+    static JobDetail singleJob() {
+        return engineJob(SINGLE_JOB, SingleFireJob.class, "fires one job: trigger now, fires handed back");
     }
 
-    static JobDetail jobDetail(PeriodicJob job) {
-        return JobBuilder.newJob(QuartzFireJob.class)
-                .withIdentity(jobKey(job.name()))
-                .withDescription(job.schedule().describe())
+    private static JobDetail engineJob(JobKey key, Class<? extends org.quartz.Job> type, String description) {
+        return JobBuilder.newJob(type)
+                .withIdentity(key)
+                .withDescription(description)
                 .storeDurably()
                 // a replica dying mid-fire makes a survivor re-run the fire with its original scheduled time
                 .requestRecovery()
                 .build();
     }
 
-    static Trigger trigger(PeriodicJob job, Instant now) {
-        return scheduled(TriggerBuilder.newTrigger()
-                .withIdentity(triggerKey(job.name()))
-                .forJob(jobKey(job.name()))
-                .usingJobData(SIGNATURE, signature(job)), job.schedule(), job.misfirePolicy(), now);
+    /**
+     * The trigger of the schedule {@code job} fires on, first firing at its first instant after {@code now}.
+     *
+     * @param scheduleKey the key of that schedule
+     */
+    static Trigger schedule(String scheduleKey, PeriodicJob job, Instant now) {
+        return TriggerBuilder.newTrigger()
+                .withIdentity(scheduleTrigger(scheduleKey))
+                .forJob(SCHEDULE_JOB)
+                .withDescription(job.schedule().describe() + " misfire=" + job.misfirePolicy())
+                .startAt(Date.from(now))
+                .withSchedule(new TimetableScheduleBuilder(job.schedule().describe(), misfire(job.misfirePolicy())))
+                .build();
+    }
+
+    private static int misfire(MisfirePolicy policy) {
+        return switch (policy) {
+            case FIRE_ONCE_NOW -> TimetableTrigger.MISFIRE_FIRE_ONCE_NOW;
+            case FIRE_ALL_MISSED -> Trigger.MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY;
+            case SKIP_MISSED -> TimetableTrigger.MISFIRE_DO_NOTHING;
+        };
     }
 
     /**
@@ -78,7 +104,8 @@ public final class QuartzTriggers {
     public static Trigger manual(String job, String name, Instant scheduledAt) {
         return TriggerBuilder.newTrigger()
                 .withIdentity(name, MANUAL_GROUP)
-                .forJob(jobKey(job))
+                .forJob(SINGLE_JOB)
+                .usingJobData(JOB_NAME, job)
                 .usingJobData(MANUAL_TIME, scheduledAt.toEpochMilli())
                 .startNow()
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
@@ -86,68 +113,25 @@ public final class QuartzTriggers {
     }
 
     /**
-     * The instants Quartz would fire {@code schedule} at, computed by the trigger a job with that
-     * schedule gets, so daylight-saving gaps and overlaps come out as they will in production.
+     * The instants {@code schedule} fires at, as onebeat computes them.
      *
-     * @return the first {@code count} instants a trigger created at {@code from} fires at (an interval's
-     *         first instant is the next multiple of it after {@code from}; a cron instant equal to
-     *         {@code from} is included), fewer if the schedule ends
+     * @return the first {@code count} firing instants at or after {@code from}
      */
     public static List<Instant> fireTimes(Schedule schedule, Instant from, int count) {
-        Trigger trigger = scheduled(TriggerBuilder.newTrigger(), schedule, MisfirePolicy.FIRE_ONCE_NOW, from);
-        return TriggerUtils.computeFireTimes((OperableTrigger) trigger, null, count).stream()
-                .map(Date::toInstant)
-                .toList();
-    }
-
-    private static Trigger scheduled(TriggerBuilder<Trigger> builder, Schedule schedule, MisfirePolicy policy,
-                                     Instant now) {
-        if (schedule instanceof Schedule.Interval interval) {
-            long seconds = interval.interval().getSeconds();
-            // aligned to the epoch, so every replica and every restart computes the same instants
-            long start = Math.floorDiv(now.getEpochSecond() + seconds, seconds) * seconds;
-            return builder.startAt(Date.from(Instant.ofEpochSecond(start)))
-                    .withSchedule(intervalSchedule((int) seconds, policy))
-                    .build();
+        Timetable timetable = Timetable.of(schedule);
+        List<Instant> instants = new ArrayList<>(count);
+        for (ScheduledInstant next = timetable.next(from.minusNanos(1)); next != null && instants.size() < count;
+             next = timetable.next(next.at())) {
+            instants.add(next.at());
         }
-        Schedule.Cron cron = (Schedule.Cron) schedule;
-        return builder.startAt(Date.from(now))
-                .withSchedule(cronSchedule(cron, policy))
-                .build();
+        return instants;
     }
 
     /**
-     * @return the schedule a stored trigger runs, written as {@link Schedule#describe()} writes it
+     * @return the schedule a stored trigger fires, written as {@link Schedule#describe()} writes it
      *         ({@code cron 0 0 8 ? * MON-FRI Europe/Paris}, {@code every 10s}); null for a one-shot trigger
      */
     public static String describe(Trigger trigger) {
-        if (trigger instanceof CronTrigger cron) {
-            return "cron " + cron.getCronExpression() + " " + cron.getTimeZone().getID();
-        }
-        if (trigger instanceof CalendarIntervalTrigger interval
-                && interval.getRepeatIntervalUnit() == DateBuilder.IntervalUnit.SECOND) {
-            return "every " + interval.getRepeatInterval() + "s";
-        }
-        return null;
-    }
-
-    private static ScheduleBuilder<?> intervalSchedule(int seconds, MisfirePolicy policy) {
-        CalendarIntervalScheduleBuilder builder = CalendarIntervalScheduleBuilder.calendarIntervalSchedule()
-                .withIntervalInSeconds(seconds);
-        return switch (policy) {
-            case FIRE_ONCE_NOW -> builder.withMisfireHandlingInstructionFireAndProceed();
-            case FIRE_ALL_MISSED -> builder.withMisfireHandlingInstructionIgnoreMisfires();
-            case SKIP_MISSED -> builder.withMisfireHandlingInstructionDoNothing();
-        };
-    }
-
-    private static ScheduleBuilder<?> cronSchedule(Schedule.Cron cron, MisfirePolicy policy) {
-        CronScheduleBuilder builder = CronScheduleBuilder.cronSchedule(cron.quartzExpression())
-                .inTimeZone(TimeZone.getTimeZone(cron.zone()));
-        return switch (policy) {
-            case FIRE_ONCE_NOW -> builder.withMisfireHandlingInstructionFireAndProceed();
-            case FIRE_ALL_MISSED -> builder.withMisfireHandlingInstructionIgnoreMisfires();
-            case SKIP_MISSED -> builder.withMisfireHandlingInstructionDoNothing();
-        };
+        return trigger instanceof TimetableTrigger timetable ? timetable.schedule() : null;
     }
 }

@@ -1,22 +1,23 @@
 package dev.onebeat.scheduler.quartz;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
+import dev.onebeat.scheduler.registry.ScheduleKeys;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
-import org.quartz.JobDataMap;
-import org.quartz.JobDetail;
+import java.util.TreeMap;
 import org.quartz.JobKey;
-import org.quartz.ObjectAlreadyExistsException;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
+import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,155 +26,174 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Brings the shared Quartz store in line with this replica's registry before the scheduler starts.
- * Safe to run from any number of replicas at once: every step is an idempotent write of the same
- * content, and Quartz serialises the writes with its own row lock.
+ * Brings the job catalog and the schedules' Quartz triggers in line with this replica's registry
+ * before the scheduler starts. Safe to run from any number of replicas at once: jobs are written
+ * under their change locks, triggers under their schedule's lock, and every write is idempotent.
  *
  * <ul>
- *   <li>an unchanged schedule (same signature) is left alone, keeping its next fire time;</li>
- *   <li>a new or changed one is stored, replacing the old trigger (a paused trigger stays paused), also
- *       when a cron schedule becomes an interval or back;</li>
- *   <li>a job no longer registered is paused and reported, never deleted: its history stays, and a
- *       replica of an older version that still runs it keeps the trigger it needs.</li>
+ *   <li>a job on an unchanged schedule is left alone: its schedule's trigger keeps its next fire time,
+ *       and a pause is kept;</li>
+ *   <li>a new job joins its schedule, whose trigger is created if it is the schedule's first job; a job
+ *       on a changed schedule moves to the new one (a paused job stays paused);</li>
+ *   <li>a job no longer registered is marked orphaned and reported, never deleted: it does not fire, its
+ *       history stays, and it fires again once a replica registers it (an operator's pause is kept).</li>
  * </ul>
- * The registry includes the jobs and schedules stored through the admin API, loaded first; the admin
- * API applies its own changes to the store with {@link #apply} and {@link #remove}.
+ * Jobs are written {@value #CHUNK} to a transaction, so 10,000 jobs cost 20 short transactions. The
+ * registry includes the jobs and schedules stored through the admin API; the admin API applies its
+ * own changes with {@link #apply} and {@link #remove}.
  */
 @Component
 public class ScheduleSync implements SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleSync.class);
+    static final int CHUNK = 500;
 
     private final Scheduler scheduler;
     private final JobRegistry registry;
     private final Clock clock;
     private final TransactionTemplate transactions;
     private final RuntimeJobStore runtimeJobs;
+    private final JobCatalog catalog;
+    private final ScheduleTriggers triggers;
 
     ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions,
-                 RuntimeJobStore runtimeJobs) {
+                 RuntimeJobStore runtimeJobs, JobCatalog catalog, ScheduleTriggers triggers) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.clock = clock;
         this.transactions = transactions;
         this.runtimeJobs = runtimeJobs;
+        this.catalog = catalog;
+        this.triggers = triggers;
     }
 
     /**
-     * Stores {@code job}'s schedule as at start-up: unchanged is left alone, changed is replaced and a
-     * pause is kept. Must run in the caller's Spring transaction, with the change it belongs to.
+     * Stores {@code job} with its schedule as at start-up: unchanged is left alone, changed moves and a
+     * pause is kept. Must run in the caller's Spring transaction, with the change it belongs to, under the
+     * job's change lock.
      */
     public void apply(PeriodicJob job) throws SchedulerException {
-        sync(job);
+        store(Map.of(job.name(), job));
     }
 
-    /** Deletes a runtime job and its triggers from the store, in the caller's Spring transaction. */
-    public void remove(String name) throws SchedulerException {
-        scheduler.deleteJob(QuartzTriggers.jobKey(name));
+    /**
+     * Deletes a job from the catalog, in the caller's Spring transaction; its schedule's trigger goes at
+     * its next fire if no other job fires on it.
+     */
+    public void remove(String name) {
+        catalog.delete(name);
     }
 
     @Override
     public void afterSingletonsInstantiated() {
         runtimeJobs.reload();
-        // Spring's job store holds Quartz's QRTZ_LOCKS row lock only inside a Spring transaction;
-        // without one each statement commits alone and concurrent replicas insert the same trigger twice.
-        // Each job is synced under its change lock, as it stands then: an admin change made on another
-        // replica since the reload above (a runtime job deleted, a schedule changed) is not undone.
-        for (String name : registry.all().stream().map(RegisteredJob::name).toList()) {
-            QuartzWork.inTransaction(transactions, () -> {
-                runtimeJobs.lock(name);
-                Optional<RegisteredJob> job = runtimeJobs.current(name);
-                if (job.isPresent()) {
-                    sync(job.get().job());
+        QuartzWork.inTransaction(transactions, () -> {
+            addIfMissing(QuartzTriggers.scheduleJob().getKey(), true);
+            addIfMissing(QuartzTriggers.singleJob().getKey(), false);
+            return null;
+        });
+        Set<String> pausedBefore = removeLegacyJobs();
+        List<String> names = registry.all().stream().map(RegisteredJob::name).sorted().toList();
+        int stored = 0;
+        for (int from = 0; from < names.size(); from += CHUNK) {
+            List<String> chunk = names.subList(from, Math.min(names.size(), from + CHUNK));
+            stored += QuartzWork.inTransaction(transactions, () -> {
+                // the change locks make a change made since the reload above (a runtime job deleted or
+                // rescheduled on another replica) win over this replica's older view of it
+                runtimeJobs.lockAll(chunk);
+                Map<String, PeriodicJob> current = new TreeMap<>();
+                runtimeJobs.current(chunk).forEach((name, job) -> current.put(name, job.job()));
+                int moved = store(current);
+                for (String name : catalog.setOrphaned(current.keySet(), false)) {
+                    log.info("job registered again, fires again job={}", name);
                 }
-                return job;
+                return moved;
             });
         }
-        for (String name : orphanCandidates()) {
-            QuartzWork.inTransaction(transactions, () -> {
-                runtimeJobs.lock(name);
-                // a runtime job created on another replica since the reload is not an orphan
-                if (runtimeJobs.current(name).isEmpty()) {
-                    pauseOrphan(name);
-                }
-                return name;
-            });
+        pausedBefore.forEach(name -> QuartzWork.inTransaction(transactions, () -> catalog.setPaused(name, true)));
+        int orphaned = markOrphans(new HashSet<>(names));
+        log.info("jobs synced registered={} storedOrMoved={} orphaned={}", names.size(), stored, orphaned);
+    }
+
+    /** Stores the jobs, creating the triggers of schedules that have none. @return jobs stored anew or moved */
+    private int store(Map<String, PeriodicJob> jobs) throws SchedulerException {
+        List<JobCatalog.Entry> entries = new ArrayList<>(jobs.size());
+        Map<String, PeriodicJob> bySchedule = new TreeMap<>();
+        jobs.values().forEach(job -> {
+            String key = ScheduleKeys.key(job);
+            entries.add(new JobCatalog.Entry(job.name(), key, job.schedule().describe()));
+            bySchedule.putIfAbsent(key, job);
+        });
+        List<JobCatalog.Move> moves = catalog.store(entries, clock.instant());
+        for (JobCatalog.Move move : moves) {
+            if (move.fromKey() == null) {
+                log.debug("job stored job={} schedule={}", move.name(), move.toKey());
+            } else {
+                log.info("job moved to a new schedule job={} schedule='{}' from={} to={}", move.name(),
+                        jobs.get(move.name()).schedule().describe(), move.fromKey(), move.toKey());
+            }
+        }
+        for (String key : triggers.missing(bySchedule.keySet())) {
+            triggers.ensure(key, bySchedule.get(key));
+        }
+        return moves.size();
+    }
+
+    private void addIfMissing(JobKey key, boolean schedules) throws SchedulerException {
+        if (!scheduler.checkExists(key)) {
+            scheduler.addJob(schedules ? QuartzTriggers.scheduleJob() : QuartzTriggers.singleJob(), true);
         }
     }
 
-
-    private void sync(PeriodicJob job) throws SchedulerException {
-        Trigger existing = scheduler.getTrigger(QuartzTriggers.triggerKey(job.name()));
-        String signature = QuartzTriggers.signature(job);
-        if (existing != null && signature.equals(existing.getJobDataMap().getString(QuartzTriggers.SIGNATURE))) {
-            log.info("schedule unchanged job={} nextFire={}", job.name(), existing.getNextFireTime().toInstant());
-            readoptIfOrphaned(job);
-            return;
-        }
-        boolean paused = existing != null
-                && scheduler.getTriggerState(existing.getKey()) == Trigger.TriggerState.PAUSED;
-        boolean wasOrphaned = isOrphaned(job.name());
-        Trigger trigger = QuartzTriggers.trigger(job, clock.instant());
-        if (existing != null && existing.getClass() != trigger.getClass()) {
-            // Quartz replaces a trigger by updating its rows in place, which fails across kinds (cron and
-            // interval keep their details in different tables); the job is durable and stays
-            scheduler.unscheduleJob(existing.getKey());
-        }
+    /**
+     * Deletes the one Quartz job and trigger per onebeat job that earlier versions stored.
+     *
+     * @return the jobs whose legacy trigger was paused by an operator, to be paused in the catalog
+     */
+    private Set<String> removeLegacyJobs() {
+        Set<String> paused = new HashSet<>();
         try {
-            scheduler.scheduleJob(QuartzTriggers.jobDetail(job), Set.of(trigger), true);
-        } catch (ObjectAlreadyExistsException e) {
-            log.debug("another replica stored job={} first", job.name());
-        }
-        if (paused && !wasOrphaned) {
-            scheduler.pauseTrigger(trigger.getKey());
-        }
-        Trigger stored = scheduler.getTrigger(trigger.getKey());
-        log.info("schedule {} job={} schedule='{}' nextFire={}", existing == null ? "created" : "replaced", job.name(),
-                job.schedule().describe(), stored == null || stored.getNextFireTime() == null ? null
-                        : stored.getNextFireTime().toInstant());
-    }
-
-    private void readoptIfOrphaned(PeriodicJob job) throws SchedulerException {
-        if (isOrphaned(job.name())) {
-            JobDetail detail = QuartzTriggers.jobDetail(job);
-            scheduler.addJob(detail, true, true);
-            scheduler.resumeJob(detail.getKey());
-            log.info("job registered again, resumed job={}", job.name());
-        }
-    }
-
-    private boolean isOrphaned(String name) throws SchedulerException {
-        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
-        return detail != null && detail.getJobDataMap().getBooleanValue(QuartzTriggers.ORPHANED);
-    }
-
-    /** @return the stored jobs this replica does not register and that are not paused as orphans yet */
-    private List<String> orphanCandidates() {
-        Set<String> registered = new HashSet<>();
-        registry.all().forEach(job -> registered.add(job.name()));
-        List<String> candidates = new ArrayList<>();
-        try {
-            for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP))) {
-                if (!registered.contains(key.getName()) && !isOrphaned(key.getName())) {
-                    candidates.add(key.getName());
-                }
+            for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.LEGACY_GROUP))) {
+                QuartzWork.inTransaction(transactions, () -> {
+                    Trigger.TriggerState state = scheduler.getTriggerState(
+                            TriggerKey.triggerKey(key.getName(), QuartzTriggers.LEGACY_GROUP));
+                    boolean orphaned = scheduler.getJobDetail(key) != null
+                            && scheduler.getJobDetail(key).getJobDataMap().getBooleanValue("onebeat.orphaned");
+                    if (state == Trigger.TriggerState.PAUSED && !orphaned) {
+                        paused.add(key.getName());
+                    }
+                    return scheduler.deleteJob(key);
+                });
             }
         } catch (SchedulerException e) {
-            throw new IllegalStateException("could not list the jobs of the Quartz store: " + e.getMessage(), e);
+            throw new IllegalStateException("could not list the Quartz jobs of an earlier version: " + e.getMessage(), e);
         }
-        return candidates;
+        if (!paused.isEmpty()) {
+            log.info("jobs of an earlier version moved to the job catalog, their pause kept paused={}", paused);
+        }
+        return paused;
     }
 
-    private void pauseOrphan(String name) throws SchedulerException {
-        JobDetail detail = scheduler.getJobDetail(QuartzTriggers.jobKey(name));
-        if (detail == null || isOrphaned(name)) {
-            return;
+    /** Marks the stored jobs this replica does not register as orphaned. @return how many */
+    private int markOrphans(Set<String> registered) {
+        Set<String> orphanedAlready = new HashSet<>(catalog.orphaned());
+        List<String> candidates = catalog.names().stream()
+                .filter(name -> !registered.contains(name) && !orphanedAlready.contains(name))
+                .toList();
+        int marked = 0;
+        for (int from = 0; from < candidates.size(); from += CHUNK) {
+            List<String> chunk = candidates.subList(from, Math.min(candidates.size(), from + CHUNK));
+            marked += QuartzWork.inTransaction(transactions, () -> {
+                runtimeJobs.lockAll(chunk);
+                // a runtime job created on another replica since the reload is not an orphan
+                Set<String> createdMeanwhile = runtimeJobs.current(chunk).keySet();
+                List<String> orphans = chunk.stream().filter(name -> !createdMeanwhile.contains(name)).toList();
+                List<String> changed = catalog.setOrphaned(orphans, true);
+                changed.forEach(name -> log.warn("job no longer registered, not fired until a replica registers it "
+                        + "again (not deleted) job={}: remove it from the store by hand if it is gone for good", name));
+                return changed.size();
+            });
         }
-        JobDataMap data = new JobDataMap(detail.getJobDataMap());
-        data.put(QuartzTriggers.ORPHANED, true);
-        scheduler.addJob(detail.getJobBuilder().usingJobData(data).build(), true, true);
-        scheduler.pauseJob(detail.getKey());
-        log.warn("job no longer registered, paused (not deleted) job={}: remove it from the store by hand "
-                + "if it is gone for good", name);
+        return marked;
     }
 }

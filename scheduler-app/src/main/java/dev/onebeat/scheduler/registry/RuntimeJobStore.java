@@ -4,8 +4,12 @@ import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -95,6 +99,44 @@ public class RuntimeJobStore {
     public void lock(String name) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.job:" + name)
                 .query((rs, row) -> true).single();
+    }
+
+    /**
+     * Takes the change locks of many jobs, in the order given (sort the names: two callers locking
+     * overlapping sets in one order cannot deadlock), until the caller's transaction ends.
+     */
+    public void lockAll(List<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        SELECT count(pg_advisory_xact_lock(hashtextextended('onebeat.job:' || u.name, 0)))
+                        FROM (SELECT name FROM unnest(?::text[]) WITH ORDINALITY AS n(name, position) ORDER BY position) u
+                        """)
+                .param(names.toArray(String[]::new))
+                .query(Long.class).single();
+    }
+
+    /**
+     * @return the jobs of those names as {@link #current(String)} gives each, read in one query; names of
+     *         runtime jobs deleted since the last reload are absent
+     */
+    public Map<String, RegisteredJob> current(Collection<String> names) {
+        Map<String, StoredJob> stored = new HashMap<>();
+        jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job WHERE name = ANY(?::text[])")
+                .param(names.toArray(String[]::new))
+                .query((rs, row) -> new StoredJob(kind(rs.getString(1)), definition(rs.getString(2))))
+                .list()
+                .forEach(job -> stored.put(job.definition().name(), job));
+        Map<String, RegisteredJob> jobs = new LinkedHashMap<>();
+        for (String name : names) {
+            Optional<RegisteredJob> job = Optional.ofNullable(stored.get(name)).flatMap(this::build);
+            if (job.isEmpty()) {
+                job = registry.defined(name);
+            }
+            job.ifPresent(found -> jobs.put(name, found));
+        }
+        return jobs;
     }
 
     /**

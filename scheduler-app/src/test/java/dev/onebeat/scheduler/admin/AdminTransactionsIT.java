@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.util.ArrayList;
@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
-import org.quartz.Trigger;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -50,6 +49,8 @@ class AdminTransactionsIT {
 
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    JobCatalog catalog;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -67,8 +68,7 @@ class AdminTransactionsIT {
         try {
             assertThatThrownBy(() -> control.pause("audit-breaks")).hasStackTraceContaining("audit refused");
 
-            assertThat(scheduler.getTriggerState(QuartzTriggers.triggerKey("audit-breaks")))
-                    .isEqualTo(Trigger.TriggerState.NORMAL);
+            assertThat(catalog.find("audit-breaks").orElseThrow().paused()).as("paused in the catalog").isFalse();
         } finally {
             jdbc.sql("DROP TRIGGER refuse_audit ON onebeat_audit").update();
             jdbc.sql("DROP FUNCTION refuse_audit()").update();
@@ -120,7 +120,7 @@ class AdminTransactionsIT {
 
             assertThat(jdbc.sql("SELECT count(*) FROM onebeat_runtime_job WHERE name = ?").param(name)
                     .query(Long.class).single()).as("row of %s", name).isZero();
-            assertThat(scheduler.checkExists(QuartzTriggers.jobKey(name))).as("Quartz job %s", name).isFalse();
+            assertThat(catalog.find(name)).as("catalog row of %s", name).isEmpty();
             List<String> audit = jdbc.sql("SELECT action FROM onebeat_audit WHERE target = ? ORDER BY id")
                     .param(name).query(String.class).list();
             assertThat(audit).first().isEqualTo("job.create");

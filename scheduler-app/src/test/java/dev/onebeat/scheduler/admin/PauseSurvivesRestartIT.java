@@ -3,16 +3,13 @@ package dev.onebeat.scheduler.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.OnebeatApplication;
-import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.quartz.CronTrigger;
-import org.quartz.Scheduler;
-import org.quartz.Trigger;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -27,7 +24,7 @@ class PauseSurvivesRestartIT {
         }
 
         try (ConfigurableApplicationContext second = start(database, "0 6 * * *")) {
-            assertThat(state(second)).isEqualTo(Trigger.TriggerState.PAUSED);
+            assertThat(paused(second)).isTrue();
         }
     }
 
@@ -38,10 +35,9 @@ class PauseSurvivesRestartIT {
         }
 
         try (ConfigurableApplicationContext second = start(database, "0 7 * * *")) {
-            assertThat(state(second)).isEqualTo(Trigger.TriggerState.PAUSED);
-            CronTrigger trigger = (CronTrigger) second.getBean(Scheduler.class)
-                    .getTrigger(QuartzTriggers.triggerKey("nightly"));
-            assertThat(trigger.getCronExpression()).isEqualTo("0 0 7 * * ?");
+            assertThat(paused(second)).isTrue();
+            assertThat(second.getBean(JobCatalog.class).find("nightly").orElseThrow().schedule())
+                    .isEqualTo("cron 0 0 7 * * ? UTC");
         }
     }
 
@@ -53,12 +49,12 @@ class PauseSurvivesRestartIT {
         }
 
         try (ConfigurableApplicationContext second = start(database, "0 6 * * *")) {
-            assertThat(state(second)).isEqualTo(Trigger.TriggerState.NORMAL);
+            assertThat(paused(second)).isFalse();
         }
     }
 
-    private static Trigger.TriggerState state(ConfigurableApplicationContext context) throws Exception {
-        return context.getBean(Scheduler.class).getTriggerState(QuartzTriggers.triggerKey("nightly"));
+    private static boolean paused(ConfigurableApplicationContext context) {
+        return context.getBean(JobCatalog.class).find("nightly").orElseThrow().paused();
     }
 
     private static ConfigurableApplicationContext start(TestDatabase database, String cron) {

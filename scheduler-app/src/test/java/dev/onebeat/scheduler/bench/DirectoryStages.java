@@ -1,16 +1,12 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.admin.JobDirectory;
-import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import org.quartz.JobKey;
-import org.quartz.Scheduler;
-import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -28,14 +24,14 @@ final class DirectoryStages {
         void run(int index) throws Exception;
     }
 
-    private final Scheduler scheduler;
+    private final JobCatalog catalog;
     private final JobDirectory directory;
     private final TransactionTemplate readOnly;
     private final ListedJobs jobs;
     private final int count;
 
     DirectoryStages(OnebeatInstance instance, ListedJobs jobs, int count) {
-        this.scheduler = instance.bean(Scheduler.class);
+        this.catalog = instance.bean(JobCatalog.class);
         this.directory = instance.bean(JobDirectory.class);
         this.readOnly = new TransactionTemplate(instance.bean(PlatformTransactionManager.class));
         this.readOnly.setReadOnly(true);
@@ -46,19 +42,9 @@ final class DirectoryStages {
     List<Latencies> measure(int warmups, int rounds) throws Exception {
         Random random = new Random(7);
         Map<String, Stage> stages = new LinkedHashMap<>();
-        stages.put("Quartz `getJobKeys` of the group (every job)", index ->
-                scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)));
-        stages.put("names: `getJobKeys`, filter, sort", index ->
-                scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)).stream()
-                        .map(JobKey::getName).filter(name -> name.toLowerCase(Locale.ROOT).contains(""))
-                        .sorted().toList());
-        stages.put("Quartz `getJobDetail` of one job", index ->
-                scheduler.getJobDetail(QuartzTriggers.jobKey(jobs.name(random.nextInt(count)))));
-        stages.put("Quartz `getTrigger` of one job", index ->
-                scheduler.getTrigger(QuartzTriggers.triggerKey(jobs.name(random.nextInt(count)))));
-        stages.put("Quartz `getTriggerState` of one job", index ->
-                scheduler.getTriggerState(QuartzTriggers.triggerKey(jobs.name(random.nextInt(count)))));
-        stages.put("one job's view, `JobDirectory.find` (the three above)", index ->
+        stages.put("`JobCatalog.names` (every job)", index -> catalog.names());
+        stages.put("`JobCatalog.find` of one job", index -> catalog.find(jobs.name(random.nextInt(count))));
+        stages.put("one job's view, `JobDirectory.find` (catalog, trigger and ledger in one query)", index ->
                 directory.find(jobs.name(random.nextInt(count))));
         stages.put("`JobDirectory.search` first page of 50", index -> directory.search(null, 0, 50));
         stages.put("`JobDirectory.search` 1 % query (~100 hits, first 50)", index ->

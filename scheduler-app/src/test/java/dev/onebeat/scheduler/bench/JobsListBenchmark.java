@@ -2,7 +2,7 @@ package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.admin.JobDirectory;
-import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import java.lang.management.ManagementFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +22,6 @@ import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.quartz.Scheduler;
-import org.quartz.impl.matchers.GroupMatcher;
 
 /**
  * Lists and searches 10,000 jobs through the admin API and the console of one replica, over HTTP,
@@ -213,9 +211,9 @@ public final class JobsListBenchmark {
     }
 
     private void requireQuartzJobs(OnebeatInstance replica) throws Exception {
-        int stored = replica.bean(Scheduler.class).getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)).size();
+        int stored = replica.bean(JobCatalog.class).names().size();
         if (stored != options.jobs()) {
-            throw new IllegalStateException("Quartz holds " + stored + " onebeat jobs, expected " + options.jobs());
+            throw new IllegalStateException("the job catalog holds " + stored + " jobs, expected " + options.jobs());
         }
     }
 

@@ -6,9 +6,11 @@ import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
+import dev.onebeat.scheduler.registry.ScheduleKeys;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,10 +27,12 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.quartz.JobKey;
+import org.quartz.CronScheduleBuilder;
+import org.quartz.JobBuilder;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -61,60 +65,130 @@ class ScheduleSyncIT {
     @Autowired
     JsonMapper json;
 
+    @Autowired
+    JobCatalog catalog;
+
     @AfterEach
     void clear() throws SchedulerException {
         scheduler.clear();
+        jdbc.sql("DELETE FROM onebeat_job").update();
     }
 
     @Test
     void unchangedScheduleKeepsItsNextFireTime() throws SchedulerException {
         sync(NOW, job("report", 3600));
-        Instant first = nextFire("report");
+        Instant first = nextFire(job("report", 3600));
 
         sync(NOW.plus(Duration.ofHours(5)), job("report", 3600));
 
-        assertThat(nextFire("report")).isEqualTo(first);
+        assertThat(nextFire(job("report", 3600))).isEqualTo(first);
     }
 
     @Test
-    void changedScheduleIsReplaced() throws SchedulerException {
+    void changedScheduleMovesTheJobToTheNewSchedulesTrigger() throws SchedulerException {
         sync(NOW, job("report", 3600));
 
         sync(NOW.plus(Duration.ofHours(5)), job("report", 60));
 
-        assertThat(nextFire("report")).isAfter(NOW.plus(Duration.ofHours(5)));
-        assertThat(scheduler.getTrigger(QuartzTriggers.triggerKey("report")).getJobDataMap()
-                .getString(QuartzTriggers.SIGNATURE)).isEqualTo("every 60s misfire=FIRE_ONCE_NOW");
+        assertThat(catalog.find("report").orElseThrow().scheduleKey()).isEqualTo(ScheduleKeys.key(job("report", 60)));
+        assertThat(nextFire(job("report", 60))).isAfter(NOW.plus(Duration.ofHours(5)));
+        assertThat(scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job("report", 60))))
+                .getDescription()).isEqualTo("every 60s misfire=FIRE_ONCE_NOW");
     }
 
     @Test
-    void pausedTriggerStaysPausedWhenItsScheduleChanges() throws SchedulerException {
+    void jobsSharingAScheduleShareOneTrigger() throws SchedulerException {
+        sync(NOW, job("a", 60), job("b", 60), job("c", 60), job("d", 3600));
+
+        assertThat(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(QuartzTriggers.SCHEDULE_GROUP)))
+                .extracting(TriggerKey::getName)
+                .containsExactlyInAnyOrder(ScheduleKeys.key(job("a", 60)), ScheduleKeys.key(job("d", 3600)));
+        assertThat(catalog.members(ScheduleKeys.key(job("a", 60)), NOW.plusSeconds(60))).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void pausedJobStaysPausedWhenItsScheduleChanges() throws SchedulerException {
         sync(NOW, job("report", 3600));
-        scheduler.pauseTrigger(QuartzTriggers.triggerKey("report"));
+        transactions.execute(status -> catalog.setPaused("report", true));
 
         sync(NOW, job("report", 60));
 
-        assertThat(state("report")).isEqualTo(Trigger.TriggerState.PAUSED);
+        assertThat(catalog.find("report").orElseThrow().paused()).isTrue();
+        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(60))).isEmpty();
     }
 
     @Test
-    void jobNoLongerRegisteredIsPausedNotDeletedAndResumedWhenRegisteredAgain() throws SchedulerException {
+    void jobNoLongerRegisteredIsOrphanedNotDeletedAndFiresAgainWhenRegisteredAgain() throws SchedulerException {
         sync(NOW, job("kept", 60), job("retired", 60));
 
         sync(NOW, job("kept", 60));
 
-        assertThat(scheduler.checkExists(QuartzTriggers.jobKey("retired"))).isTrue();
-        assertThat(state("retired")).isEqualTo(Trigger.TriggerState.PAUSED);
-        assertThat(state("kept")).isEqualTo(Trigger.TriggerState.NORMAL);
+        assertThat(catalog.find("retired")).hasValueSatisfying(job -> assertThat(job.orphaned()).isTrue());
+        assertThat(catalog.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60))).containsExactly("kept");
 
         sync(NOW, job("kept", 60), job("retired", 60));
 
-        assertThat(state("retired")).isEqualTo(Trigger.TriggerState.NORMAL);
+        assertThat(catalog.find("retired").orElseThrow().orphaned()).isFalse();
+        assertThat(catalog.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60)))
+                .containsExactly("kept", "retired");
     }
 
     @Test
-    void replicasSyncingAtOnceLeaveOneJobAndTriggerEach() throws Exception {
-        PeriodicJob[] jobs = {job("a", 10), job("b", 20), job("c", 30)};
+    void operatorsPauseOutlivesTheJobBeingOrphanedAndRegisteredAgain() throws SchedulerException {
+        sync(NOW, job("kept", 60), job("retired", 60));
+        transactions.execute(status -> catalog.setPaused("retired", true));
+        sync(NOW, job("kept", 60));
+
+        sync(NOW, job("kept", 60), job("retired", 60));
+
+        assertThat(catalog.find("retired").orElseThrow()).satisfies(job -> {
+            assertThat(job.orphaned()).isFalse();
+            assertThat(job.paused()).isTrue();
+        });
+    }
+
+    @Test
+    void jobMovedToAnotherScheduleStillFiresTheOldSchedulesInstantsBeforeTheMove() throws SchedulerException {
+        sync(NOW, job("report", 3600));
+        String hourly = ScheduleKeys.key(job("report", 3600));
+
+        sync(NOW.plusSeconds(100), job("report", 60));
+
+        assertThat(catalog.members(hourly, NOW.plusSeconds(99))).as("an hourly instant due before the move")
+                .containsExactly("report");
+        assertThat(catalog.members(hourly, NOW.plusSeconds(100))).as("due at or after the move").isEmpty();
+        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(99)))
+                .as("the new schedule's instants before the move").isEmpty();
+        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(120))).containsExactly("report");
+    }
+
+    @Test
+    void perJobQuartzJobsOfAnEarlierVersionAreRemovedKeepingTheirPause() throws SchedulerException {
+        transactions.execute(status -> {
+            try {
+                for (String name : List.of("legacy-paused", "legacy-running")) {
+                    scheduler.scheduleJob(JobBuilder.newJob(SingleFireJob.class)
+                            .withIdentity(name, QuartzTriggers.LEGACY_GROUP).storeDurably().build(),
+                            TriggerBuilder.newTrigger().withIdentity(name, QuartzTriggers.LEGACY_GROUP)
+                                    .withSchedule(CronScheduleBuilder.cronSchedule("0 0 * * * ?")).build());
+                }
+                scheduler.pauseTrigger(TriggerKey.triggerKey("legacy-paused", QuartzTriggers.LEGACY_GROUP));
+                return null;
+            } catch (SchedulerException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        sync(NOW, job("legacy-paused", 3600), job("legacy-running", 3600));
+
+        assertThat(scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.LEGACY_GROUP))).isEmpty();
+        assertThat(catalog.find("legacy-paused").orElseThrow().paused()).isTrue();
+        assertThat(catalog.find("legacy-running").orElseThrow().paused()).isFalse();
+    }
+
+    @Test
+    void replicasSyncingAtOnceLeaveOneRowPerJobAndOneTriggerPerSchedule() throws Exception {
+        PeriodicJob[] jobs = {job("a", 10), job("b", 20), job("c", 30), job("d", 30)};
         ExecutorService threads = Executors.newFixedThreadPool(6);
         CyclicBarrier start = new CyclicBarrier(6);
         List<Future<?>> syncs = new ArrayList<>();
@@ -130,28 +204,24 @@ class ScheduleSyncIT {
         }
         threads.shutdown();
 
-        assertThat(scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.GROUP)))
-                .extracting(JobKey::getName).containsExactlyInAnyOrder("a", "b", "c");
-        for (String name : List.of("a", "b", "c")) {
-            assertThat(scheduler.getTriggersOfJob(QuartzTriggers.jobKey(name))).hasSize(1);
-        }
+        assertThat(catalog.names()).containsExactly("a", "b", "c", "d");
+        assertThat(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(QuartzTriggers.SCHEDULE_GROUP)))
+                .extracting(TriggerKey::getName)
+                .containsExactlyInAnyOrder(ScheduleKeys.key(jobs[0]), ScheduleKeys.key(jobs[1]), ScheduleKeys.key(jobs[2]));
     }
 
     private void sync(Instant now, PeriodicJob... jobs) {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
-        new ScheduleSync(scheduler, registry, Clock.fixed(now, ZoneOffset.UTC), transactions,
-                new RuntimeJobStore(jdbc, json, registry)).afterSingletonsInstantiated();
+        Clock clock = Clock.fixed(now, ZoneOffset.UTC);
+        new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
+                new ScheduleTriggers(scheduler, jdbc, catalog, transactions, clock)).afterSingletonsInstantiated();
     }
 
     private static PeriodicJob job(String name, long everySeconds) {
         return Jobs.periodic(name, Schedule.every(Duration.ofSeconds(everySeconds))).execute(ctx -> { });
     }
 
-    private Instant nextFire(String name) throws SchedulerException {
-        return scheduler.getTrigger(QuartzTriggers.triggerKey(name)).getNextFireTime().toInstant();
-    }
-
-    private Trigger.TriggerState state(String name) throws SchedulerException {
-        return scheduler.getTriggerState(QuartzTriggers.triggerKey(name));
+    private Instant nextFire(PeriodicJob job) throws SchedulerException {
+        return scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job))).getNextFireTime().toInstant();
     }
 }

@@ -1,0 +1,294 @@
+package dev.onebeat.scheduler.fire;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.outbox.OutboxTask;
+import dev.onebeat.scheduler.outbox.OutboxWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Fires many jobs due on the same instant in one transaction, with the guarantees of
+ * {@link FirePath}: each job's cluster lock held throughout, its ledger row claimed before it runs,
+ * its tasks written with its ledger row.
+ *
+ * <ol>
+ *   <li>one statement takes the ShedLock rows of all the jobs ({@link JobLockTable#lockAll}); a job whose
+ *       lock a single fire holds is left to the caller, which fires it alone once the lock is free;</li>
+ *   <li>one statement claims their (job, instant) ledger rows; a job already fired is a duplicate;</li>
+ *   <li>each job runs; one that touches the database runs under its own savepoint, so a failing job
+ *       rolls back alone (its claim is given up, its instant can fire again) and the others commit;</li>
+ *   <li>one statement per 1,000 tasks writes the dispatched tasks, one updates the ledger rows; commit.</li>
+ * </ol>
+ * Ten thousand jobs of one instant thus cost a few statements and one commit per batch instead of six
+ * commits per job. If the transaction itself fails, nothing of it stays and every job of the batch is
+ * handed back to the caller to be fired alone.
+ */
+@Component
+public class BatchFire {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchFire.class);
+
+    private final JobLockTable locks;
+    private final FireLedger ledger;
+    private final OutboxWriter outbox;
+    private final TransactionTemplate transactions;
+    private final DataSource dataSource;
+    private final JsonMapper json;
+    private final FireMetrics metrics;
+    private final Clock clock;
+    private final FireProperties properties;
+    private final List<FireListener> listeners;
+
+    BatchFire(JobLockTable locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
+              DataSource dataSource, JsonMapper json, FireMetrics metrics, Clock clock, FireProperties properties,
+              List<FireListener> listeners) {
+        this.locks = locks;
+        this.ledger = ledger;
+        this.outbox = outbox;
+        this.transactions = transactions;
+        this.dataSource = dataSource;
+        this.json = json;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.properties = properties;
+        this.listeners = listeners;
+    }
+
+    /**
+     * What a batch did.
+     *
+     * @param results the fires that committed, were duplicates or failed, each with the time its job ran
+     * @param notFired jobs this batch did not fire: their lock was busy, or the batch's transaction failed;
+     *     the caller fires them alone
+     */
+    public record Outcome(List<Fired> results, List<PeriodicJob> notFired) {
+    }
+
+    /**
+     * @param result the fire's result, as {@link FirePath} reports one
+     * @param runTime how long the job itself ran (zero for a duplicate)
+     */
+    public record Fired(FireResult result, Duration runTime) {
+    }
+
+    /**
+     * @param jobs distinct jobs due at {@code scheduledAt}
+     * @param node the firing replica's id, recorded in the ledger
+     * @return what happened; failures are logged and returned, never thrown
+     */
+    public Outcome fire(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
+        Instant start = clock.instant();
+        Batch batch;
+        try {
+            batch = transactions.execute(status -> run(jobs, scheduledAt, trigger, node, start));
+        } catch (RuntimeException e) {
+            log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} jobs={} error={}",
+                    scheduledAt, jobs.size(), e.toString(), e);
+            return new Outcome(List.of(), jobs);
+        }
+        Instant committed = clock.instant();
+        report(batch, scheduledAt, trigger, node, Duration.between(start, committed), Duration.between(scheduledAt, committed));
+        return new Outcome(batch.fired, batch.busy);
+    }
+
+    private Batch run(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node, Instant start) {
+        Map<String, PeriodicJob> byName = new LinkedHashMap<>();
+        jobs.stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(job -> byName.put(job.name(), job));
+        Batch batch = new Batch();
+        Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()), node));
+        List<String> lockedNames = new ArrayList<>();
+        byName.forEach((name, job) -> {
+            if (locked.contains(name)) {
+                lockedNames.add(name);
+            } else {
+                batch.busy.add(job);
+            }
+        });
+        Set<String> claimed = new HashSet<>(ledger.claimAll(lockedNames, scheduledAt, start, node, trigger));
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        List<Running> succeeded = new ArrayList<>();
+        for (String name : lockedNames) {
+            if (!claimed.contains(name)) {
+                batch.fired.add(new Fired(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO,
+                        null), Duration.ZERO));
+                continue;
+            }
+            Running running = new Running(byName.get(name), scheduledAt, connection);
+            if (running.run()) {
+                succeeded.add(running);
+            } else {
+                batch.failed.add(running);
+            }
+        }
+        writeTasks(scheduledAt, succeeded);
+        long durationMillis = Duration.between(start, clock.instant()).toMillis();
+        List<String> names = new ArrayList<>(succeeded.size());
+        int[] tasks = new int[succeeded.size()];
+        int[] duplicates = new int[succeeded.size()];
+        for (int i = 0; i < succeeded.size(); i++) {
+            Running running = succeeded.get(i);
+            names.add(running.job.name());
+            tasks[i] = running.context.inserted();
+            duplicates[i] = running.context.duplicates();
+        }
+        ledger.completeAll(scheduledAt, names, tasks, duplicates, durationMillis);
+        ledger.releaseAll(scheduledAt, batch.failed.stream().map(running -> running.job.name()).toList());
+        Duration duration = Duration.ofMillis(durationMillis);
+        for (int i = 0; i < succeeded.size(); i++) {
+            batch.fired.add(new Fired(new FireResult(names.get(i), scheduledAt, FireOutcome.COMMITTED, tasks[i],
+                    duplicates[i], duration, null), succeeded.get(i).runTime));
+        }
+        for (Running failed : batch.failed) {
+            batch.fired.add(new Fired(new FireResult(failed.job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
+                    duration, failed.error), failed.runTime));
+        }
+        return batch;
+    }
+
+    /** Writes the tasks the jobs left buffered, a statement per {@code batchSize} tasks. */
+    private void writeTasks(Instant scheduledAt, List<Running> succeeded) {
+        List<String> jobs = new ArrayList<>();
+        List<OutboxTask> tasks = new ArrayList<>();
+        Map<String, Running> byName = new LinkedHashMap<>();
+        for (Running running : succeeded) {
+            byName.put(running.job.name(), running);
+            for (OutboxTask task : running.buffered) {
+                jobs.add(running.job.name());
+                tasks.add(task);
+                if (tasks.size() == properties.batchSize()) {
+                    insert(scheduledAt, jobs, tasks, byName);
+                }
+            }
+        }
+        insert(scheduledAt, jobs, tasks, byName);
+        byName.values().forEach(running -> running.context.countInserted(running.insertedElsewhere));
+    }
+
+    private void insert(Instant scheduledAt, List<String> jobs, List<OutboxTask> tasks, Map<String, Running> byName) {
+        outbox.insertAll(scheduledAt, jobs, tasks).forEach((job, rows) -> byName.get(job).insertedElsewhere += rows);
+        jobs.clear();
+        tasks.clear();
+    }
+
+    private void report(Batch batch, Instant scheduledAt, FireTrigger trigger, String node, Duration duration,
+                        Duration lag) {
+        int committed = 0;
+        int duplicates = 0;
+        int tasks = 0;
+        for (Fired fired : batch.fired) {
+            FireResult result = fired.result();
+            metrics.record(result, lag);
+            switch (result.outcome()) {
+                case COMMITTED -> {
+                    committed++;
+                    tasks += result.dispatched();
+                    log.debug("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} "
+                            + "durationMs={}", result.job(), scheduledAt, node, trigger.column(), result.dispatched(),
+                            result.duplicateTasks(), duration.toMillis());
+                    for (FireListener listener : listeners) {
+                        listener.committed(result);
+                    }
+                }
+                case DUPLICATE -> {
+                    duplicates++;
+                    // a recovery re-runs a whole batch of which the dead replica had committed some
+                    if (trigger == FireTrigger.RECOVERY) {
+                        log.debug("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
+                                scheduledAt, node, trigger.column());
+                    } else {
+                        log.warn("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
+                                scheduledAt, node, trigger.column());
+                    }
+                }
+                case FAILED -> log.error("fire failed and rolled back job={} scheduledAt={} error={}", result.job(),
+                        scheduledAt, result.error().toString(), result.error());
+            }
+        }
+        log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "
+                        + "durationMs={} lagMs={}", scheduledAt, node, trigger.column(), committed, tasks, duplicates,
+                batch.failed.size(), batch.busy.size(), duration.toMillis(), lag.toMillis());
+    }
+
+    /** What one transaction of fires did. */
+    private static final class Batch {
+        final List<Fired> fired = new ArrayList<>();
+        final List<PeriodicJob> busy = new ArrayList<>();
+        final List<Running> failed = new ArrayList<>();
+    }
+
+    /** One job of the batch: its context, and the savepoint set before it first touched the database. */
+    private final class Running {
+        final PeriodicJob job;
+        final FireContext context;
+        final Connection connection;
+        Savepoint savepoint;
+        List<OutboxTask> buffered = List.of();
+        int insertedElsewhere;
+        Duration runTime = Duration.ZERO;
+        Exception error;
+
+        Running(PeriodicJob job, Instant scheduledAt, Connection connection) {
+            this.job = job;
+            this.connection = connection;
+            this.context = new FireContext(job.name(), scheduledAt, connection, outbox, json, properties.batchSize(),
+                    this::setSavepoint);
+        }
+
+        /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */
+        boolean run() {
+            long began = System.nanoTime();
+            try {
+                job.run(context);
+                buffered = context.takeBuffered();
+                outbox.requireRouted(buffered);
+                if (savepoint != null) {
+                    connection.releaseSavepoint(savepoint);
+                }
+                return true;
+            } catch (Exception e) {
+                error = e;
+                rollBack();
+                return false;
+            } finally {
+                runTime = Duration.ofNanos(System.nanoTime() - began);
+            }
+        }
+
+        private void setSavepoint() {
+            try {
+                savepoint = connection.setSavepoint();
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not set the savepoint of job '" + job.name() + "'", e);
+            }
+        }
+
+        private void rollBack() {
+            if (savepoint == null) {
+                return;
+            }
+            try {
+                connection.rollback(savepoint);
+            } catch (SQLException e) {
+                // the batch cannot go on without it: failing the transaction hands every job back to be fired alone
+                throw new IllegalStateException("could not roll back job '" + job.name() + "' to its savepoint", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.onebeat.scheduler.fire;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fires every job of one schedule for one of its instants: the jobs the catalog lists as members at
+ * that instant (neither paused nor orphaned).
+ *
+ * <ul>
+ *   <li>jobs defined by data alone (configuration, the admin API), and jobs written in code whose last
+ *       fire here took less than {@code onebeat.fire.batch.max-job-time}, fire in batches of
+ *       {@code onebeat.fire.batch.jobs} per transaction ({@link BatchFire}), several batches at once;</li>
+ *   <li>other jobs written in code fire alone ({@link FirePath}), on their own threads, so a slow one
+ *       holds up no other; so do the jobs of a batch whose lock was busy or whose transaction failed;</li>
+ *   <li>jobs this replica does not register (a rolling deploy) are returned, to be handed back to the
+ *       cluster.</li>
+ * </ul>
+ * It returns once every fire it started has ended, so that a replica dying meanwhile leaves the
+ * instant to Quartz's recovery, which runs it again: the ledger turns what had committed into
+ * duplicates and fires the rest.
+ */
+@Component
+public class ScheduleFire implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
+
+    private final JobCatalog catalog;
+    private final JobRegistry registry;
+    private final BatchFire batches;
+    private final FirePath firePath;
+    private final FireProperties properties;
+    private final ThreadPoolExecutor batchThreads;
+    private final ThreadPoolExecutor singleThreads;
+    /** How long each job's last fire on this replica ran, which decides whether it may share a batch. */
+    private final Map<String, Duration> runTimes = new ConcurrentHashMap<>();
+
+    ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
+                 FireProperties properties) {
+        this.catalog = catalog;
+        this.registry = registry;
+        this.batches = batches;
+        this.firePath = firePath;
+        this.properties = properties;
+        this.batchThreads = pool("onebeat-batch-", properties.batch().threads());
+        this.singleThreads = pool("onebeat-fire-", properties.threads());
+    }
+
+    /**
+     * What firing one instant of a schedule did.
+     *
+     * @param members the jobs due
+     * @param unregistered those this replica does not register, left to the caller
+     */
+    public record Outcome(int members, List<String> unregistered) {
+    }
+
+    /**
+     * @param scheduleKey the schedule
+     * @param scheduledAt its instant
+     * @param trigger why it fires now
+     * @param node this replica's id
+     * @return what happened; the fires' failures are logged and counted, never thrown
+     */
+    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node) {
+        List<String> members = catalog.members(scheduleKey, scheduledAt);
+        List<PeriodicJob> batched = new ArrayList<>();
+        List<PeriodicJob> alone = new ArrayList<>();
+        List<String> unregistered = new ArrayList<>();
+        for (String name : members) {
+            Optional<RegisteredJob> registered = registry.find(name);
+            if (registered.isEmpty()) {
+                unregistered.add(name);
+            } else if (registered.get().declarative() || provedShort(name)) {
+                batched.add(registered.get().job());
+            } else {
+                alone.add(registered.get().job());
+            }
+        }
+        List<Future<?>> singles = new ArrayList<>();
+        alone.forEach(job -> singles.add(singleThreads.submit(() -> fireAlone(job, scheduledAt, trigger, node))));
+        List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
+        int size = properties.batch().jobs();
+        for (int from = 0; from < batched.size(); from += size) {
+            List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
+            outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
+        }
+        for (Future<BatchFire.Outcome> outcome : outcomes) {
+            BatchFire.Outcome done = await(outcome);
+            if (done == null) {
+                continue;
+            }
+            done.results().forEach(fired -> runTimes.put(fired.result().job(), fired.runTime()));
+            done.notFired().forEach(job ->
+                    singles.add(singleThreads.submit(() -> fireAlone(job, scheduledAt, trigger, node))));
+        }
+        singles.forEach(ScheduleFire::await);
+        if (!unregistered.isEmpty()) {
+            log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
+                    scheduledAt, unregistered.size());
+        }
+        return new Outcome(members.size(), unregistered);
+    }
+
+    private void fireAlone(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
+        FireResult result = firePath.fire(job, scheduledAt, trigger, node);
+        runTimes.put(job.name(), result.duration());
+    }
+
+    private boolean provedShort(String job) {
+        Duration last = runTimes.get(job);
+        return last != null && last.compareTo(properties.batch().maxJobTime()) < 0;
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            // the fire goes on in its own thread; this one only stops waiting for it
+            Thread.currentThread().interrupt();
+            log.warn("stopped waiting for a fire: interrupted");
+            return null;
+        } catch (ExecutionException e) {
+            // fires report their own failures; reaching here is a bug, logged rather than lost
+            log.error("fire thread failed error={}", e.getCause().toString(), e.getCause());
+            return null;
+        }
+    }
+
+    private static ThreadPoolExecutor pool(String prefix, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                // once shut down, a fire still arriving runs on its caller's thread rather than being lost
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    @Override
+    public void destroy() throws InterruptedException {
+        batchThreads.shutdown();
+        singleThreads.shutdown();
+        batchThreads.awaitTermination(30, TimeUnit.SECONDS);
+        singleThreads.awaitTermination(30, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.scheduler.fire.FireTrigger;
+import dev.onebeat.scheduler.fire.ScheduleFire;
+import dev.onebeat.scheduler.schedule.Descriptions;
+import dev.onebeat.scheduler.schedule.Timetable;
+import java.time.Clock;
+import java.time.Instant;
+import org.quartz.JobDataMap;
+import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The Quartz job of every schedule's trigger: works out the instant the fire stands for and fires the
+ * schedule's jobs for it ({@link ScheduleFire}). Quartz may run it for several schedules, and for two
+ * instants of one schedule, at once: each job's own lock keeps two fires of one job apart. A replica
+ * dying during it makes a survivor run it again for the same instant (Quartz recovery).
+ */
+public class ScheduleFireJob implements org.quartz.Job {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleFireJob.class);
+
+    private final ScheduleFire fire;
+    private final ScheduleTriggers triggers;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    public ScheduleFireJob(ScheduleFire fire, ScheduleTriggers triggers, TransactionTemplate transactions, Clock clock) {
+        this.fire = fire;
+        this.triggers = triggers;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        JobDataMap data = context.getMergedJobDataMap();
+        boolean recovering = context.isRecovering();
+        String key = recovering ? data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_NAME)
+                : context.getTrigger().getKey().getName();
+        Timetable timetable = timetable(context, key);
+        if (timetable == null) {
+            log.warn("schedule gone before its fire ran key={} recovering={}", key, recovering);
+            return;
+        }
+        Instant quartzTime = quartzTime(context);
+        Instant scheduledAt = LogicalInstants.of(timetable, quartzTime);
+        FireTrigger trigger = recovering ? FireTrigger.RECOVERY
+                : scheduledAt.equals(quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
+        ScheduleFire.Outcome outcome = fire.fire(key, scheduledAt, trigger, node(context));
+        if (!outcome.unregistered().isEmpty()) {
+            QuartzWork.inTransaction(transactions, () -> {
+                HandBack.toCluster(context.getScheduler(), outcome.unregistered(), scheduledAt, clock);
+                return null;
+            });
+        }
+        if (outcome.members() == 0 && !recovering) {
+            triggers.removeIfUnused(key, scheduledAt);
+        }
+    }
+
+    private static Timetable timetable(JobExecutionContext context, String key) {
+        if (context.getTrigger() instanceof TimetableTrigger trigger) {
+            return trigger.timetable();
+        }
+        try {
+            Trigger stored = context.getScheduler().getTrigger(QuartzTriggers.scheduleTrigger(key));
+            String schedule = stored == null ? null : QuartzTriggers.describe(stored);
+            return schedule == null ? null : Timetable.of(Descriptions.parse(schedule));
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("cannot read the trigger of schedule " + key, e);
+        }
+    }
+
+    /** The time Quartz fired the trigger at; for a recovery, the time of the fire that was interrupted. */
+    static Instant quartzTime(JobExecutionContext context) {
+        if (context.isRecovering()) {
+            String original = context.getMergedJobDataMap()
+                    .getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS);
+            if (original != null) {
+                return Instant.ofEpochMilli(Long.parseLong(original));
+            }
+        }
+        return context.getScheduledFireTime().toInstant();
+    }
+
+    static String node(JobExecutionContext context) {
+        try {
+            return context.getScheduler().getSchedulerInstanceId();
+        } catch (SchedulerException e) {
+            return "unknown";
+        }
+    }
+}

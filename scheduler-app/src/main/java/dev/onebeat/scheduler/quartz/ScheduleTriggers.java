@@ -1,0 +1,100 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.registry.JobCatalog;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates and removes the one Quartz trigger of each schedule. A schedule's trigger is created when
+ * its first job is stored and removed by its own fire once no job fires on it any more. Both happen
+ * under the schedule's lock ({@code pg_advisory_xact_lock}, until the transaction ends), so a job
+ * joining a schedule and the schedule's removal never cross: the joiner finds the trigger, or
+ * creates it again.
+ */
+@Component
+public class ScheduleTriggers {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleTriggers.class);
+
+    private final Scheduler scheduler;
+    private final JdbcClient jdbc;
+    private final JobCatalog catalog;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    ScheduleTriggers(Scheduler scheduler, JdbcClient jdbc, JobCatalog catalog, TransactionTemplate transactions,
+                     Clock clock) {
+        this.scheduler = scheduler;
+        this.jdbc = jdbc;
+        this.catalog = catalog;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    /**
+     * Makes sure the schedule {@code job} fires on has its trigger, in the caller's Spring transaction.
+     * Take the jobs' change locks first: the schedule's lock comes after them.
+     */
+    void ensure(String scheduleKey, PeriodicJob job) throws SchedulerException {
+        lock(scheduleKey);
+        if (scheduler.checkExists(QuartzTriggers.scheduleTrigger(scheduleKey))) {
+            return;
+        }
+        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, clock.instant()));
+        log.info("schedule created schedule={} key={} nextFire={}", job.schedule().describe(), scheduleKey,
+                first == null ? null : first.toInstant());
+    }
+
+    /** @return the keys, of those given, whose schedule has no trigger, in order */
+    List<String> missing(Collection<String> scheduleKeys) throws SchedulerException {
+        if (scheduleKeys.isEmpty()) {
+            return List.of();
+        }
+        Set<String> present = new HashSet<>(jdbc.sql("""
+                        SELECT trigger_name FROM qrtz_triggers
+                        WHERE sched_name = ? AND trigger_group = ? AND trigger_name = ANY(?::varchar[])
+                        """)
+                .params(scheduler.getSchedulerName(), QuartzTriggers.SCHEDULE_GROUP, scheduleKeys.toArray(String[]::new))
+                .query(String.class)
+                .list());
+        return scheduleKeys.stream().filter(key -> !present.contains(key)).sorted().toList();
+    }
+
+    /**
+     * Removes the schedule's trigger if no job fires on it and none left it after {@code firedFor}.
+     *
+     * @param firedFor the instant of the schedule's fire that found no job to fire
+     */
+    void removeIfUnused(String scheduleKey, Instant firedFor) {
+        QuartzWork.inTransaction(transactions, () -> {
+            lock(scheduleKey);
+            if (!catalog.inUse(scheduleKey, firedFor)) {
+                Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(scheduleKey));
+                if (trigger != null && scheduler.unscheduleJob(trigger.getKey())) {
+                    log.info("schedule removed, no job fires on it key={} schedule={}", scheduleKey,
+                            QuartzTriggers.describe(trigger));
+                }
+            }
+            return scheduleKey;
+        });
+    }
+
+    private void lock(String scheduleKey) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.schedule:" + scheduleKey)
+                .query((rs, row) -> true).single();
+    }
+}

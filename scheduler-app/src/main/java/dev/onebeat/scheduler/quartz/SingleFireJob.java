@@ -1,0 +1,52 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.scheduler.fire.FirePath;
+import dev.onebeat.scheduler.fire.FireTrigger;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.time.Clock;
+import java.time.Instant;
+import org.quartz.JobDataMap;
+import org.quartz.JobExecutionContext;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The Quartz job of one-shot triggers that fire one job: a "trigger now" request, fired as
+ * {@link FireTrigger#MANUAL} for the instant it was requested for, and a fire handed back to the
+ * cluster ({@link HandBack}), fired for the instant it stands for. A replica that does not register
+ * the job hands it back again.
+ */
+public class SingleFireJob implements org.quartz.Job {
+
+    private final JobRegistry registry;
+    private final FirePath firePath;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    public SingleFireJob(JobRegistry registry, FirePath firePath, TransactionTemplate transactions, Clock clock) {
+        this.registry = registry;
+        this.firePath = firePath;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        JobDataMap data = context.getMergedJobDataMap();
+        String name = data.getString(QuartzTriggers.JOB_NAME);
+        boolean manual = data.containsKey(QuartzTriggers.MANUAL_TIME);
+        Instant scheduledAt = HandBack.isHandedBack(data) ? HandBack.instant(data)
+                : Instant.ofEpochMilli(data.getLong(QuartzTriggers.MANUAL_TIME));
+        RegisteredJob job = registry.find(name).orElse(null);
+        if (job == null) {
+            QuartzWork.inTransaction(transactions, () -> {
+                HandBack.again(context, name, scheduledAt, clock);
+                return null;
+            });
+            return;
+        }
+        FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY
+                : manual ? FireTrigger.MANUAL : FireTrigger.RECOVERY;
+        firePath.fire(job.job(), scheduledAt, trigger, ScheduleFireJob.node(context));
+    }
+}

@@ -1,0 +1,38 @@
+package dev.onebeat.scheduler.quartz;
+
+import org.quartz.impl.jdbcjobstore.SimplePropertiesTriggerPersistenceDelegateSupport;
+import org.quartz.impl.jdbcjobstore.SimplePropertiesTriggerProperties;
+import org.quartz.spi.OperableTrigger;
+
+/**
+ * Stores a {@link TimetableTrigger}'s schedule text in {@code QRTZ_SIMPROP_TRIGGERS.STR_PROP_1}, Quartz's
+ * extension point for trigger types of its users (registered with
+ * {@code org.quartz.jobStore.driverDelegateInitString=triggerPersistenceDelegateClasses=…}). A plain
+ * column, not a serialized Java object, so the row reads the same to every version of onebeat.
+ */
+public final class TimetableTriggerPersistence extends SimplePropertiesTriggerPersistenceDelegateSupport {
+
+    @Override
+    public boolean canHandleTriggerType(OperableTrigger trigger) {
+        return trigger instanceof TimetableTrigger;
+    }
+
+    @Override
+    public String getHandledTriggerTypeDiscriminator() {
+        return TimetableTrigger.TYPE;
+    }
+
+    @Override
+    protected SimplePropertiesTriggerProperties getTriggerProperties(OperableTrigger trigger) {
+        SimplePropertiesTriggerProperties properties = new SimplePropertiesTriggerProperties();
+        properties.setString1(((TimetableTrigger) trigger).schedule());
+        return properties;
+    }
+
+    @Override
+    protected TriggerPropertyBundle getTriggerPropertyBundle(SimplePropertiesTriggerProperties properties) {
+        // the misfire instruction lives in QRTZ_TRIGGERS and is set on the trigger after it is built
+        return new TriggerPropertyBundle(new TimetableScheduleBuilder(properties.getString1(),
+                TimetableTrigger.MISFIRE_FIRE_ONCE_NOW), null, null);
+    }
+}

@@ -1,0 +1,185 @@
+package dev.onebeat.scheduler.registry;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Every job of the cluster, {@code onebeat_job}: the schedule it fires on (by schedule key, the name of
+ * the one Quartz trigger all jobs of that schedule share), whether an operator paused it, and whether
+ * it is orphaned (no replica registers it). Replicas write it when they start and the admin API when it
+ * changes a job, both under the job's change lock ({@link RuntimeJobStore#lock}); a schedule's fire
+ * reads its members from it.
+ *
+ * <p>A job that moves to another schedule keeps the key it left and when, so that an instant of the old
+ * schedule that is due before the move but fired after it (a late fire, a recovery) still includes it:
+ * every instant belongs to the schedule the job had at that instant.
+ */
+@Component
+public class JobCatalog {
+
+    private final JdbcClient jdbc;
+
+    JobCatalog(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * A job as stored.
+     *
+     * @param name job name
+     * @param scheduleKey the schedule it fires on
+     * @param schedule that schedule, as {@link dev.onebeat.job.Schedule#describe()} writes it, with the misfire policy
+     * @param paused whether an operator paused it
+     * @param orphaned whether no replica registers it (it does not fire meanwhile)
+     */
+    public record Job(String name, String scheduleKey, String schedule, boolean paused, boolean orphaned) {
+    }
+
+    /**
+     * What to store for a job.
+     *
+     * @param name job name
+     * @param scheduleKey its schedule's key
+     * @param schedule its schedule, described
+     */
+    public record Entry(String name, String scheduleKey, String schedule) {
+    }
+
+    /**
+     * A job stored anew or moved to another schedule.
+     *
+     * @param name job name
+     * @param fromKey the schedule it left, null for a new job
+     * @param toKey the schedule it fires on now
+     */
+    public record Move(String name, String fromKey, String toKey) {
+    }
+
+    /**
+     * Stores the jobs in the caller's transaction: a new one joins its schedule from {@code now}, one on
+     * another schedule moves; one on the same schedule is left as it is (its pause kept).
+     *
+     * @return the jobs stored anew or moved
+     */
+    public List<Move> store(Collection<Entry> entries, Instant now) {
+        if (entries.isEmpty()) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(entries.size());
+        List<String> keys = new ArrayList<>(entries.size());
+        List<String> schedules = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            names.add(entry.name());
+            keys.add(entry.scheduleKey());
+            schedules.add(entry.schedule());
+        }
+        Timestamp at = Timestamp.from(now);
+        return jdbc.sql("""
+                        INSERT INTO onebeat_job AS j (name, schedule_key, schedule, member_since)
+                        SELECT u.name, u.schedule_key, u.schedule, ?
+                        FROM unnest(?::varchar[], ?::varchar[], ?::text[]) AS u(name, schedule_key, schedule)
+                        ORDER BY u.name
+                        ON CONFLICT (name) DO UPDATE SET previous_key = j.schedule_key, left_at = EXCLUDED.member_since,
+                            member_since = EXCLUDED.member_since, schedule_key = EXCLUDED.schedule_key,
+                            schedule = EXCLUDED.schedule, updated_at = now()
+                        WHERE j.schedule_key <> EXCLUDED.schedule_key
+                        RETURNING name, CASE WHEN left_at = member_since THEN previous_key END, schedule_key
+                        """)
+                .params(at, names.toArray(String[]::new), keys.toArray(String[]::new), schedules.toArray(String[]::new))
+                .query((rs, row) -> new Move(rs.getString(1), rs.getString(2), rs.getString(3)))
+                .list();
+    }
+
+    /**
+     * @param scheduleKey a schedule
+     * @param scheduledAt one of its instants
+     * @return the jobs that fire at that instant of that schedule, by name: members at the instant, neither
+     *         paused nor orphaned
+     */
+    public List<String> members(String scheduleKey, Instant scheduledAt) {
+        Timestamp at = Timestamp.from(scheduledAt);
+        return jdbc.sql("""
+                        SELECT name FROM onebeat_job
+                        WHERE NOT paused AND NOT orphaned
+                          AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
+                        ORDER BY name
+                        """)
+                .params(scheduleKey, at, scheduleKey, at)
+                .query(String.class)
+                .list();
+    }
+
+    /** @return whether any job fires on the schedule, or left it so recently that it may still owe it an instant */
+    public boolean inUse(String scheduleKey, Instant since) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM onebeat_job WHERE schedule_key = ?)
+                            OR EXISTS (SELECT 1 FROM onebeat_job WHERE previous_key = ? AND left_at > ?)
+                        """)
+                .params(scheduleKey, scheduleKey, Timestamp.from(since))
+                .query(Boolean.class)
+                .single();
+    }
+
+    /** @return the job, if stored */
+    public Optional<Job> find(String name) {
+        return jdbc.sql("SELECT name, schedule_key, schedule, paused, orphaned FROM onebeat_job WHERE name = ?")
+                .param(name)
+                .query((rs, row) -> new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                        rs.getBoolean(5)))
+                .optional();
+    }
+
+    /** @return every stored job's name */
+    public List<String> names() {
+        return jdbc.sql("SELECT name FROM onebeat_job ORDER BY name").query(String.class).list();
+    }
+
+    /** @return the names of the stored jobs that are orphaned */
+    public List<String> orphaned() {
+        return jdbc.sql("SELECT name FROM onebeat_job WHERE orphaned ORDER BY name").query(String.class).list();
+    }
+
+    /**
+     * Pauses or resumes the job, in the caller's transaction.
+     *
+     * @return whether that changed anything
+     */
+    public boolean setPaused(String name, boolean paused) {
+        return jdbc.sql("UPDATE onebeat_job SET paused = ?, updated_at = now() WHERE name = ? AND paused <> ?")
+                .params(paused, name, paused)
+                .update() == 1;
+    }
+
+    /**
+     * Marks jobs orphaned (no replica registers them) or registered again, in the caller's transaction.
+     *
+     * @return the names whose state changed
+     */
+    public List<String> setOrphaned(Collection<String> names, boolean orphaned) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                        UPDATE onebeat_job SET orphaned = ?, updated_at = now()
+                        WHERE name = ANY(?::varchar[]) AND orphaned <> ?
+                        RETURNING name
+                        """)
+                .params(orphaned, names.toArray(String[]::new), orphaned)
+                .query(String.class)
+                .list();
+    }
+
+    /** Removes the job, in the caller's transaction. @return the schedule it fired on, if it was stored */
+    public Optional<String> delete(String name) {
+        return jdbc.sql("DELETE FROM onebeat_job WHERE name = ? RETURNING schedule_key")
+                .param(name)
+                .query(String.class)
+                .optional();
+    }
+}
