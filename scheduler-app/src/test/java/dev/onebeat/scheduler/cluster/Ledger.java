@@ -90,7 +90,7 @@ final class Ledger {
     String nodeExecuting() {
         List<String> holders = jdbc.sql("""
                         SELECT instance_name FROM qrtz_fired_triggers
-                        WHERE trigger_name = ? AND state = 'EXECUTING'
+                        WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'EXECUTING'
                         """)
                 .param(job).query(String.class).list();
         return holders.isEmpty() ? null : holders.get(0);
@@ -99,7 +99,7 @@ final class Ledger {
     String nodeHoldingNextTrigger() {
         List<String> holders = jdbc.sql("""
                         SELECT instance_name FROM qrtz_fired_triggers
-                        WHERE trigger_name = ? AND state = 'ACQUIRED'
+                        WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'ACQUIRED'
                         """)
                 .param(job).query(String.class).list();
         return holders.isEmpty() ? null : holders.get(0);
