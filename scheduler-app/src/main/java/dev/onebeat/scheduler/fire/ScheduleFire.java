@@ -154,8 +154,9 @@ public class ScheduleFire implements DisposableBean {
                     thread.setDaemon(true);
                     return thread;
                 },
-                // once shut down, a fire still arriving runs on its caller's thread rather than being lost
-                new ThreadPoolExecutor.CallerRunsPolicy());
+                // once shut down (the context closing while Quartz still runs a fire), a fire still arriving runs
+                // on its caller's thread: Java's CallerRunsPolicy would drop it then, and its caller wait forever
+                (task, executor) -> task.run());
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
