@@ -20,15 +20,20 @@ public final class ReplicaMain {
     /** A job that fires every 2 s and runs for 1.5 s, so a replica can be killed in the middle of a fire. */
     static final String SLOW_JOB = "slow-2s";
     static final int SLOW_ENTITIES = 10;
-    /** System property choosing the job: {@code fanout} (default) or {@code slow}. */
+    /** System property choosing the job: {@code fanout} (default), {@code slow} or {@code none} (runtime jobs only). */
     static final String JOB_PROPERTY = "replica.job";
 
     private ReplicaMain() {
     }
 
     public static void main(String[] args) {
-        Class<?> job = "slow".equals(System.getProperty(JOB_PROPERTY)) ? SlowJob.class : FanOutJob.class;
-        SpringApplication.run(new Class<?>[] {OnebeatApplication.class, job}, args);
+        String mode = System.getProperty(JOB_PROPERTY, "fanout");
+        Class<?>[] sources = switch (mode) {
+            case "none" -> new Class<?>[] {OnebeatApplication.class};
+            case "slow" -> new Class<?>[] {OnebeatApplication.class, SlowJob.class};
+            default -> new Class<?>[] {OnebeatApplication.class, FanOutJob.class};
+        };
+        SpringApplication.run(sources, args);
     }
 
     // deliberately not @Configuration: component scanning of in-JVM tests must not pick this job up

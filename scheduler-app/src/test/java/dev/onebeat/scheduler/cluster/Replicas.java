@@ -37,8 +37,11 @@ final class Replicas implements AutoCloseable {
         start(id, "fanout");
     }
 
-    /** Starts a replica running {@code job} ({@code fanout} or {@code slow}, see {@link ReplicaMain}). */
-    void start(String id, String job) {
+    /**
+     * Starts a replica running {@code job} ({@code fanout}, {@code slow} or {@code none}, see
+     * {@link ReplicaMain}), with further {@code --name=value} arguments.
+     */
+    void start(String id, String job, String... arguments) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -52,6 +55,7 @@ final class Replicas implements AutoCloseable {
                 "--server.port=0",
                 "--onebeat.demo.enabled=false",
                 "--onebeat.jobs-dir=target/no-jobs"));
+        command.addAll(List.of(arguments));
         try {
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -69,9 +73,9 @@ final class Replicas implements AutoCloseable {
      *
      * @return when the third replica was seen
      */
-    Instant startThreeAndAwaitCluster(String job, Ledger ledger) {
+    Instant startThreeAndAwaitCluster(String job, Ledger ledger, String... arguments) {
         for (int i = 1; i <= 3; i++) {
-            start("replica-" + i, job);
+            start("replica-" + i, job, arguments);
         }
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                 .until(() -> ledger.clusterSize() == 3);
