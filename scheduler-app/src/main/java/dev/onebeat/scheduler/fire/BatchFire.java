@@ -74,18 +74,11 @@ public class BatchFire {
     /**
      * What a batch did.
      *
-     * @param results the fires that committed, were duplicates or failed, each with the time its job ran
+     * @param results the fires that committed, were duplicates or failed
      * @param notFired jobs this batch did not fire: their lock was busy, or the batch's transaction failed;
      *     the caller fires them alone
      */
-    public record Outcome(List<Fired> results, List<PeriodicJob> notFired) {
-    }
-
-    /**
-     * @param result the fire's result, as {@link FirePath} reports one
-     * @param runTime how long the job itself ran (zero for a duplicate)
-     */
-    public record Fired(FireResult result, Duration runTime) {
+    public record Outcome(List<FireResult> results, List<PeriodicJob> notFired) {
     }
 
     /**
@@ -126,8 +119,7 @@ public class BatchFire {
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {
             if (!claimed.contains(name)) {
-                batch.fired.add(new Fired(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO,
-                        null), Duration.ZERO));
+                batch.fired.add(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO, null));
                 continue;
             }
             Running running = new Running(byName.get(name), scheduledAt, connection);
@@ -152,12 +144,12 @@ public class BatchFire {
         ledger.releaseAll(scheduledAt, batch.failed.stream().map(running -> running.job.name()).toList());
         Duration duration = Duration.ofMillis(durationMillis);
         for (int i = 0; i < succeeded.size(); i++) {
-            batch.fired.add(new Fired(new FireResult(names.get(i), scheduledAt, FireOutcome.COMMITTED, tasks[i],
-                    duplicates[i], duration, null), succeeded.get(i).runTime));
+            batch.fired.add(new FireResult(names.get(i), scheduledAt, FireOutcome.COMMITTED, tasks[i], duplicates[i],
+                    duration, null));
         }
         for (Running failed : batch.failed) {
-            batch.fired.add(new Fired(new FireResult(failed.job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
-                    duration, failed.error), failed.runTime));
+            batch.fired.add(new FireResult(failed.job.name(), scheduledAt, FireOutcome.FAILED, 0, 0, duration,
+                    failed.error));
         }
         return batch;
     }
@@ -192,8 +184,7 @@ public class BatchFire {
         int committed = 0;
         int duplicates = 0;
         int tasks = 0;
-        for (Fired fired : batch.fired) {
-            FireResult result = fired.result();
+        for (FireResult result : batch.fired) {
             metrics.record(result, lag);
             switch (result.outcome()) {
                 case COMMITTED -> {
@@ -228,7 +219,7 @@ public class BatchFire {
 
     /** What one transaction of fires did. */
     private static final class Batch {
-        final List<Fired> fired = new ArrayList<>();
+        final List<FireResult> fired = new ArrayList<>();
         final List<PeriodicJob> busy = new ArrayList<>();
         final List<Running> failed = new ArrayList<>();
     }
@@ -241,7 +232,6 @@ public class BatchFire {
         Savepoint savepoint;
         List<OutboxTask> buffered = List.of();
         int insertedElsewhere;
-        Duration runTime = Duration.ZERO;
         Exception error;
 
         Running(PeriodicJob job, Instant scheduledAt, Connection connection) {
@@ -253,7 +243,6 @@ public class BatchFire {
 
         /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */
         boolean run() {
-            long began = System.nanoTime();
             try {
                 job.run(context);
                 buffered = context.takeBuffered();
@@ -266,8 +255,6 @@ public class BatchFire {
                 error = e;
                 rollBack();
                 return false;
-            } finally {
-                runTime = Duration.ofNanos(System.nanoTime() - began);
             }
         }
 

@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
  * @param lockPollInterval how often a fire retries a busy job lock while it waits for it
  * @param lockWaitMargin a fire waits for a busy job lock up to the job's lockAtMostFor plus this
  *     margin: long enough for a lock left by a dead replica to expire
- * @param threads fires of single jobs (jobs running user code, manual fires) running at once on this replica
+ * @param threads fires of single jobs left by a batch (their lock was busy, their batch failed) running at once
+ *     on this replica
  * @param batch how the fires of jobs due on the same instant share transactions
  */
 @Validated
@@ -30,17 +31,14 @@ public record FireProperties(
 
     /** Defaults, as the properties give them; for code that builds the fire path by hand. */
     public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
-            10, new Batch(200, 4, Duration.ofMillis(20)));
+            10, new Batch(200, 4));
 
     /**
      * @param jobs fires of one instant sharing one transaction
      * @param threads transactions of such batches running at once on this replica
-     * @param maxJobTime a job written in code joins batches once a fire of it took less than this; a longer
-     *     one, or one not seen yet on this replica, fires alone, so a slow job holds up no other
      */
     public record Batch(
             @DefaultValue("200") @Min(1) @Max(5_000) int jobs,
-            @DefaultValue("4") @Min(1) @Max(64) int threads,
-            @DefaultValue("20ms") @NotNull Duration maxJobTime) {
+            @DefaultValue("4") @Min(1) @Max(64) int threads) {
     }
 }

@@ -4,13 +4,10 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -27,11 +24,11 @@ import org.springframework.stereotype.Component;
  * that instant (neither paused nor orphaned).
  *
  * <ul>
- *   <li>jobs defined by data alone (configuration, the admin API), and jobs written in code whose last
- *       fire here took less than {@code onebeat.fire.batch.max-job-time}, fire in batches of
+ *   <li>jobs defined by data alone (configuration, the admin API) fire in batches of
  *       {@code onebeat.fire.batch.jobs} per transaction ({@link BatchFire}), several batches at once;</li>
- *   <li>other jobs written in code fire alone ({@link FirePath}), on their own threads, so a slow one
- *       holds up no other; so do the jobs of a batch whose lock was busy or whose transaction failed;</li>
+ *   <li>a job written in code, which has a schedule trigger of its own, fires alone ({@link FirePath}) on
+ *       the calling thread, so a slow one holds up no other; the jobs of a batch whose lock was busy or
+ *       whose transaction failed fire alone too, on threads of their own;</li>
  *   <li>jobs this replica does not register (a rolling deploy) are returned, to be handed back to the
  *       cluster.</li>
  * </ul>
@@ -51,8 +48,6 @@ public class ScheduleFire implements DisposableBean {
     private final FireProperties properties;
     private final ThreadPoolExecutor batchThreads;
     private final ThreadPoolExecutor singleThreads;
-    /** How long each job's last fire on this replica ran, which decides whether it may share a batch. */
-    private final Map<String, Duration> runTimes = new ConcurrentHashMap<>();
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
                  FireProperties properties) {
@@ -90,28 +85,26 @@ public class ScheduleFire implements DisposableBean {
             Optional<RegisteredJob> registered = registry.find(name);
             if (registered.isEmpty()) {
                 unregistered.add(name);
-            } else if (registered.get().declarative() || provedShort(name)) {
+            } else if (registered.get().declarative()) {
                 batched.add(registered.get().job());
             } else {
                 alone.add(registered.get().job());
             }
         }
-        List<Future<?>> singles = new ArrayList<>();
-        alone.forEach(job -> singles.add(singleThreads.submit(() -> fireAlone(job, scheduledAt, trigger, node))));
         List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
         int size = properties.batch().jobs();
         for (int from = 0; from < batched.size(); from += size) {
             List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
             outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
         }
+        alone.forEach(job -> firePath.fire(job, scheduledAt, trigger, node));
+        List<Future<?>> singles = new ArrayList<>();
         for (Future<BatchFire.Outcome> outcome : outcomes) {
             BatchFire.Outcome done = await(outcome);
-            if (done == null) {
-                continue;
+            if (done != null) {
+                done.notFired().forEach(job -> singles.add(singleThreads.submit(
+                        () -> firePath.fire(job, scheduledAt, trigger, node))));
             }
-            done.results().forEach(fired -> runTimes.put(fired.result().job(), fired.runTime()));
-            done.notFired().forEach(job ->
-                    singles.add(singleThreads.submit(() -> fireAlone(job, scheduledAt, trigger, node))));
         }
         singles.forEach(ScheduleFire::await);
         if (!unregistered.isEmpty()) {
@@ -119,16 +112,6 @@ public class ScheduleFire implements DisposableBean {
                     scheduledAt, unregistered.size());
         }
         return new Outcome(members.size(), unregistered);
-    }
-
-    private void fireAlone(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
-        FireResult result = firePath.fire(job, scheduledAt, trigger, node);
-        runTimes.put(job.name(), result.duration());
-    }
-
-    private boolean provedShort(String job) {
-        Duration last = runTimes.get(job);
-        return last != null && last.compareTo(properties.batch().maxJobTime()) < 0;
     }
 
     private static <T> T await(Future<T> future) {

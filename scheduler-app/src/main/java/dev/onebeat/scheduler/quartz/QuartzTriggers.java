@@ -21,8 +21,12 @@ import org.quartz.TriggerKey;
  * The Quartz objects of onebeat: two durable Quartz jobs for the whole cluster, and triggers.
  *
  * <ul>
- *   <li>one {@link TimetableTrigger} per schedule (group {@value #SCHEDULE_GROUP}, named by the schedule
- *       key), firing {@link ScheduleFireJob}, which fires every job of that schedule;</li>
+ *   <li>one {@link TimetableTrigger} per schedule of jobs defined by data (group {@value #SCHEDULE_GROUP},
+ *       named by the schedule key), firing {@link ScheduleFireJob}, which fires every job of that
+ *       schedule;</li>
+ *   <li>one {@link TimetableTrigger} per job written in code, in the same group, firing that job's own
+ *       Quartz job ({@link SerialFireJob}, group {@value #SERIAL_GROUP}), which Quartz never runs twice at
+ *       once;</li>
  *   <li>one-shot triggers firing {@link SingleFireJob} for one job: "trigger now" requests (group
  *       {@value #MANUAL_GROUP}) and fires handed back to the cluster ({@link HandBack}).</li>
  * </ul>
@@ -31,6 +35,8 @@ public final class QuartzTriggers {
 
     /** Quartz group of the schedules' triggers. */
     public static final String SCHEDULE_GROUP = "onebeat-schedule";
+    /** Quartz group of the Quartz jobs of the jobs written in code, one each, named as the job. */
+    static final String SERIAL_GROUP = "onebeat-job";
     /** Quartz group of onebeat's two Quartz jobs. */
     static final String ENGINE_GROUP = "onebeat-engine";
     /** The Quartz job every schedule's trigger fires. */
@@ -62,6 +68,11 @@ public final class QuartzTriggers {
         return engineJob(SINGLE_JOB, SingleFireJob.class, "fires one job: trigger now, fires handed back");
     }
 
+    /** @return the Quartz job of a job written in code, which fires it one instant at a time */
+    static JobDetail serialJob(String job) {
+        return engineJob(JobKey.jobKey(job, SERIAL_GROUP), SerialFireJob.class, "fires job " + job);
+    }
+
     private static JobDetail engineJob(JobKey key, Class<? extends org.quartz.Job> type, String description) {
         return JobBuilder.newJob(type)
                 .withIdentity(key)
@@ -73,14 +84,15 @@ public final class QuartzTriggers {
     }
 
     /**
-     * The trigger of the schedule {@code job} fires on, first firing at its first instant after {@code now}.
+     * The trigger {@code job} fires from, first firing at its first instant after {@code now}.
      *
-     * @param scheduleKey the key of that schedule
+     * @param scheduleKey the trigger's key ({@link dev.onebeat.scheduler.registry.ScheduleKeys#key})
+     * @param quartzJob the Quartz job it fires: {@link #SCHEDULE_JOB} or the job's {@link #serialJob}
      */
-    static Trigger schedule(String scheduleKey, PeriodicJob job, Instant now) {
+    static Trigger schedule(String scheduleKey, PeriodicJob job, JobKey quartzJob, Instant now) {
         return TriggerBuilder.newTrigger()
                 .withIdentity(scheduleTrigger(scheduleKey))
-                .forJob(SCHEDULE_JOB)
+                .forJob(quartzJob)
                 .withDescription(job.schedule().describe() + " misfire=" + job.misfirePolicy())
                 .startAt(Date.from(now))
                 .withSchedule(new TimetableScheduleBuilder(job.schedule().describe(), misfire(job.misfirePolicy())))

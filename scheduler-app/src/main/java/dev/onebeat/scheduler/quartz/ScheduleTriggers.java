@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.quartz;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.registry.ScheduleKeys;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -9,6 +10,8 @@ import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -54,7 +57,15 @@ public class ScheduleTriggers {
         if (scheduler.checkExists(QuartzTriggers.scheduleTrigger(scheduleKey))) {
             return;
         }
-        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, clock.instant()));
+        JobKey quartzJob = QuartzTriggers.SCHEDULE_JOB;
+        if (ScheduleKeys.ownTrigger(scheduleKey)) {
+            JobDetail serial = QuartzTriggers.serialJob(job.name());
+            quartzJob = serial.getKey();
+            if (!scheduler.checkExists(quartzJob)) {
+                scheduler.addJob(serial, true);
+            }
+        }
+        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, quartzJob, clock.instant()));
         log.info("schedule created schedule={} key={} nextFire={}", job.schedule().describe(), scheduleKey,
                 first == null ? null : first.toInstant());
     }

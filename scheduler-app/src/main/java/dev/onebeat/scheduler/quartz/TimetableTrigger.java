@@ -131,8 +131,22 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
 
     @Override
     public void triggered(Calendar calendar) {
-        previousFireTime = nextFireTime;
-        nextFireTime = getFireTimeAfter(nextFireTime);
+        Date fired = nextFireTime;
+        if (fired != null && !isInstant(fired)) {
+            // a "fire once now" after a misfire: Quartz's misfire scan set the time, possibly seconds before
+            // the fire. The fire stands for the latest instant before it actually fires (which is the
+            // scheduled time Quartz hands the job: the previous fire time set here), and the trigger goes on
+            // after that instant, so the two never fire one instant twice.
+            Date now = new Date();
+            fired = now.after(fired) ? now : fired;
+        }
+        previousFireTime = fired;
+        nextFireTime = getFireTimeAfter(fired);
+    }
+
+    private boolean isInstant(Date time) {
+        ScheduledInstant instant = timetable().next(time.toInstant().minusNanos(1));
+        return instant != null && instant.at().equals(time.toInstant());
     }
 
     @Override

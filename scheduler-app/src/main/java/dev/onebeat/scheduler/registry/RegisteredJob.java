@@ -20,6 +20,11 @@ public record RegisteredJob(PeriodicJob job, String origin) {
      *         dispatch one task, so many of them may share one transaction
      */
     public boolean declarative() {
+        return isDeclarative(job);
+    }
+
+    /** @return whether {@code job} is defined by data alone, see {@link #declarative()} */
+    public static boolean isDeclarative(PeriodicJob job) {
         return job instanceof DeclarativeJob || (job instanceof Rescheduled rescheduled
                 && rescheduled.original() instanceof DeclarativeJob);
     }

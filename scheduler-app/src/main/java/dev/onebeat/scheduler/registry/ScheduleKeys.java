@@ -7,9 +7,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Names the schedule a job fires on. Jobs with the same schedule (expression, zone, daylight-saving
- * policy) and misfire policy fire at the same instants in the same way, so they share one Quartz
- * trigger; its name is derived from that description, the same on every replica.
+ * Names the Quartz trigger a job fires from, the same on every replica.
+ *
+ * <ul>
+ *   <li>Jobs defined by data alone (configuration, the admin API) with the same schedule (expression,
+ *       zone, daylight-saving policy) and misfire policy fire at the same instants in the same way, so
+ *       they share one trigger, named {@code s} + a digest of that description, and fire in batches.</li>
+ *   <li>A job written in code has a trigger of its own, named {@code j} + a digest of its name and
+ *       schedule: it runs user code of unknown length, and Quartz keeps two of its fires from running
+ *       at once without holding a thread for the waiting one, as it always has.</li>
+ * </ul>
  */
 public final class ScheduleKeys {
 
@@ -21,16 +28,21 @@ public final class ScheduleKeys {
         return job.schedule().describe() + " misfire=" + job.misfirePolicy();
     }
 
-    /** @return {@code s} and 24 hex digits of the SHA-256 of the job's {@link #signature} */
+    /** @return the name of the trigger the job fires from: 25 characters, a letter and hex digits */
     public static String key(PeriodicJob job) {
-        return keyOf(signature(job));
+        return RegisteredJob.isDeclarative(job) ? digest("s", signature(job))
+                : digest("j", job.name() + "\n" + signature(job));
     }
 
-    /** @return the key of a {@link #signature} */
-    public static String keyOf(String signature) {
+    /** @return whether {@code key} is the trigger of one job written in code ({@link #key}) */
+    public static boolean ownTrigger(String key) {
+        return key.startsWith("j");
+    }
+
+    private static String digest(String prefix, String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(signature.getBytes(StandardCharsets.UTF_8));
-            return "s" + HexFormat.of().formatHex(digest, 0, 12);
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return prefix + HexFormat.of().formatHex(digest, 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

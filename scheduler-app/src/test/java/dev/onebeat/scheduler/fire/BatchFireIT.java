@@ -172,7 +172,7 @@ class BatchFireIT {
     }
 
     private static Map<FireOutcome, List<String>> outcomes(BatchFire.Outcome outcome) {
-        return outcome.results().stream().map(BatchFire.Fired::result).collect(Collectors.groupingBy(
+        return outcome.results().stream().collect(Collectors.groupingBy(
                 FireResult::outcome, Collectors.mapping(FireResult::job, Collectors.toList())));
     }
 }

@@ -8,6 +8,7 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.registry.ScheduleKeys;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.CronScheduleBuilder;
+import org.quartz.JobKey;
+import org.quartz.Trigger;
 import org.quartz.JobBuilder;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -97,13 +100,25 @@ class ScheduleSyncIT {
     }
 
     @Test
-    void jobsSharingAScheduleShareOneTrigger() throws SchedulerException {
-        sync(NOW, job("a", 60), job("b", 60), job("c", 60), job("d", 3600));
+    void jobsDefinedByDataSharingAScheduleShareOneTrigger() throws SchedulerException {
+        sync(NOW, declared("a", 60), declared("b", 60), declared("c", 60), declared("d", 3600));
 
-        assertThat(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(QuartzTriggers.SCHEDULE_GROUP)))
-                .extracting(TriggerKey::getName)
-                .containsExactlyInAnyOrder(ScheduleKeys.key(job("a", 60)), ScheduleKeys.key(job("d", 3600)));
-        assertThat(catalog.members(ScheduleKeys.key(job("a", 60)), NOW.plusSeconds(60))).containsExactly("a", "b", "c");
+        assertThat(scheduleTriggers()).containsExactlyInAnyOrder(ScheduleKeys.key(declared("a", 60)),
+                ScheduleKeys.key(declared("d", 3600)));
+        assertThat(catalog.members(ScheduleKeys.key(declared("a", 60)), NOW.plusSeconds(60)))
+                .containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void jobWrittenInCodeHasATriggerAndANonConcurrentQuartzJobOfItsOwn() throws SchedulerException {
+        sync(NOW, job("own-1", 60), job("own-2", 60));
+
+        assertThat(scheduleTriggers()).containsExactlyInAnyOrder(ScheduleKeys.key(job("own-1", 60)),
+                ScheduleKeys.key(job("own-2", 60)));
+        Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job("own-1", 60))));
+        assertThat(trigger.getJobKey()).isEqualTo(JobKey.jobKey("own-1", QuartzTriggers.SERIAL_GROUP));
+        assertThat(scheduler.getJobDetail(trigger.getJobKey()).isConcurrentExectionDisallowed()).isTrue();
+        assertThat(catalog.members(trigger.getKey().getName(), NOW.plusSeconds(60))).containsExactly("own-1");
     }
 
     @Test
@@ -124,13 +139,14 @@ class ScheduleSyncIT {
         sync(NOW, job("kept", 60));
 
         assertThat(catalog.find("retired")).hasValueSatisfying(job -> assertThat(job.orphaned()).isTrue());
+        assertThat(catalog.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60))).isEmpty();
         assertThat(catalog.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60))).containsExactly("kept");
 
         sync(NOW, job("kept", 60), job("retired", 60));
 
         assertThat(catalog.find("retired").orElseThrow().orphaned()).isFalse();
-        assertThat(catalog.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60)))
-                .containsExactly("kept", "retired");
+        assertThat(catalog.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60)))
+                .containsExactly("retired");
     }
 
     @Test
@@ -188,7 +204,7 @@ class ScheduleSyncIT {
 
     @Test
     void replicasSyncingAtOnceLeaveOneRowPerJobAndOneTriggerPerSchedule() throws Exception {
-        PeriodicJob[] jobs = {job("a", 10), job("b", 20), job("c", 30), job("d", 30)};
+        PeriodicJob[] jobs = {job("a", 10), job("b", 20), declared("c", 30), declared("d", 30)};
         ExecutorService threads = Executors.newFixedThreadPool(6);
         CyclicBarrier start = new CyclicBarrier(6);
         List<Future<?>> syncs = new ArrayList<>();
@@ -205,9 +221,10 @@ class ScheduleSyncIT {
         threads.shutdown();
 
         assertThat(catalog.names()).containsExactly("a", "b", "c", "d");
-        assertThat(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(QuartzTriggers.SCHEDULE_GROUP)))
-                .extracting(TriggerKey::getName)
+        assertThat(scheduleTriggers())
                 .containsExactlyInAnyOrder(ScheduleKeys.key(jobs[0]), ScheduleKeys.key(jobs[1]), ScheduleKeys.key(jobs[2]));
+        assertThat(scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.SERIAL_GROUP)))
+                .extracting(JobKey::getName).containsExactlyInAnyOrder("a", "b");
     }
 
     private void sync(Instant now, PeriodicJob... jobs) {
@@ -219,6 +236,17 @@ class ScheduleSyncIT {
 
     private static PeriodicJob job(String name, long everySeconds) {
         return Jobs.periodic(name, Schedule.every(Duration.ofSeconds(everySeconds))).execute(ctx -> { });
+    }
+
+    /** A runtime job, as the admin API defines one: it shares its schedule's trigger with its like. */
+    private PeriodicJob declared(String name, long everySeconds) {
+        return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(new Definition(name, null,
+                everySeconds + "s", null, "declared.task", null, null, null, null, null));
+    }
+
+    private List<String> scheduleTriggers() throws SchedulerException {
+        return scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(QuartzTriggers.SCHEDULE_GROUP)).stream()
+                .map(TriggerKey::getName).toList();
     }
 
     private Instant nextFire(PeriodicJob job) throws SchedulerException {
