@@ -57,15 +57,14 @@ final class CronTimetable implements Timetable {
         while (true) {
             Segment segment = new Segment(opening, closing, offset);
             ScheduledInstant regular = segment.regular(lower);
-            if (regular == REGULAR_EXHAUSTED) {
-                // no wall-clock time matches any more: later segments, and their gaps, have none either
-                return earliest(best, segment.shifted(lower));
-            }
+            boolean exhausted = regular == REGULAR_EXHAUSTED;
             best = earliest(best, earliest(regular, segment.shifted(lower)));
             if (best != null && (closing == null || best.at().isBefore(closing.getInstant()))) {
                 return best;
             }
-            if (closing == null) {
+            // no later wall-clock time matches: the following segments, and their gaps, have none either,
+            // except that after an overlap the clocks show earlier times again, and one of those may match
+            if (closing == null || (exhausted && !closing.isOverlap())) {
                 return best;
             }
             opening = closing;

@@ -27,7 +27,9 @@ final class IntervalTimetable implements Timetable {
 
     @Override
     public Instant latestAtOrBefore(Instant at) {
-        return Instant.ofEpochSecond(Math.floorDiv(at.getEpochSecond(), seconds) * seconds);
+        Instant latest = Instant.ofEpochSecond(Math.floorDiv(at.getEpochSecond(), seconds) * seconds);
+        // the same look-back as a cron's, so that null means the same for every schedule
+        return latest.isBefore(at.minus(MAX_LOOKBACK)) ? null : latest;
     }
 
     @Override

@@ -26,7 +26,8 @@ public record ScheduledInstant(Instant at, LocalDateTime local, ZoneOffset offse
         Objects.requireNonNull(offset, "offset must not be null");
         Objects.requireNonNull(kind, "kind must not be null");
         if ((rule == null) != (kind == Kind.REGULAR)) {
-            throw new IllegalArgumentException("a " + kind + " instant " + (rule == null ? "needs" : "has no") + " rule");
+            throw new IllegalArgumentException(rule == null ? "a " + kind + " instant needs a rule"
+                    : "a REGULAR instant has no rule, was '" + rule + "'");
         }
     }
 
@@ -52,7 +53,7 @@ public record ScheduledInstant(Instant at, LocalDateTime local, ZoneOffset offse
         String time = local.toLocalTime().toString();
         return switch (kind) {
             case REGULAR -> null;
-            case GAP_SHIFTED -> time + " does not exist (clocks jump forward): fired at "
+            case GAP_SHIFTED -> time + " does not exist (clocks jump forward): shifted to "
                     + localAt().toLocalTime() + offset + " (" + rule + ")";
             case GAP_SKIPPED -> time + " does not exist (clocks jump forward): skipped (" + rule + ")";
             case OVERLAP_FIRST -> time + " happens twice (clocks go back): the first, at " + offset + " (" + rule + ")";

@@ -8,6 +8,10 @@ import java.util.List;
 /**
  * The exact instants of a schedule. Every replica computes the same instants from the same schedule
  * and the same time-zone data. Implementations are immutable and safe for concurrent use.
+ *
+ * <p>A cron's wall-clock times are those of Quartz's calendar, from 1970 to a hundred years after the
+ * year the process started in: its instants before 1970 are not computed (a question about them is
+ * answered from 1970 on), and it fires no more after that last year.
  */
 public interface Timetable {
 

@@ -16,6 +16,10 @@ import org.quartz.CronExpression;
  * next wall-clock date-time the fields match. Turning wall-clock times into instants is left to
  * {@link CronTimetable}, which applies the zone's rules. Quartz's expression is safe for concurrent
  * matching once parsed (each call works on its own calendar; the parsed field sets are only read).
+ *
+ * <p>Quartz's calendar covers the years from 1970 to {@link CronExpression#MAX_YEAR}, a hundred years
+ * after the year the class was loaded in: asked about an earlier time, it answers with the first
+ * match in 1970; past the last year it answers none.
  */
 final class WallClockCron {
 
@@ -36,8 +40,8 @@ final class WallClockCron {
 
     /**
      * @param after a wall-clock time
-     * @return the first wall-clock time strictly after it that the fields match, or null if none (Quartz
-     *         stops at the year 2299)
+     * @return the first wall-clock time strictly after it that the fields match, or null if none up to
+     *         Quartz's last year; for a time before 1970, the first match from 1970 on
      */
     LocalDateTime next(LocalDateTime after) {
         Date next = expression.getTimeAfter(Date.from(after.toInstant(ZoneOffset.UTC)));
@@ -54,7 +58,8 @@ final class WallClockCron {
 
     /**
      * Reads a minute or hour field that Quartz has already accepted: a list of {@code *}, values,
-     * ranges and steps ({@code a/n}, {@code a-b/n}, {@code *}{@code /n}).
+     * ranges (wrapping round when they end before they start, as in Quartz) and steps ({@code a/n},
+     * {@code a-b/n}, {@code *}{@code /n}).
      */
     private static boolean everyValue(String field, int values) {
         BitSet covered = new BitSet(values);
@@ -70,12 +75,16 @@ final class WallClockCron {
             } else if (range.contains("-")) {
                 from = Integer.parseInt(range.substring(0, range.indexOf('-')));
                 to = Integer.parseInt(range.substring(range.indexOf('-') + 1));
+                if (to < from) {
+                    // Quartz reads a range that ends before it starts as wrapping round: 22-2 is 22, 23, 0, 1, 2
+                    to += values;
+                }
             } else {
                 from = Integer.parseInt(range);
                 to = slash < 0 ? from : values - 1;
             }
-            for (int value = from; value <= to && value < values; value += step) {
-                covered.set(value);
+            for (int value = from; value <= to; value += step) {
+                covered.set(value % values);
             }
         }
         return covered.cardinality() == values;
