@@ -117,7 +117,7 @@ class ScheduleSyncIT {
                 ScheduleKeys.key(job("own-2", 60)));
         Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job("own-1", 60))));
         assertThat(trigger.getJobKey()).isEqualTo(JobKey.jobKey("own-1", QuartzTriggers.SERIAL_GROUP));
-        assertThat(scheduler.getJobDetail(trigger.getJobKey()).isConcurrentExectionDisallowed()).isTrue();
+        assertThat(scheduler.getJobDetail(trigger.getJobKey()).isConcurrentExecutionDisallowed()).isTrue();
         assertThat(catalog.members(trigger.getKey().getName(), NOW.plusSeconds(60))).containsExactly("own-1");
     }
 
