@@ -5,8 +5,14 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.OnebeatApplication;
+import dev.onebeat.scheduler.fire.FireListener;
+import dev.onebeat.scheduler.quartz.QuartzTriggers;
 import java.time.Duration;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobExecutionException;
+import org.quartz.JobListener;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -20,20 +26,28 @@ public final class ReplicaMain {
     /** A job that fires every 2 s and runs for 1.5 s, so a replica can be killed in the middle of a fire. */
     static final String SLOW_JOB = "slow-2s";
     static final int SLOW_ENTITIES = 10;
-    /** System property choosing the job: {@code fanout} (default), {@code slow} or {@code none} (runtime jobs only). */
+    /**
+     * System property choosing the jobs: {@code fanout} (default), {@code slow}, {@code none} (runtime jobs
+     * only), {@code dst} ({@link DaylightSavingJobs}) or {@code extra} (a job written in code, {@value #EXTRA_JOB}).
+     */
     static final String JOB_PROPERTY = "replica.job";
+    /** The job of mode {@code extra}: every 3 s, one task. */
+    static final String EXTRA_JOB = "extra-3s";
 
     private ReplicaMain() {
     }
 
     public static void main(String[] args) {
+        ShiftedZones.registerIfAsked();
         String mode = System.getProperty(JOB_PROPERTY, "fanout");
-        Class<?>[] sources = switch (mode) {
-            case "none" -> new Class<?>[] {OnebeatApplication.class};
-            case "slow" -> new Class<?>[] {OnebeatApplication.class, SlowJob.class};
-            default -> new Class<?>[] {OnebeatApplication.class, FanOutJob.class};
+        Class<?> jobs = switch (mode) {
+            case "none" -> NoJob.class;
+            case "slow" -> SlowJob.class;
+            case "dst" -> DaylightSavingJobs.class;
+            case "extra" -> ExtraJob.class;
+            default -> FanOutJob.class;
         };
-        SpringApplication.run(sources, args);
+        SpringApplication.run(new Class<?>[] {OnebeatApplication.class, jobs, PauseHooks.class}, args);
     }
 
     // deliberately not @Configuration: component scanning of in-JVM tests must not pick this job up
@@ -49,6 +63,53 @@ public final class ReplicaMain {
                                     .build());
                         }
                     });
+        }
+    }
+
+    static class NoJob {
+    }
+
+    static class ExtraJob {
+
+        @Bean
+        PeriodicJob extraEveryThreeSeconds() {
+            return Jobs.periodic(EXTRA_JOB, Schedule.every(Duration.ofSeconds(3)))
+                    .lockAtMostFor(Duration.ofSeconds(5))
+                    .execute(ctx -> ctx.dispatch(TaskRequest.of("extra.tick", "extra")));
+        }
+    }
+
+    /** The {@link PausePoint}s of the JVM side of a fire: before the job runs, after a fire committed. */
+    static class PauseHooks {
+
+        @Bean
+        FireListener pauseAfterCommit() {
+            return result -> PausePoint.reach("after-commit");
+        }
+
+        @Bean
+        SchedulerFactoryBeanCustomizer pauseBeforeFire() {
+            return factory -> factory.setGlobalJobListeners(new JobListener() {
+                @Override
+                public String getName() {
+                    return "pause-before-fire";
+                }
+
+                @Override
+                public void jobToBeExecuted(JobExecutionContext context) {
+                    if (context.getTrigger().getKey().getGroup().equals(QuartzTriggers.SCHEDULE_GROUP)) {
+                        PausePoint.reach("before-fire");
+                    }
+                }
+
+                @Override
+                public void jobExecutionVetoed(JobExecutionContext context) {
+                }
+
+                @Override
+                public void jobWasExecuted(JobExecutionContext context, JobExecutionException error) {
+                }
+            });
         }
     }
 

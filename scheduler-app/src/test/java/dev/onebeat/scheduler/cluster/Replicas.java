@@ -42,10 +42,17 @@ final class Replicas implements AutoCloseable {
      * {@link ReplicaMain}), with further {@code --name=value} arguments.
      */
     void start(String id, String job, String... arguments) {
+        start(id, job, Map.of(), arguments);
+    }
+
+    /** Starts a replica as {@link #start(String, String, String...)} does, with further system properties. */
+    void start(String id, String job, Map<String, String> systemProperties, String... arguments) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-D" + ReplicaMain.JOB_PROPERTY + "=" + job,
+                "-D" + ReplicaMain.JOB_PROPERTY + "=" + job));
+        systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));
+        command.addAll(List.of(
                 "-cp", System.getProperty("java.class.path"),
                 ReplicaMain.class.getName(),
                 "--spring.datasource.url=" + database.jdbcUrl(),
@@ -82,6 +89,15 @@ final class Replicas implements AutoCloseable {
         return Instant.now();
     }
 
+    /** Stops a replica as an orchestrator would (SIGTERM), and waits for it to exit. */
+    void stop(String id) throws InterruptedException {
+        Process process = processes.get(id);
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** SIGKILL: no shutdown hook, no Quartz shutdown, no transaction end. */
     void kill(String id) throws InterruptedException {
         Process process = processes.get(id);
@@ -91,6 +107,15 @@ final class Replicas implements AutoCloseable {
 
     boolean isAlive(String id) {
         return processes.get(id).isAlive();
+    }
+
+    /** @return whether the replica's log has a line containing {@code text} */
+    boolean logged(String id, String text) {
+        try (var lines = Files.lines(logDir.resolve(id + ".log"))) {
+            return lines.anyMatch(line -> line.contains(text));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Lines of a replica's log containing {@code text}. */
