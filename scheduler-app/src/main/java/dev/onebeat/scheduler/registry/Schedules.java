@@ -61,13 +61,14 @@ public final class Schedules {
                 || expression.startsWith("@")
                 ? Schedule.unixCron(expression, zoneId)
                 : Schedule.cron(expression, zoneId));
-        JobValidation.checkCron(path(where, "cron"), parsed);
+        JobValidation.checkSyntax(path(where, "cron"), parsed);
         if (!isBlank(gap)) {
             parsed = parsed.onGap(field(where, "gap", () -> DstPolicy.Gap.parse(gap)));
         }
         if (!isBlank(overlap)) {
             parsed = parsed.onOverlap(field(where, "overlap", () -> DstPolicy.Overlap.parse(overlap)));
         }
+        JobValidation.checkFiresAgain(path(where, "cron"), parsed);
         return parsed;
     }
 

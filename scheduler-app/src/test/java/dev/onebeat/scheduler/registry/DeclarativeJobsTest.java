@@ -102,6 +102,24 @@ class DeclarativeJobsTest {
         }
 
         @Test
+        void cronMatchingOnlyTimesInAGapIsAcceptedBecauseGapShiftFiresThem() {
+            // 02:30 on the last Sunday of March never exists in Paris; Quartz's calendar said it never fires
+            Schedule.Cron cron = cron(bind(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 30 2 ? 3 1L",
+                    "onebeat.jobs[0].zone", "Europe/Paris", "onebeat.jobs[0].task", "t")));
+
+            assertThat(cron.dst().gap()).isEqualTo(DstPolicy.Gap.SHIFT);
+        }
+
+        @Test
+        void cronMatchingOnlyTimesInAGapIsRefusedUnderGapSkipSayingWhy() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 30 2 ? 3 1L",
+                    "onebeat.jobs[0].zone", "Europe/Paris", "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "skip")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').cron: '0 30 2 ? 3 1L' never fires again: every time it "
+                            + "matches falls in a daylight-saving gap, and gap=skip skips it");
+        }
+
+        @Test
         void badCronIsReportedBeforeABadRule() {
             assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 25 * * *",
                     "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "later")))
