@@ -66,7 +66,8 @@ public class RuntimeJobs {
 
     /**
      * Redefines a runtime job, or reschedules a job defined in code or configuration (only {@code cron}
-     * or {@code every}, {@code zone} and {@code misfire} may be set then). A paused job stays paused.
+     * or {@code every}, {@code zone}, {@code gap}, {@code overlap} and {@code misfire} may be set then). A
+     * paused job stays paused.
      *
      * @throws JobDefinitionException naming the field at fault
      * @throws UnknownJobException if there is no such job
@@ -77,7 +78,8 @@ public class RuntimeJobs {
                     + name + "'; a job cannot be renamed");
         }
         Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
-                change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor());
+                change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor(),
+                change.gap(), change.overlap());
         Optional<RegisteredJob> defined = registry.defined(name);
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
@@ -105,19 +107,24 @@ public class RuntimeJobs {
     /**
      * Gives a job a new schedule and keeps the rest of its definition: a runtime job keeps its task,
      * queue, arguments and lock time; a job defined in code or configuration gets a stored schedule.
+     * The schedule is replaced whole: an unset zone is UTC, an unset gap or overlap rule the default.
      *
+     * @param schedule the new {@code cron} or {@code every}, {@code zone}, {@code gap} and {@code overlap}
      * @param misfire the new misfire policy, or null to keep the job's
      * @throws JobDefinitionException naming the field at fault
      * @throws UnknownJobException if there is no such job
      */
-    public Definition reschedule(String name, String cron, String every, String zone, String misfire) {
+    public Definition reschedule(String name, ScheduleFields schedule, String misfire) {
         if (registry.defined(name).isPresent()) {
-            return update(name, new Definition(name, cron, every, zone, null, null, null, null, misfire, null));
+            return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), null, null,
+                    null, null, misfire, null, schedule.gap(), schedule.overlap()));
         }
         Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
-        return update(name, new Definition(name, cron, every, zone, stored.task(), stored.queue(), stored.args(),
-                stored.kwargs(), misfire == null ? stored.misfire() : misfire, stored.lockAtMostFor()));
+        return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), stored.task(),
+                stored.queue(), stored.args(), stored.kwargs(), misfire == null ? stored.misfire() : misfire,
+                stored.lockAtMostFor(), schedule.gap(), schedule.overlap()));
     }
+
 
     /**
      * @throws UnknownJobException if there is no runtime job of that name

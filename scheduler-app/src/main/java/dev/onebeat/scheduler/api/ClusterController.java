@@ -1,11 +1,12 @@
 package dev.onebeat.scheduler.api;
 
 import dev.onebeat.scheduler.cluster.ClusterState;
+import dev.onebeat.scheduler.cluster.Tzdata;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /api/cluster}: the replicas and their last check-in. */
+/** {@code GET /api/cluster}: the replicas, their last check-in and the time-zone data each computes instants with. */
 @RestController
 class ClusterController {
 
@@ -17,13 +18,14 @@ class ClusterController {
 
     /**
      * @param self the answering replica's id
+     * @param tzdata the answering replica's tzdb version
      * @param nodes every replica that checked in
      */
-    record ClusterView(String self, List<ClusterState.Node> nodes) {
+    record ClusterView(String self, String tzdata, List<ClusterState.Node> nodes) {
     }
 
     @GetMapping("/api/cluster")
     ClusterView cluster() {
-        return new ClusterView(cluster.selfId(), cluster.nodes());
+        return new ClusterView(cluster.selfId(), Tzdata.version(), cluster.nodes());
     }
 }

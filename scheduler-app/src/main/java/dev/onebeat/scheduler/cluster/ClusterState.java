@@ -2,21 +2,29 @@ package dev.onebeat.scheduler.cluster;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Reads the replicas Quartz knows from {@code QRTZ_SCHEDULER_STATE}. */
+/**
+ * Reads the replicas Quartz knows from {@code QRTZ_SCHEDULER_STATE}, with the versions each recorded in
+ * {@code onebeat_node} at start-up.
+ */
 @Component
 public class ClusterState {
 
     private final JdbcClient jdbc;
     private final Scheduler scheduler;
+    private final NodeTable recorded;
 
-    ClusterState(JdbcClient jdbc, Scheduler scheduler) {
+    ClusterState(JdbcClient jdbc, Scheduler scheduler, NodeTable recorded) {
         this.jdbc = jdbc;
         this.scheduler = scheduler;
+        this.recorded = recorded;
     }
 
     /**
@@ -26,21 +34,31 @@ public class ClusterState {
      * @param lastCheckin its last check-in, by its own clock
      * @param checkinIntervalMillis how often it checks in
      * @param self whether it is the replica answering
+     * @param tzdata the tzdb version of its JDK ({@code 2025a}), null if it recorded none (a replica of a
+     *     version before onebeat recorded it)
+     * @param javaVersion its Java runtime version, null if it recorded none
      */
-    public record Node(String instanceId, Instant lastCheckin, long checkinIntervalMillis, boolean self) {
+    public record Node(String instanceId, Instant lastCheckin, long checkinIntervalMillis, boolean self,
+                       String tzdata, String javaVersion) {
     }
 
     /** @return the replicas that checked in and were not yet declared dead */
     public List<Node> nodes() {
         try {
             String self = scheduler.getSchedulerInstanceId();
+            Map<String, NodeTable.Row> versions = recorded.all().stream()
+                    .collect(Collectors.toMap(NodeTable.Row::instanceId, Function.identity()));
             return jdbc.sql("""
                             SELECT instance_name, last_checkin_time, checkin_interval FROM qrtz_scheduler_state
                             WHERE sched_name = ? ORDER BY instance_name
                             """)
                     .param(scheduler.getSchedulerName())
-                    .query((rs, row) -> new Node(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3),
-                            rs.getString(1).equals(self)))
+                    .query((rs, row) -> {
+                        NodeTable.Row versioned = versions.get(rs.getString(1));
+                        return new Node(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3),
+                                rs.getString(1).equals(self), versioned == null ? null : versioned.tzdata(),
+                                versioned == null ? null : versioned.javaVersion());
+                    })
                     .list();
         } catch (SchedulerException e) {
             throw new IllegalStateException("Quartz scheduler unavailable", e);

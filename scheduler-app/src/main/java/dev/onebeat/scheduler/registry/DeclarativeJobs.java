@@ -53,7 +53,7 @@ final class DeclarativeJobs {
         });
         // Jobs.periodic checks the name as it does for jobs written in code
         Schedule schedule = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
-                Schedules.parse(where, d.cron(), d.every(), d.zone())).execute(context -> { }).schedule());
+                Schedules.parse(where, d.cron(), d.every(), d.zone(), d.gap(), d.overlap())).execute(context -> { }).schedule());
         MisfirePolicy misfire = d.misfire() == null ? MisfirePolicy.FIRE_ONCE_NOW : misfire(where, d.misfire());
         Duration lock = d.lockAtMostFor() == null ? PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR
                 : Schedules.field(where, "lock-at-most-for", () -> positive(DurationStyle.detectAndParse(d.lockAtMostFor())));

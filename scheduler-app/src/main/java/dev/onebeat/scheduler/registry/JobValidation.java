@@ -1,10 +1,12 @@
 package dev.onebeat.scheduler.registry;
 
+import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.schedule.Timetable;
 import java.text.ParseException;
 import java.time.Duration;
-import java.util.TimeZone;
+import java.time.Instant;
 import org.quartz.CronExpression;
 
 /** Checks a job from any source before it is scheduled; the message names the job and the field. */
@@ -18,16 +20,37 @@ final class JobValidation {
      * @throws JobDefinitionException if Quartz cannot parse the expression or it never fires again
      */
     static void checkCron(String path, Schedule.Cron cron) {
+        checkSyntax(path, cron);
+        checkFiresAgain(path, cron);
+    }
+
+    /** @throws JobDefinitionException if Quartz's parser, which reads every cron onebeat runs, refuses it */
+    static void checkSyntax(String path, Schedule.Cron cron) {
         try {
-            CronExpression expression = new CronExpression(cron.quartzExpression());
-            expression.setTimeZone(TimeZone.getTimeZone(cron.zone()));
-            if (expression.getNextValidTimeAfter(new java.util.Date()) == null) {
-                throw new JobDefinitionException(path + ": '" + cron.source() + "' never fires again");
-            }
+            new CronExpression(cron.quartzExpression());
         } catch (ParseException e) {
             throw new JobDefinitionException(path + ": '" + cron.source() + "' is not a valid Quartz cron "
                     + "expression: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Asks onebeat's own timetable, with the cron's daylight-saving policy: Quartz's calendar says a cron
+     * matching only times in a gap (02:30 on the last Sunday of March in Paris) never fires, where
+     * {@code gap=shift} fires it every year.
+     *
+     * @throws JobDefinitionException if the cron has no instant after now, saying so when {@code gap=skip}
+     *         is why
+     */
+    static void checkFiresAgain(String path, Schedule.Cron cron) {
+        Instant now = Instant.now();
+        if (Timetable.of(cron).next(now) != null) {
+            return;
+        }
+        boolean skipped = cron.dst().gap() == DstPolicy.Gap.SKIP
+                && Timetable.of(cron.onGap(DstPolicy.Gap.SHIFT)).next(now) != null;
+        throw new JobDefinitionException(path + ": '" + cron.source() + "' never fires again" + (skipped
+                ? ": every time it matches falls in a daylight-saving gap, and gap=skip skips it" : ""));
     }
 
     static RegisteredJob validate(RegisteredJob registered) {

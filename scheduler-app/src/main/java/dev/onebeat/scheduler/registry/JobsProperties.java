@@ -31,8 +31,13 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      * @param kwargs keyword arguments
      * @param misfire FIRE_ONCE_NOW (default), FIRE_ALL_MISSED or SKIP_MISSED
      * @param lockAtMostFor the job lock's safety limit, default 1m
+     * @param gap for {@code cron}: {@code shift} (default) fires a wall-clock time that a daylight-saving
+     *     gap removes later by the gap's length, {@code skip} does not fire it; refused with {@code every}
+     * @param overlap for {@code cron}: {@code first} (default), {@code last} or {@code both} occurrences
+     *     of a wall-clock time that an overlap repeats fire; refused with {@code every}
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
-                             List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor) {
+                             List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
+                             String gap, String overlap) {
     }
 }

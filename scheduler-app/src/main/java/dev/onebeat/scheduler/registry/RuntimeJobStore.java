@@ -54,7 +54,7 @@ public class RuntimeJobStore {
 
     /**
      * @param kind runtime job or schedule override
-     * @param definition as stored; an override sets only cron or every, zone and misfire
+     * @param definition as stored; an override sets only cron or every, zone, gap, overlap and misfire
      */
     public record StoredJob(Kind kind, JobsProperties.Definition definition) {
     }
@@ -75,7 +75,9 @@ public class RuntimeJobStore {
 
     /**
      * @param original the job as defined in code or configuration
-     * @param change its new {@code cron} or {@code every}, {@code zone} and {@code misfire} (kept if unset)
+     * @param change its new {@code cron} or {@code every}, {@code zone}, {@code gap}, {@code overlap} (the
+     *     schedule, replaced whole: an unset zone is UTC, an unset gap or overlap the default) and
+     *     {@code misfire} (kept if unset)
      * @return the original job on the new schedule
      * @throws JobDefinitionException naming the field at fault, or a field that cannot be changed
      */
@@ -83,9 +85,10 @@ public class RuntimeJobStore {
         if (change.task() != null || change.queue() != null || change.args() != null || change.kwargs() != null
                 || change.lockAtMostFor() != null) {
             throw new JobDefinitionException("task: job '" + original.name() + "' is defined in code or configuration;"
-                    + " only its schedule (cron or every, zone, misfire) can be changed here");
+                    + " only its schedule (cron or every, zone, gap, overlap, misfire) can be changed here");
         }
-        Schedule schedule = Schedules.parse("", change.cron(), change.every(), change.zone());
+        Schedule schedule = Schedules.parse("", change.cron(), change.every(), change.zone(), change.gap(),
+                change.overlap());
         MisfirePolicy misfire = change.misfire() == null ? original.misfirePolicy()
                 : DeclarativeJobs.misfire("", change.misfire());
         return new Rescheduled(original, schedule, misfire);

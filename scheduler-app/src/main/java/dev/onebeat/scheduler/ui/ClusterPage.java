@@ -2,13 +2,14 @@ package dev.onebeat.scheduler.ui;
 
 import dev.onebeat.scheduler.admin.LockTable;
 import dev.onebeat.scheduler.cluster.ClusterState;
+import dev.onebeat.scheduler.cluster.Tzdata;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
 /**
- * {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in, the job locks ShedLock
- * holds now and those taken last.
+ * {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in and time-zone data (a
+ * version other than this replica's is marked), the job locks ShedLock holds now and those taken last.
  */
 @Controller
 class ClusterPage {
@@ -25,6 +26,7 @@ class ClusterPage {
     String cluster(Model model) {
         model.addAttribute("page", "cluster");
         model.addAttribute("nodes", cluster.nodes());
+        model.addAttribute("tzdata", Tzdata.version());
         model.addAttribute("held", locks.latest(true, 100));
         model.addAttribute("locks", locks.latest(false, 20));
         return "cluster";

@@ -1,8 +1,10 @@
 package dev.onebeat.scheduler.ui;
 
+import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.admin.ScheduleFields;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import java.util.Arrays;
@@ -20,6 +22,26 @@ class JobForms {
 
     /** The misfire policies as configuration writes them: {@code fire-once-now}, ... */
     static final List<String> MISFIRES = Arrays.stream(MisfirePolicy.values()).map(JobForms::written).toList();
+    /** The daylight-saving rules the forms offer. */
+    static final DstChoices DST_CHOICES = new DstChoices(DstPolicy.DEFAULT.gap().text(),
+            Arrays.stream(DstPolicy.Gap.values()).filter(gap -> gap != DstPolicy.DEFAULT.gap())
+                    .map(DstPolicy.Gap::text).toList(),
+            DstPolicy.DEFAULT.overlap().text(),
+            Arrays.stream(DstPolicy.Overlap.values()).filter(overlap -> overlap != DstPolicy.DEFAULT.overlap())
+                    .map(DstPolicy.Overlap::text).toList());
+
+    /**
+     * The choices of the {@code gap} and {@code overlap} selects: an empty choice standing for the default
+     * rule, then the others. The empty choice is also what an interval needs, so a form switched to
+     * {@code every} never sends a rule the interval would refuse.
+     *
+     * @param defaultGap the gap rule the empty choice stands for ({@code shift})
+     * @param gaps the other gap rules
+     * @param defaultOverlap the overlap rule the empty choice stands for ({@code first})
+     * @param overlaps the other overlap rules
+     */
+    record DstChoices(String defaultGap, List<String> gaps, String defaultOverlap, List<String> overlaps) {
+    }
 
     private final JsonMapper json;
 
@@ -34,30 +56,43 @@ class JobForms {
      * @param every an interval ({@code 10s}, {@code PT5M})
      * @param zone IANA zone, blank for UTC
      * @param misfire misfire policy, blank to keep the job's
+     * @param gap {@code skip}, or blank for the default ({@code shift}); for a cron only
+     * @param overlap {@code last} or {@code both}, or blank for the default ({@code first}); for a cron only
      */
-    record ScheduleForm(String cron, String every, String zone, String misfire) {
+    record ScheduleForm(String cron, String every, String zone, String misfire, String gap, String overlap) {
 
         /** @return the form filled with the job's current schedule, or empty when the job is not registered here */
         static ScheduleForm of(PeriodicJob job) {
             if (job == null) {
-                return new ScheduleForm("", "", "", "");
+                return new ScheduleForm("", "", "", "", "", "");
             }
             Schedule schedule = job.schedule();
             String zone = schedule.zone().getId();
             String misfire = written(job.misfirePolicy());
-            return schedule instanceof Schedule.Cron cron
-                    ? new ScheduleForm(cron.source(), "", zone, misfire)
-                    : new ScheduleForm("", ((Schedule.Interval) schedule).interval().getSeconds() + "s", zone, misfire);
+            if (schedule instanceof Schedule.Cron cron) {
+                DstPolicy dst = cron.dst();
+                return new ScheduleForm(cron.source(), "", zone, misfire,
+                        dst.gap() == DstPolicy.DEFAULT.gap() ? "" : dst.gap().text(),
+                        dst.overlap() == DstPolicy.DEFAULT.overlap() ? "" : dst.overlap().text());
+            }
+            return new ScheduleForm("", ((Schedule.Interval) schedule).interval().getSeconds() + "s", zone, misfire,
+                    "", "");
+        }
+
+        /** @return the schedule the form describes, blank fields unset */
+        ScheduleFields fields() {
+            return new ScheduleFields(blankToNull(cron), blankToNull(every), blankToNull(zone), blankToNull(gap),
+                    blankToNull(overlap));
         }
     }
 
     /**
      * A new runtime job, every field as text; {@code args} and {@code kwargs} are JSON.
      */
-    record JobForm(String name, String cron, String every, String zone, String task, String queue, String args,
-                   String kwargs, String misfire, String lockAtMostFor) {
+    record JobForm(String name, String cron, String every, String zone, String gap, String overlap, String task,
+                   String queue, String args, String kwargs, String misfire, String lockAtMostFor) {
 
-        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "[]", "{}", "", "");
+        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "");
     }
 
     /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
@@ -67,7 +102,8 @@ class JobForms {
                 "a JSON object");
         return new Definition(blankToNull(form.name()), blankToNull(form.cron()), blankToNull(form.every()),
                 blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
-                blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()));
+                blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()), blankToNull(form.gap()),
+                blankToNull(form.overlap()));
     }
 
     private <T> T parse(String field, String text, TypeReference<T> type, String expected) {

@@ -50,10 +50,11 @@ class JobPages {
     static final int PAGE_SIZE = 50;
     static final int HISTORY = 50;
     static final int UPCOMING = 5;
+    static final int PREVIEW = 10;
 
-    private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "misfire");
-    private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "task", "queue", "args",
-            "kwargs", "misfire", "lockAtMostFor");
+    private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "gap", "overlap", "misfire");
+    private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "gap", "overlap", "task",
+            "queue", "args", "kwargs", "misfire", "lockAtMostFor");
 
     private final JobDirectory directory;
     private final JobRegistry registry;
@@ -136,12 +137,10 @@ class JobPages {
         JobView job = known(name);
         try {
             if (action.equals("preview")) {
-                model.addAttribute("preview", SchedulePreview.of(form.cron(), form.every(), JobForms.blankToNull(form.zone()),
-                        clock.instant(), 10));
+                model.addAttribute("preview", SchedulePreview.of(form.fields(), clock.instant(), PREVIEW));
                 return jobPage(job, null, form, Map.of(), model);
             }
-            runtimeJobs.reschedule(name, JobForms.blankToNull(form.cron()), JobForms.blankToNull(form.every()),
-                    JobForms.blankToNull(form.zone()), JobForms.blankToNull(form.misfire()));
+            runtimeJobs.reschedule(name, form.fields(), JobForms.blankToNull(form.misfire()));
         } catch (JobDefinitionException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             return jobPage(job, null, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
@@ -194,6 +193,7 @@ class JobPages {
     private String newJobPage(JobForms.JobForm form, Map<String, String> errors, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("form", form);
+        model.addAttribute("dstChoices", JobForms.DST_CHOICES);
         model.addAttribute("errors", errors);
         return "job-new";
     }
@@ -207,6 +207,8 @@ class JobPages {
         model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null, trigger, null, null, HISTORY)));
         model.addAttribute("triggers", FireFilter.TRIGGERS);
         model.addAttribute("misfires", JobForms.MISFIRES);
+        model.addAttribute("dstChoices", JobForms.DST_CHOICES);
+        model.addAttribute("dst", dst(job.name()));
         model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
         model.addAttribute("scheduleForm", form);
         model.addAttribute("errors", errors);
@@ -223,6 +225,15 @@ class JobPages {
         }
         Schedule schedule = job.schedule();
         return SchedulePreview.of(schedule, clock.instant(), UPCOMING).fires();
+    }
+
+    /**
+     * @return the daylight-saving policy of the job's schedule as this replica registers it
+     *         ({@code gap=shift overlap=first}), null for an interval or a job not registered here
+     */
+    private String dst(String name) {
+        Schedule schedule = registry.find(name).map(registered -> registered.job().schedule()).orElse(null);
+        return schedule instanceof Schedule.Cron cron ? cron.dst().toString() : null;
     }
 
     private JobView known(String name) {

@@ -8,10 +8,8 @@ import static org.awaitility.Awaitility.await;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +29,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The operator endpoints of a running replica: pause, resume, trigger now, the schedule preview and
- * the audit log. Both jobs fire once a year, so every fire seen here is a manual one.
+ * The operator endpoints of a running replica: pause, resume, trigger now and the audit log (the
+ * schedule preview is {@link PreviewIT}'s). Every job fires once a year, so every fire seen here is a
+ * manual one.
  */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
@@ -211,80 +210,6 @@ class AdminApiIT {
         }
     }
 
-    @Nested
-    class Preview {
-
-        @Test
-        void dailyCronAtHalfPastTwoInParisIsSkippedOnTheSpringForwardNight() throws Exception {
-            JsonNode fires = preview("cron=30 2 * * *&zone=Europe/Paris&count=3&from=2027-03-27T00:00:00Z").get("fires");
-
-            assertThat(fires.findValuesAsString("local")).containsExactly(
-                    "2027-03-27T02:30:00+01:00", "2027-03-29T02:30:00+02:00", "2027-03-30T02:30:00+02:00");
-            assertThat(fires.findValuesAsString("utc")).containsExactly(
-                    "2027-03-27T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z");
-        }
-
-        @Test
-        void dailyCronAtHalfPastTwoInParisFiresOnceAtTheSecondHalfPastTwoOnTheFallBackNight() throws Exception {
-            JsonNode fires = preview("cron=30 2 * * *&zone=Europe/Paris&count=3&from=2027-10-30T00:00:00Z").get("fires");
-
-            assertThat(fires.findValuesAsString("local")).containsExactly(
-                    "2027-10-30T02:30:00+02:00", "2027-10-31T02:30:00+01:00", "2027-11-01T02:30:00+01:00");
-            assertThat(fires.findValuesAsString("utc")).containsExactly(
-                    "2027-10-30T00:30:00Z", "2027-10-31T01:30:00Z", "2027-11-01T01:30:00Z");
-        }
-
-        @Test
-        void intervalPreviewIsAlignedToTheEpoch() throws Exception {
-            JsonNode preview = preview("every=15m&count=2&from=2027-01-01T00:07:00Z");
-
-            assertThat(preview.get("fires").findValuesAsString("utc"))
-                    .containsExactly("2027-01-01T00:15:00Z", "2027-01-01T00:30:00Z");
-            assertThat(preview.get("zone").asString()).isEqualTo("UTC");
-        }
-
-        @Test
-        void badCronIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = api.get("/api/schedules/preview?cron=" + encode("61 * * * *"));
-
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(detail(response)).startsWith("cron: ");
-        }
-
-        @Test
-        void fromBeyondYear9999IsBadRequestNamingTheParameter() throws Exception {
-            HttpResponse<String> response = api.get("/api/schedules/preview?every=1h&from=%2B1000000-01-01T00:00:00Z");
-
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(detail(response)).startsWith("from: +1000000-01-01T00:00:00Z is out of range");
-        }
-
-        @Test
-        void unknownZoneIsBadRequestNamingTheField() throws Exception {
-            HttpResponse<String> response = api.get("/api/schedules/preview?cron=" + encode("0 8 * * *")
-                    + "&zone=Mars/Olympus");
-
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(detail(response))
-                    .isEqualTo("zone: 'Mars/Olympus' is not a known IANA time zone (e.g. Europe/Paris, UTC)");
-        }
-
-        @Test
-        void neitherCronNorEveryIsBadRequest() throws Exception {
-            HttpResponse<String> response = api.get("/api/schedules/preview");
-
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(detail(response))
-                    .isEqualTo("cron, every: set exactly one of cron and every (cron='null', every='null')");
-        }
-
-        private JsonNode preview(String query) throws Exception {
-            HttpResponse<String> response = api.get("/api/schedules/preview?" + query.replace(" ", "%20"));
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return json(response);
-        }
-    }
-
     private long manualFires(String job) {
         return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND trigger_kind = 'manual'")
                 .param(job).query(Long.class).single();
@@ -305,9 +230,5 @@ class AdminApiIT {
             request.header("Idempotency-Key", idempotencyKey);
         }
         return api.send(request);
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

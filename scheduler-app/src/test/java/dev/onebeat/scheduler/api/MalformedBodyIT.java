@@ -85,6 +85,15 @@ class MalformedBodyIT {
         }
 
         @Test
+        void overlapThatIsABooleanIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> response = api.send("POST", "/api/jobs",
+                    "{\"name\":\"z\",\"cron\":\"30 2 * * *\",\"task\":\"t\",\"overlap\": true }");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).isEqualTo("overlap: expected a string, got true");
+        }
+
+        @Test
         void bodyThatIsNotAnObjectIsBadRequest() throws Exception {
             HttpResponse<String> response = api.send("POST", "/api/jobs", "[\"x\"]");
 
@@ -113,7 +122,7 @@ class MalformedBodyIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
-                    + "[args, cron, every, kwargs, lockAtMostFor, misfire, name, queue, task, zone]");
+                    + "[args, cron, every, gap, kwargs, lockAtMostFor, misfire, name, overlap, queue, task, zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
 

@@ -5,8 +5,11 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -38,13 +42,18 @@ import tools.jackson.databind.JsonNode;
         "onebeat.jobs[2].name=reset", "onebeat.jobs[2].cron=0 6 1 1 *", "onebeat.jobs[2].task=ops.reset",
         "onebeat.jobs[3].name=reset-paused", "onebeat.jobs[3].cron=0 6 1 1 *", "onebeat.jobs[3].task=ops.reset",
         "onebeat.jobs[4].name=reset-at-once", "onebeat.jobs[4].cron=0 6 1 1 *", "onebeat.jobs[4].task=ops.reset",
-        "onebeat.jobs[5].name=cron-to-interval", "onebeat.jobs[5].cron=0 6 1 1 *", "onebeat.jobs[5].task=ops.c"})
+        "onebeat.jobs[5].name=cron-to-interval", "onebeat.jobs[5].cron=0 6 1 1 *", "onebeat.jobs[5].task=ops.c",
+        "onebeat.jobs[6].name=dst-configured", "onebeat.jobs[6].cron=30 2 * * *", "onebeat.jobs[6].zone=Europe/Paris",
+        "onebeat.jobs[6].gap=skip", "onebeat.jobs[6].task=ops.dst"})
 class RuntimeJobsIT {
 
     @LocalServerPort
     int port;
 
     private ApiClient api;
+
+    @Autowired
+    JobRegistry registry;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -206,6 +215,93 @@ class RuntimeJobsIT {
             HttpResponse<String> response = api.send("PUT", "/api/jobs/ghost", "{\"every\":\"10s\",\"task\":\"t\"}");
 
             assertThat(response.statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Nested
+    class DaylightSaving {
+
+        @Test
+        void createdJobRunsOnItsGapAndOverlapRulesAndTheAuditShowsThem() throws Exception {
+            HttpResponse<String> created = api.send("POST", "/api/jobs", "{\"name\":\"dst-created\","
+                    + "\"cron\":\"30 2 * * *\",\"zone\":\"Europe/Paris\",\"gap\":\"skip\",\"overlap\":\"both\","
+                    + "\"task\":\"t\"}");
+
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            assertThat(json(created).get("gap").asString()).isEqualTo("skip");
+            assertThat(json(created).get("overlap").asString()).isEqualTo("both");
+            assertThat(dst("dst-created")).isEqualTo(new DstPolicy(DstPolicy.Gap.SKIP, DstPolicy.Overlap.BOTH));
+            JsonNode audit = json(api.get("/api/audit?target=dst-created")).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.create");
+            assertThat(audit.get("after").get("gap").asString()).isEqualTo("skip");
+            assertThat(audit.get("after").get("overlap").asString()).isEqualTo("both");
+        }
+
+        @Test
+        void runtimeJobRedefinedWithoutRulesGoesBackToTheDefaultPolicy() throws Exception {
+            api.send("POST", "/api/jobs", "{\"name\":\"dst-redefined\",\"cron\":\"30 2 * * *\","
+                    + "\"zone\":\"Europe/Paris\",\"overlap\":\"last\",\"task\":\"t\"}");
+
+            HttpResponse<String> changed = api.send("PUT", "/api/jobs/dst-redefined",
+                    "{\"cron\":\"30 2 * * *\",\"zone\":\"Europe/Paris\",\"task\":\"t\"}");
+
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            assertThat(dst("dst-redefined")).isEqualTo(DstPolicy.DEFAULT);
+            JsonNode audit = json(api.get("/api/audit?target=dst-redefined")).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.update");
+            assertThat(audit.get("before").get("overlap").asString()).isEqualTo("last");
+            assertThat(audit.get("after").get("overlap").isNull()).isTrue();
+        }
+
+        @Test
+        void configuredJobIsRescheduledWithNewRulesAndTheAuditDescribesBothPolicies() throws Exception {
+            HttpResponse<String> changed = api.send("PUT", "/api/jobs/dst-configured",
+                    "{\"cron\":\"30 2 * * *\",\"zone\":\"Europe/Paris\",\"overlap\":\"both\"}");
+
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            // the schedule is replaced whole: the configured gap=skip is not carried over
+            assertThat(dst("dst-configured")).isEqualTo(new DstPolicy(DstPolicy.Gap.SHIFT, DstPolicy.Overlap.BOTH));
+            JsonNode audit = json(api.get("/api/audit?target=dst-configured")).get(0);
+            assertThat(audit.get("action").asString()).isEqualTo("job.reschedule");
+            assertThat(audit.get("before").get("schedule").asString())
+                    .isEqualTo("cron 0 30 2 * * ? Europe/Paris gap=skip overlap=first");
+            assertThat(audit.get("after").get("schedule").asString())
+                    .isEqualTo("cron 0 30 2 * * ? Europe/Paris gap=shift overlap=both");
+        }
+
+        @Test
+        void unknownGapIsBadRequestNamingTheFieldAndStoresNothing() throws Exception {
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"dst-bad-gap\","
+                    + "\"cron\":\"30 2 * * *\",\"gap\":\"later\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).isEqualTo("gap: 'later' is not one of shift, skip");
+            assertThat(api.get("/api/jobs/dst-bad-gap").statusCode()).isEqualTo(404);
+        }
+
+        @Test
+        void unknownOverlapInARescheduleIsBadRequestAndKeepsTheSchedule() throws Exception {
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/kept",
+                    "{\"cron\":\"30 2 * * *\",\"overlap\":\"twice\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).isEqualTo("overlap: 'twice' is not one of first, last, both");
+            assertThat(job("kept").get("schedule").asString()).isEqualTo("0 6 1 1 *");
+        }
+
+        @Test
+        void ruleOnAnIntervalIsBadRequestSayingIntervalsHaveNoDaylightSaving() throws Exception {
+            HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"dst-interval\","
+                    + "\"every\":\"1h\",\"overlap\":\"both\",\"task\":\"t\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).isEqualTo("overlap: 'both' applies to cron schedules only; an every "
+                    + "schedule counts elapsed seconds and never meets a daylight-saving overlap (remove overlap, "
+                    + "or use cron)");
+        }
+
+        private DstPolicy dst(String name) {
+            return ((Schedule.Cron) registry.find(name).orElseThrow().job().schedule()).dst();
         }
     }
 

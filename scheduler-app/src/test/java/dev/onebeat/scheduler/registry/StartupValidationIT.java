@@ -29,6 +29,9 @@ class StartupValidationIT {
             cron and every      | cron=0 2 * * *;every=10s;task=r | onebeat.jobs[0] (job 'nightly'): set exactly one of cron and every
             bad interval        | every=1500ms;task=r           | onebeat.jobs[0] (job 'nightly').every: every must be a whole number of seconds
             bad misfire policy  | every=10s;misfire=sometimes;task=r | onebeat.jobs[0] (job 'nightly').misfire:
+            unknown gap rule    | cron=30 2 * * *;gap=later;task=r | onebeat.jobs[0] (job 'nightly').gap: 'later' is not one of shift, skip
+            unknown overlap rule | cron=30 2 * * *;overlap=second;task=r | onebeat.jobs[0] (job 'nightly').overlap: 'second' is not one of first, last, both
+            gap on an interval  | every=10s;gap=skip;task=r     | onebeat.jobs[0] (job 'nightly').gap: 'skip' applies to cron schedules only; an every schedule counts elapsed seconds
             """)
     void badDefinitionStopsStartupNamingJobAndField(String caseName, String fields, String expected,
                                                      TestDatabase database) {

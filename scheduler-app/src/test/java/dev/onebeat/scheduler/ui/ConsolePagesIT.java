@@ -276,6 +276,77 @@ class ConsolePagesIT {
     }
 
     @Test
+    void newJobFormOffersGapAndOverlapSelectsWithTheDefaultsFirst() throws Exception {
+        String form = page(get("/ui/new-job"), "admin").getContentAsString();
+
+        assertThat(form).contains("<select id=\"gap\" name=\"gap\">")
+                .contains("<option value=\"\">shift (default)</option>").contains("<option value=\"skip\">skip</option>")
+                .contains("<select id=\"overlap\" name=\"overlap\">")
+                .contains("<option value=\"\">first (default)</option>").contains("<option value=\"last\">last</option>")
+                .contains("<option value=\"both\">both</option>");
+    }
+
+    @Test
+    void jobPageShowsThePolicyAndNotesTheComingTimesAGapSkips() throws Exception {
+        // every Sunday of March at 02:30 in Paris: the last one falls in the spring-forward gap, every year
+        MockHttpServletResponse created = page(post("/ui/jobs").param("name", "dst-sundays")
+                .param("cron", "0 30 2 ? 3 SUN").param("zone", "Europe/Paris").param("gap", "skip")
+                .param("overlap", "").param("task", "ops.dst").with(csrf()), "admin");
+        assertThat(created.getStatus()).isEqualTo(302);
+
+        String job = page(get("/ui/jobs/dst-sundays"), "admin").getContentAsString();
+
+        assertThat(job).contains("<dd id=\"job-dst\">gap=skip overlap=first</dd>")
+                .contains("<li class=\"skipped\">").contains("not fired")
+                .contains("02:30 does not exist (clocks jump forward): skipped (gap=skip)")
+                .contains("<option value=\"skip\" selected=\"selected\">skip</option>");
+        assertThat(page(post("/ui/jobs/dst-sundays/delete").with(csrf()), "admin").getRedirectedUrl())
+                .isEqualTo("/ui/jobs");
+    }
+
+    @Test
+    void reschedulePreviewNotesBothOccurrencesOfATimeTheClocksShowTwice() throws Exception {
+        // every Sunday of October at 02:30 in Paris: the last one happens twice, every year
+        MockHttpServletResponse preview = page(post("/ui/jobs/reschedule-badly/schedule")
+                .param("cron", "0 30 2 ? 10 SUN").param("zone", "Europe/Paris").param("gap", "")
+                .param("overlap", "both").param("action", "preview").with(csrf()), "admin");
+
+        assertThat(preview.getStatus()).isEqualTo(200);
+        String body = preview.getContentAsString();
+        assertThat(body).contains("id=\"preview-result\"").contains("gap=shift overlap=both")
+                .contains("<li class=\"dst\">")
+                .contains("02:30 happens twice (clocks go back): the first, at +02:00 (overlap=both)")
+                .contains("02:30 happens twice (clocks go back): the second, at +01:00 (overlap=both)")
+                .contains("<option value=\"both\" selected=\"selected\">both</option>");
+        assertThat(directory.find("reschedule-badly").orElseThrow().schedule()).isEqualTo("0 12 1 1 *");
+    }
+
+    @Test
+    void badGapComesBackNextToItsSelectInTheWordsStartUpUsesAndChangesNothing() throws Exception {
+        MockHttpServletResponse response = page(post("/ui/jobs/reschedule-badly/schedule").param("cron", "30 2 * * *")
+                .param("zone", "Europe/Paris").param("gap", "later").param("action", "save").with(csrf()), "admin");
+
+        assertThat(response.getStatus()).isEqualTo(400);
+        assertThat(response.getContentAsString()).contains("<select id=\"gap\" name=\"gap\" class=\"invalid\">")
+                .contains("<p class=\"field-error\" id=\"gap-error\">&#39;later&#39; is not one of shift, skip</p>");
+        assertThat(directory.find("reschedule-badly").orElseThrow().schedule()).isEqualTo("0 12 1 1 *");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_audit WHERE target = 'reschedule-badly'").query(Long.class)
+                .single()).isZero();
+    }
+
+    @Test
+    void overlapRuleForANewIntervalJobComesBackNextToItsSelect() throws Exception {
+        MockHttpServletResponse response = page(post("/ui/jobs").param("name", "dst-interval").param("every", "1h")
+                .param("overlap", "both").param("task", "ops.dst").with(csrf()), "admin");
+
+        assertThat(response.getStatus()).isEqualTo(400);
+        assertThat(response.getContentAsString()).contains("id=\"overlap-error\"")
+                .contains("&#39;both&#39; applies to cron schedules only; an every schedule counts elapsed seconds")
+                .contains("<option value=\"both\" selected=\"selected\">both</option>");
+        assertThat(directory.find("dst-interval")).isEmpty();
+    }
+
+    @Test
     void tasksAreFilteredRetriedAndDiscarded() throws Exception {
         String queue = "console-" + UUID.randomUUID();
         long failed = task(queue, "failed");

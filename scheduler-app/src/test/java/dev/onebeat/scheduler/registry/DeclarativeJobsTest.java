@@ -1,0 +1,142 @@
+package dev.onebeat.scheduler.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.Schedule;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/** {@code onebeat.jobs[]} entries as configuration binds them, turned into jobs by {@link DeclarativeJobs}. */
+class DeclarativeJobsTest {
+
+    @Nested
+    class DaylightSavingPolicy {
+
+        @Test
+        void gapAndOverlapOfAnEntryBecomeTheCronsPolicy() {
+            Schedule.Cron cron = cron(bind(Map.of("onebeat.jobs[0].name", "nightly", "onebeat.jobs[0].cron", "30 2 * * *",
+                    "onebeat.jobs[0].zone", "Europe/Paris", "onebeat.jobs[0].task", "reports.nightly",
+                    "onebeat.jobs[0].gap", "skip", "onebeat.jobs[0].overlap", "both")));
+
+            assertThat(cron.dst()).isEqualTo(new DstPolicy(DstPolicy.Gap.SKIP, DstPolicy.Overlap.BOTH));
+            assertThat(cron.zone()).isEqualTo(ZoneId.of("Europe/Paris"));
+            assertThat(cron.describe()).isEqualTo("cron 0 30 2 * * ? Europe/Paris gap=skip overlap=both");
+        }
+
+        @Test
+        void environmentVariablesSetThemToo() {
+            MutablePropertySources sources = new MutablePropertySources();
+            sources.addFirst(new SystemEnvironmentPropertySource(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(Map.of(
+                    "ONEBEAT_JOBS_0_NAME", "nightly", "ONEBEAT_JOBS_0_CRON", "30 2 * * *",
+                    "ONEBEAT_JOBS_0_TASK", "reports.nightly", "ONEBEAT_JOBS_0_GAP", "skip",
+                    "ONEBEAT_JOBS_0_OVERLAP", "last"))));
+
+            JobsProperties properties = new Binder(ConfigurationPropertySources.from(sources))
+                    .bindOrCreate("onebeat", JobsProperties.class);
+
+            assertThat(cron(properties).dst()).isEqualTo(new DstPolicy(DstPolicy.Gap.SKIP, DstPolicy.Overlap.LAST));
+        }
+
+        @Test
+        void unsetRulesAreTheDefaultPolicy() {
+            Schedule.Cron cron = cron(bind(Map.of("onebeat.jobs[0].name", "nightly", "onebeat.jobs[0].cron", "30 2 * * *",
+                    "onebeat.jobs[0].task", "reports.nightly")));
+
+            assertThat(cron.dst()).isEqualTo(DstPolicy.DEFAULT);
+            assertThat(cron.describe()).isEqualTo("cron 0 30 2 * * ? UTC");
+        }
+
+        @Test
+        void rulesAreReadInAnyCase() {
+            assertThat(cron(bind(Map.of("onebeat.jobs[0].name", "nightly", "onebeat.jobs[0].cron", "30 2 * * *",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "SKIP"))).dst().gap())
+                    .isEqualTo(DstPolicy.Gap.SKIP);
+        }
+
+        @Test
+        void unknownGapIsRefusedNamingPathJobAndValue() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "30 2 * * *",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "later")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').gap: 'later' is not one of shift, skip");
+        }
+
+        @Test
+        void unknownOverlapIsRefusedNamingPathJobAndValue() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "30 2 * * *",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].overlap", "second")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').overlap: 'second' is not one of first, last, both");
+        }
+
+        @Test
+        void gapOnAnIntervalIsRefusedSayingIntervalsHaveNoDaylightSaving() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "hb", "onebeat.jobs[0].every", "10s",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "skip")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'hb').gap: 'skip' applies to cron schedules only; an every "
+                            + "schedule counts elapsed seconds and never meets a daylight-saving gap (remove gap, "
+                            + "or use cron)");
+        }
+
+        @Test
+        void overlapOnAnIntervalIsRefusedEvenWithTheDefaultValue() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "hb", "onebeat.jobs[0].every", "10s",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].overlap", "first")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'hb').overlap: 'first' applies to cron schedules "
+                            + "only");
+        }
+
+        @Test
+        void cronMatchingOnlyTimesInAGapIsAcceptedBecauseGapShiftFiresThem() {
+            // 02:30 on the last Sunday of March never exists in Paris; Quartz's calendar said it never fires
+            Schedule.Cron cron = cron(bind(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 30 2 ? 3 1L",
+                    "onebeat.jobs[0].zone", "Europe/Paris", "onebeat.jobs[0].task", "t")));
+
+            assertThat(cron.dst().gap()).isEqualTo(DstPolicy.Gap.SHIFT);
+        }
+
+        @Test
+        void cronMatchingOnlyTimesInAGapIsRefusedUnderGapSkipSayingWhy() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 30 2 ? 3 1L",
+                    "onebeat.jobs[0].zone", "Europe/Paris", "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "skip")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').cron: '0 30 2 ? 3 1L' never fires again: every time it "
+                            + "matches falls in a daylight-saving gap, and gap=skip skips it");
+        }
+
+        @Test
+        void badCronIsReportedBeforeABadRule() {
+            assertThatThrownBy(() -> jobs(Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].cron", "0 25 * * *",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "later")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').cron: ");
+        }
+    }
+
+    private static JobsProperties bind(Map<String, String> properties) {
+        return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("onebeat", JobsProperties.class);
+    }
+
+    private static List<RegisteredJob> jobs(Map<String, String> properties) {
+        return DeclarativeJobs.from(bind(properties).jobs());
+    }
+
+    private static Schedule.Cron cron(JobsProperties properties) {
+        return (Schedule.Cron) DeclarativeJobs.from(properties.jobs()).get(0).job().schedule();
+    }
+}
