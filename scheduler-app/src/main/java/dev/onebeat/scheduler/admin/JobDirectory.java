@@ -111,7 +111,10 @@ public class JobDirectory {
                 : schedule == null ? null : schedule.describe();
         boolean stopped = paused || orphaned;
         return new JobView(name, written, firedSchedule, schedule == null ? null : schedule.zone().getId(),
-                job == null ? null : job.misfirePolicy().name(), stopped ? null : nextFire, lastFire, stopped,
+                job == null ? null : job.misfirePolicy().name(),
+                schedule instanceof Schedule.Cron cron ? cron.dst().gap().text() : null,
+                schedule instanceof Schedule.Cron cron ? cron.dst().overlap().text() : null,
+                stopped ? null : nextFire, lastFire, stopped,
                 job != null, registered.map(RegisteredJob::origin).orElse(null),
                 job != null && registry.defined(name).isEmpty());
     }

@@ -11,6 +11,9 @@ import java.time.Instant;
  * @param quartzSchedule what Quartz runs ({@code cron 0 0 8 ? * MON-FRI Europe/Paris})
  * @param zone the schedule's zone
  * @param misfirePolicy what happens to missed instants
+ * @param gap for a cron, what a wall-clock time in a daylight-saving gap does ({@code shift}, {@code skip}); null
+ *            for an interval or a job not registered here
+ * @param overlap for a cron, what a wall-clock time in an overlap does ({@code first}, {@code last}, {@code both})
  * @param nextFire next scheduled instant, or null when paused or finished
  * @param previousFire last instant Quartz fired
  * @param paused whether its trigger is paused
@@ -21,6 +24,7 @@ import java.time.Instant;
  * @param runtime whether it is a runtime job, which may be changed freely and deleted
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
+                      String gap, String overlap,
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
                       boolean runtime) {
 }

@@ -231,6 +231,9 @@ class RuntimeJobsIT {
             assertThat(json(created).get("gap").asString()).isEqualTo("skip");
             assertThat(json(created).get("overlap").asString()).isEqualTo("both");
             assertThat(dst("dst-created")).isEqualTo(new DstPolicy(DstPolicy.Gap.SKIP, DstPolicy.Overlap.BOTH));
+            JsonNode view = json(api.get("/api/jobs/dst-created"));
+            assertThat(view.get("gap").asString()).as("the job's view").isEqualTo("skip");
+            assertThat(view.get("overlap").asString()).isEqualTo("both");
             JsonNode audit = json(api.get("/api/audit?target=dst-created")).get(0);
             assertThat(audit.get("action").asString()).isEqualTo("job.create");
             assertThat(audit.get("after").get("gap").asString()).isEqualTo("skip");
