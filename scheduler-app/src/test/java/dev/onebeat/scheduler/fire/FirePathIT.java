@@ -14,13 +14,19 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,6 +59,8 @@ class FirePathIT {
     JdbcClient jdbc;
     @Autowired
     MeterRegistry meters;
+    @Autowired
+    LockProvider lockProvider;
 
     private final ExecutorService threads = Executors.newFixedThreadPool(2);
 
@@ -145,6 +153,31 @@ class FirePathIT {
                 .containsExactlyInAnyOrder(FireOutcome.COMMITTED, FireOutcome.DUPLICATE);
         assertThat(runs).hasValue(1);
         assertThat(taskRows()).isEqualTo(1);
+    }
+
+    @Test
+    void fireThatOutlivesLockAtMostForLeavesTheLockOfItsSuccessorAlone(CapturedOutput output) throws Exception {
+        CountDownLatch successorHoldsTheLock = new CountDownLatch(1);
+        PeriodicJob overrun = Jobs.periodic("overrun", Schedule.every(Duration.ofSeconds(1)))
+                .lockAtMostFor(Duration.ofMillis(500))
+                .execute(ctx -> successorHoldsTheLock.await(30, TimeUnit.SECONDS));
+        Future<FireResult> first = threads.submit(() -> firePath.fire(overrun, T, FireTrigger.SCHEDULED, "node-a"));
+        // the first fire's lock expires after 500 ms while it still runs; another fire takes the lock over
+        Optional<SimpleLock> successor = Optional.empty();
+        for (int attempt = 0; attempt < 100 && successor.isEmpty(); attempt++) {
+            Thread.sleep(50);
+            successor = lockProvider.lock(new LockConfiguration(Instant.now(), JobLocks.PREFIX + "overrun",
+                    Duration.ofMinutes(1), Duration.ZERO));
+        }
+        assertThat(successor).as("the expired lock taken over").isPresent();
+        successorHoldsTheLock.countDown();
+
+        assertThat(join(first).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(jdbc.sql("SELECT lock_until > timezone('utc', CURRENT_TIMESTAMP) FROM shedlock WHERE name = ?")
+                .param(JobLocks.PREFIX + "overrun").query(Boolean.class).single())
+                .as("the successor still holds the lock").isTrue();
+        assertThat(output).contains("lock outlived lockAtMostFor, left to its new holder job=overrun");
+        successor.get().unlock();
     }
 
     @Test
