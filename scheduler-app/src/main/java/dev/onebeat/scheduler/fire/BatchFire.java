@@ -51,24 +51,21 @@ public class BatchFire {
     private final TransactionTemplate transactions;
     private final DataSource dataSource;
     private final JsonMapper json;
-    private final FireMetrics metrics;
+    private final FireReports reports;
     private final Clock clock;
     private final FireProperties properties;
-    private final List<FireListener> listeners;
 
     BatchFire(JobLockTable locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-              DataSource dataSource, JsonMapper json, FireMetrics metrics, Clock clock, FireProperties properties,
-              List<FireListener> listeners) {
+              DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties) {
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
         this.transactions = transactions;
         this.dataSource = dataSource;
         this.json = json;
-        this.metrics = metrics;
+        this.reports = reports;
         this.clock = clock;
         this.properties = properties;
-        this.listeners = listeners;
     }
 
     /**
@@ -185,31 +182,18 @@ public class BatchFire {
         int duplicates = 0;
         int tasks = 0;
         for (FireResult result : batch.fired) {
-            metrics.record(result, lag);
             switch (result.outcome()) {
                 case COMMITTED -> {
                     committed++;
                     tasks += result.dispatched();
-                    log.debug("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} "
-                            + "durationMs={}", result.job(), scheduledAt, node, trigger.column(), result.dispatched(),
-                            result.duplicateTasks(), duration.toMillis());
-                    for (FireListener listener : listeners) {
-                        listener.committed(result);
-                    }
+                    reports.committed(result, lag, node, trigger, true);
                 }
                 case DUPLICATE -> {
                     duplicates++;
                     // a recovery re-runs a whole batch of which the dead replica had committed some
-                    if (trigger == FireTrigger.RECOVERY) {
-                        log.debug("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
-                                scheduledAt, node, trigger.column());
-                    } else {
-                        log.warn("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
-                                scheduledAt, node, trigger.column());
-                    }
+                    reports.duplicate(result, node, trigger, trigger == FireTrigger.RECOVERY);
                 }
-                case FAILED -> log.error("fire failed and rolled back job={} scheduledAt={} error={}", result.job(),
-                        scheduledAt, result.error().toString(), result.error());
+                case FAILED -> reports.failed(result);
             }
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "

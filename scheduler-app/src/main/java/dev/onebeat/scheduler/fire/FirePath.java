@@ -5,11 +5,8 @@ import dev.onebeat.scheduler.outbox.OutboxWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -32,32 +29,27 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class FirePath {
 
-    private static final Logger log = LoggerFactory.getLogger(FirePath.class);
-
     private final JobLocks locks;
     private final FireLedger ledger;
     private final OutboxWriter outbox;
     private final TransactionTemplate transactions;
     private final DataSource dataSource;
     private final JsonMapper json;
-    private final FireMetrics metrics;
+    private final FireReports reports;
     private final Clock clock;
     private final FireProperties properties;
-    private final List<FireListener> listeners;
 
     FirePath(JobLocks locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-             DataSource dataSource, JsonMapper json, FireMetrics metrics, Clock clock, FireProperties properties,
-             List<FireListener> listeners) {
+             DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties) {
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
         this.transactions = transactions;
         this.dataSource = dataSource;
         this.json = json;
-        this.metrics = metrics;
+        this.reports = reports;
         this.clock = clock;
         this.properties = properties;
-        this.listeners = listeners;
     }
 
     /**
@@ -93,18 +85,10 @@ public class FirePath {
         } catch (RuntimeException e) {
             return failed(job, scheduledAt, start, e instanceof JobFailedException ? e.getCause() : e);
         }
-        Instant committed = clock.instant();
-        metrics.record(result, Duration.between(scheduledAt, committed));
         if (result.outcome() == FireOutcome.DUPLICATE) {
-            log.warn("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", job.name(), scheduledAt,
-                    node, trigger.column());
-            return result;
-        }
-        log.info("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} durationMs={}",
-                job.name(), scheduledAt, node, trigger.column(), result.dispatched(), result.duplicateTasks(),
-                result.duration().toMillis());
-        for (FireListener listener : listeners) {
-            listener.committed(result);
+            reports.duplicate(result, node, trigger, false);
+        } else {
+            reports.committed(result, Duration.between(scheduledAt, clock.instant()), node, trigger, false);
         }
         return result;
     }
@@ -132,9 +116,7 @@ public class FirePath {
     private FireResult failed(PeriodicJob job, Instant scheduledAt, Instant start, Throwable error) {
         FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
                 Duration.between(start, clock.instant()), error);
-        metrics.record(result, Duration.ZERO);
-        log.error("fire failed and rolled back job={} scheduledAt={} error={}", job.name(), scheduledAt,
-                error.toString(), error);
+        reports.failed(result);
         return result;
     }
 

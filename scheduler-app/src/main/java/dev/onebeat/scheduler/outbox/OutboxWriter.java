@@ -66,21 +66,12 @@ public class OutboxWriter {
         if (tasks.isEmpty()) {
             return 0;
         }
-        for (OutboxTask task : tasks) {
-            queues.requireRouted(task.queue());
-        }
+        requireRouted(tasks);
         Integer inserted = jdbc.execute((Connection con) -> {
             try (PreparedStatement ps = con.prepareStatement(INSERT_BATCH)) {
                 ps.setString(1, job);
                 ps.setTimestamp(2, Timestamp.from(scheduledAt));
-                Columns columns = new Columns(tasks);
-                ps.setArray(3, array(con, "varchar", columns.keys));
-                ps.setArray(4, array(con, "varchar", columns.names));
-                ps.setArray(5, array(con, "varchar", columns.queues));
-                ps.setArray(6, array(con, "varchar", columns.types));
-                ps.setArray(7, array(con, "varchar", columns.ids));
-                ps.setArray(8, array(con, "text", columns.payloads));
-                ps.setArray(9, array(con, "text", columns.notBefore));
+                new Columns(tasks).bind(con, ps, 3);
                 return ps.executeUpdate();
             }
         });
@@ -110,21 +101,12 @@ public class OutboxWriter {
         if (tasks.isEmpty()) {
             return Map.of();
         }
-        for (OutboxTask task : tasks) {
-            queues.requireRouted(task.queue());
-        }
+        requireRouted(tasks);
         Map<String, Integer> inserted = jdbc.execute((Connection con) -> {
             try (PreparedStatement ps = con.prepareStatement(INSERT_JOBS_BATCH)) {
                 ps.setTimestamp(1, Timestamp.from(scheduledAt));
                 ps.setArray(2, array(con, "varchar", jobs.toArray(String[]::new)));
-                Columns columns = new Columns(tasks);
-                ps.setArray(3, array(con, "varchar", columns.keys));
-                ps.setArray(4, array(con, "varchar", columns.names));
-                ps.setArray(5, array(con, "varchar", columns.queues));
-                ps.setArray(6, array(con, "varchar", columns.types));
-                ps.setArray(7, array(con, "varchar", columns.ids));
-                ps.setArray(8, array(con, "text", columns.payloads));
-                ps.setArray(9, array(con, "text", columns.notBefore));
+                new Columns(tasks).bind(con, ps, 3);
                 Map<String, Integer> counts = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -166,6 +148,17 @@ public class OutboxWriter {
                 payloads[i] = task.payloadJson();
                 notBefore[i] = task.notBefore() == null ? null : task.notBefore().toString();
             }
+        }
+
+        /** Sets the seven arrays as the parameters from {@code first} on, in the order the statements take them. */
+        void bind(Connection con, PreparedStatement ps, int first) throws SQLException {
+            ps.setArray(first, array(con, "varchar", keys));
+            ps.setArray(first + 1, array(con, "varchar", names));
+            ps.setArray(first + 2, array(con, "varchar", queues));
+            ps.setArray(first + 3, array(con, "varchar", types));
+            ps.setArray(first + 4, array(con, "varchar", ids));
+            ps.setArray(first + 5, array(con, "text", payloads));
+            ps.setArray(first + 6, array(con, "text", notBefore));
         }
     }
 

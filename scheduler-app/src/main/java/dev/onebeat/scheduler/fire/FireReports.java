@@ -1,0 +1,56 @@
+package dev.onebeat.scheduler.fire;
+
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.springframework.stereotype.Component;
+
+/**
+ * What every fire tells once it has ended, alone or in a batch: its metrics, its log line and, after
+ * a commit only, the {@link FireListener}s.
+ */
+@Component
+class FireReports {
+
+    private static final Logger log = LoggerFactory.getLogger(FirePath.class);
+    private static final Logger batchLog = LoggerFactory.getLogger(BatchFire.class);
+
+    private final FireMetrics metrics;
+    private final List<FireListener> listeners;
+
+    FireReports(FireMetrics metrics, List<FireListener> listeners) {
+        this.metrics = metrics;
+        this.listeners = listeners;
+    }
+
+    /**
+     * @param lag commit time minus scheduled instant
+     * @param batched whether the fire shared its transaction: its line is then at DEBUG, the batch's at INFO
+     */
+    void committed(FireResult result, Duration lag, String node, FireTrigger trigger, boolean batched) {
+        metrics.record(result, lag);
+        (batched ? batchLog : log).atLevel(batched ? Level.DEBUG : Level.INFO)
+                .log("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} durationMs={}",
+                        result.job(), result.scheduledAt(), node, trigger.column(), result.dispatched(),
+                        result.duplicateTasks(), result.duration().toMillis());
+        for (FireListener listener : listeners) {
+            listener.committed(result);
+        }
+    }
+
+    /** @param expected whether a duplicate was to be expected (a recovery of a batch the dead replica had begun) */
+    void duplicate(FireResult result, String node, FireTrigger trigger, boolean expected) {
+        metrics.record(result, Duration.ZERO);
+        (expected ? batchLog : log).atLevel(expected ? Level.DEBUG : Level.WARN)
+                .log("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
+                        result.scheduledAt(), node, trigger.column());
+    }
+
+    void failed(FireResult result) {
+        metrics.record(result, Duration.ZERO);
+        log.error("fire failed and rolled back job={} scheduledAt={} error={}", result.job(), result.scheduledAt(),
+                result.error().toString(), result.error());
+    }
+}
