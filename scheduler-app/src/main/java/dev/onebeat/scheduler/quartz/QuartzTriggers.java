@@ -3,12 +3,8 @@ package dev.onebeat.scheduler.quartz;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.schedule.ScheduledInstant;
-import dev.onebeat.scheduler.schedule.Timetable;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
-import java.util.List;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
@@ -122,21 +118,6 @@ public final class QuartzTriggers {
                 .startNow()
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();
-    }
-
-    /**
-     * The instants {@code schedule} fires at, as onebeat computes them.
-     *
-     * @return the first {@code count} firing instants at or after {@code from}
-     */
-    public static List<Instant> fireTimes(Schedule schedule, Instant from, int count) {
-        Timetable timetable = Timetable.of(schedule);
-        List<Instant> instants = new ArrayList<>(count);
-        for (ScheduledInstant next = timetable.next(from.minusNanos(1)); next != null && instants.size() < count;
-             next = timetable.next(next.at())) {
-            instants.add(next.at());
-        }
-        return instants;
     }
 
     /**
