@@ -193,7 +193,7 @@ public class BatchFire {
                     // a recovery re-runs a whole batch of which the dead replica had committed some
                     reports.duplicate(result, node, trigger, trigger == FireTrigger.RECOVERY);
                 }
-                case FAILED -> reports.failed(result);
+                case FAILED -> reports.failed(result, trigger);
             }
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "

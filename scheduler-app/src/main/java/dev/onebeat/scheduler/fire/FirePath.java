@@ -64,7 +64,7 @@ public class FirePath {
         if (lock.isEmpty()) {
             IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
-            return failed(job, scheduledAt, start, busy);
+            return failed(job, scheduledAt, trigger, start, busy);
         }
         try {
             return fireLocked(job, scheduledAt, trigger, node, start);
@@ -83,7 +83,7 @@ public class FirePath {
         try {
             result = transactions.execute(status -> runInTransaction(job, scheduledAt, trigger, node, start));
         } catch (RuntimeException e) {
-            return failed(job, scheduledAt, start, e instanceof JobFailedException ? e.getCause() : e);
+            return failed(job, scheduledAt, trigger, start, e instanceof JobFailedException ? e.getCause() : e);
         }
         if (result.outcome() == FireOutcome.DUPLICATE) {
             reports.duplicate(result, node, trigger, false);
@@ -113,10 +113,11 @@ public class FirePath {
                 context.duplicates(), duration, null);
     }
 
-    private FireResult failed(PeriodicJob job, Instant scheduledAt, Instant start, Throwable error) {
+    private FireResult failed(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, Instant start,
+                              Throwable error) {
         FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
                 Duration.between(start, clock.instant()), error);
-        reports.failed(result);
+        reports.failed(result, trigger);
         return result;
     }
 

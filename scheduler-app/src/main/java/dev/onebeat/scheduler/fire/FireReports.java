@@ -30,7 +30,7 @@ class FireReports {
      * @param batched whether the fire shared its transaction: its line is then at DEBUG, the batch's at INFO
      */
     void committed(FireResult result, Duration lag, String node, FireTrigger trigger, boolean batched) {
-        metrics.record(result, lag);
+        metrics.record(result, trigger, lag);
         (batched ? batchLog : log).atLevel(batched ? Level.DEBUG : Level.INFO)
                 .log("fire committed job={} scheduledAt={} node={} trigger={} tasks={} duplicateTasks={} durationMs={}",
                         result.job(), result.scheduledAt(), node, trigger.column(), result.dispatched(),
@@ -42,14 +42,14 @@ class FireReports {
 
     /** @param expected whether a duplicate was to be expected (a recovery of a batch the dead replica had begun) */
     void duplicate(FireResult result, String node, FireTrigger trigger, boolean expected) {
-        metrics.record(result, Duration.ZERO);
+        metrics.record(result, trigger, Duration.ZERO);
         (expected ? batchLog : log).atLevel(expected ? Level.DEBUG : Level.WARN)
                 .log("duplicate fire suppressed job={} scheduledAt={} node={} trigger={}", result.job(),
                         result.scheduledAt(), node, trigger.column());
     }
 
-    void failed(FireResult result) {
-        metrics.record(result, Duration.ZERO);
+    void failed(FireResult result, FireTrigger trigger) {
+        metrics.record(result, trigger, Duration.ZERO);
         log.error("fire failed and rolled back job={} scheduledAt={} error={}", result.job(), result.scheduledAt(),
                 result.error().toString(), result.error());
     }

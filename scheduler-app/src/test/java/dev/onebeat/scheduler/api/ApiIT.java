@@ -153,6 +153,6 @@ class ApiIT {
                 .contains("onebeat_fires_total{application=\"onebeat\",job=\"heartbeat\",outcome=\"committed\"}")
                 .contains("onebeat_tasks_dispatched_total{application=\"onebeat\",job=\"heartbeat\"}")
                 .contains("onebeat_tasks_duplicate_total{application=\"onebeat\",job=\"heartbeat\"}")
-                .contains("onebeat_fire_lag_seconds_bucket{application=\"onebeat\",job=\"heartbeat\""));
+                .contains("onebeat_fire_lag_seconds_bucket{application=\"onebeat\",trigger=\"scheduled\""));
     }
 }
