@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,8 @@ import org.springframework.stereotype.Component;
  *
  * <ul>
  *   <li>jobs defined by data alone (configuration, the admin API) fire in batches of
- *       {@code onebeat.fire.batch.jobs} per transaction ({@link BatchFire}), several batches at once;</li>
+ *       {@code onebeat.fire.batch.jobs} per transaction ({@link BatchFire}), several batches at once on the
+ *       batch threads, or, when they fit in one batch, on the calling thread;</li>
  *   <li>a job written in code, which has a schedule trigger of its own, fires alone ({@link FirePath}) on
  *       the calling thread, so a slow one holds up no other; the jobs of a batch whose lock was busy or
  *       whose transaction failed fire alone too, on threads of their own;</li>
@@ -93,9 +95,17 @@ public class ScheduleFire implements DisposableBean {
         }
         List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
         int size = properties.batch().jobs();
-        for (int from = 0; from < batched.size(); from += size) {
-            List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
-            outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
+        if (alone.isEmpty() && !batched.isEmpty() && batched.size() <= size) {
+            // one batch and nothing else to do: fired on this (Quartz's) thread, so that many small schedules due
+            // together are not queued behind the batch threads (their fires began up to 120 ms late, 10 at a time)
+            FutureTask<BatchFire.Outcome> inline = new FutureTask<>(() -> batches.fire(batched, scheduledAt, trigger, node));
+            inline.run();
+            outcomes.add(inline);
+        } else {
+            for (int from = 0; from < batched.size(); from += size) {
+                List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
+                outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
+            }
         }
         alone.forEach(job -> firePath.fire(job, scheduledAt, trigger, node));
         List<Future<?>> singles = new ArrayList<>();

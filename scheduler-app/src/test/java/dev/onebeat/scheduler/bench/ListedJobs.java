@@ -57,21 +57,32 @@ final class ListedJobs {
 
     /** Inserts every row, a few thousand per statement, in one transaction. */
     void insert(Connection connection) throws SQLException {
+        List<String> names = new ArrayList<>(count);
+        List<String> definitions = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            names.add(name(i));
+            definitions.add(definition(i));
+        }
+        insert(connection, names, definitions);
+    }
+
+    /**
+     * Inserts runtime jobs as the admin API stores them, a few thousand per statement, in one
+     * transaction; shared with the fire benchmark.
+     *
+     * @param definitions one JSON definition per name, as in {@code onebeat.jobs[]}
+     */
+    static void insert(Connection connection, List<String> names, List<String> definitions) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by)
                 SELECT name, 'job', definition::jsonb, 'bench' FROM unnest(?::text[], ?::text[]) AS t(name, definition)
                 """)) {
-            for (int from = 0; from < count; from += ROWS_PER_STATEMENT) {
-                List<String> names = new ArrayList<>();
-                List<String> definitions = new ArrayList<>();
-                for (int i = from; i < Math.min(count, from + ROWS_PER_STATEMENT); i++) {
-                    names.add(name(i));
-                    definitions.add(definition(i));
-                }
-                Array nameArray = connection.createArrayOf("text", names.toArray());
-                Array definitionArray = connection.createArrayOf("text", definitions.toArray());
+            for (int from = 0; from < names.size(); from += ROWS_PER_STATEMENT) {
+                int to = Math.min(names.size(), from + ROWS_PER_STATEMENT);
+                Array nameArray = connection.createArrayOf("text", names.subList(from, to).toArray());
+                Array definitionArray = connection.createArrayOf("text", definitions.subList(from, to).toArray());
                 insert.setArray(1, nameArray);
                 insert.setArray(2, definitionArray);
                 insert.executeUpdate();

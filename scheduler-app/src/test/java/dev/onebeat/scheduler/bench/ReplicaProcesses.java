@@ -1,0 +1,170 @@
+package dev.onebeat.scheduler.bench;
+
+import dev.onebeat.scheduler.OnebeatApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Scheduler replicas of the fire benchmark: the application's own main class, each in its JVM on the
+ * benchmark's class path, its web server on a free port, its log in a file kept after the run.
+ */
+final class ReplicaProcesses implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+    private static final Pattern STARTED = Pattern.compile("Started OnebeatApplication in ([0-9.]+) seconds");
+
+    private final BenchDatabase database;
+    private final Path logDir;
+    private final List<String> javaOptions;
+    private final Map<String, Replica> replicas = new LinkedHashMap<>();
+    private final List<Path> logs = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** One running replica and what its start took. */
+    record Replica(String id, Process process, int port, Path log, long launchedNanos) {
+    }
+
+    /**
+     * How long a replica took to start.
+     *
+     * @param wall from launching the JVM until {@code /actuator/health} answered UP
+     * @param application Spring Boot's own figure: from {@code main} until the context was started
+     *        (Liquibase, storing the jobs and their triggers included; the JVM's start is not)
+     */
+    record StartUp(Duration wall, Duration application) {
+    }
+
+    ReplicaProcesses(BenchDatabase database, Path logDir) {
+        this.database = database;
+        this.logDir = logDir;
+        String options = System.getenv().getOrDefault(FireOptions.REPLICA_OPTS_VARIABLE, "-Xmx1g");
+        this.javaOptions = Arrays.stream(options.split("\\s+")).filter(option -> !option.isEmpty()).toList();
+        try {
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Launches replica {@code id} (its Quartz instance id) and returns without waiting for it. */
+    void launch(String id) {
+        int port = freePort();
+        Path log = logDir.resolve(id + "-" + System.currentTimeMillis() + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(javaOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), OnebeatApplication.class.getName(),
+                "--spring.datasource.url=" + database.url(),
+                "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
+                "--server.port=" + port,
+                "--onebeat.demo.enabled=false",
+                "--onebeat.jobs-dir=" + logDir.resolve("no-jobs")));
+        try {
+            long launched = System.nanoTime();
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            replicas.put(id, new Replica(id, process, port, log, launched));
+            logs.add(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start replica " + id, e);
+        }
+    }
+
+    /** Waits until replica {@code id} answers UP on {@code /actuator/health}. */
+    StartUp awaitUp(String id) {
+        Replica replica = replicas.get(id);
+        long deadline = replica.launchedNanos() + START_TIMEOUT.toNanos();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + "/actuator/health"))
+                .timeout(Duration.ofSeconds(2)).build();
+        while (true) {
+            if (!replica.process().isAlive()) {
+                throw new IllegalStateException("replica " + id + " exited during start-up, see " + replica.log());
+            }
+            try {
+                HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
+                    Duration wall = Duration.ofNanos(System.nanoTime() - replica.launchedNanos());
+                    return new StartUp(wall, applicationStartUp(replica));
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("replica " + id + " not up after " + START_TIMEOUT + ", see " + replica.log());
+            }
+            BenchDatabase.sleep(Duration.ofMillis(50));
+        }
+    }
+
+    /** Launches replica {@code id} and waits until it is up. */
+    StartUp start(String id) {
+        launch(id);
+        return awaitUp(id);
+    }
+
+    /** SIGTERM, as an orchestrator stops a replica; waits for the JVM to exit. */
+    void stop(String id) {
+        Replica replica = replicas.remove(id);
+        if (replica == null) {
+            return;
+        }
+        replica.process().destroy();
+        try {
+            if (!replica.process().waitFor(60, TimeUnit.SECONDS)) {
+                replica.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            replica.process().destroyForcibly();
+        }
+    }
+
+    /** @return the log of every replica launched so far, stopped ones included */
+    List<Path> logs() {
+        return List.copyOf(logs);
+    }
+
+    List<String> ids() {
+        return List.copyOf(replicas.keySet());
+    }
+
+    @Override
+    public void close() {
+        ids().forEach(this::stop);
+    }
+
+    private static Duration applicationStartUp(Replica replica) {
+        try {
+            Matcher started = STARTED.matcher(Files.readString(replica.log()));
+            return started.find() ? Duration.ofMillis(Math.round(Double.parseDouble(started.group(1)) * 1000)) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+}
