@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * What {@link FanOutBenchmark} runs. Arguments are {@code --name=value}; the server and batch
@@ -70,6 +71,25 @@ record BenchOptions(String adminUrl, int entities, int warmups, int rounds, List
             }
         }
         return new BenchOptions(adminUrl, entities, warmups, rounds, numbers("--batch-sizes", batchSizes), rowsPerStatement, breakdown);
+    }
+
+    /**
+     * The options of a benchmark's {@code main}: {@code null} once the usage is printed for
+     * {@code --help}; a malformed or unknown argument prints why and the usage and exits with 2.
+     */
+    static <T> T parseOrExit(String[] args, String usage, BiFunction<String[], Map<String, String>, T> parser) {
+        if (List.of(args).contains("--help")) {
+            System.out.print(usage);
+            return null;
+        }
+        try {
+            return parser.apply(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.print(usage);
+            System.exit(2);
+            return null;
+        }
     }
 
     /** A comma-separated list of whole numbers; shared with the other benchmarks' options. */

@@ -42,17 +42,8 @@ public final class FanOutBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(BenchOptions.USAGE);
-            return;
-        }
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args, System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.print(BenchOptions.USAGE);
-            System.exit(2);
+        BenchOptions options = BenchOptions.parseOrExit(args, BenchOptions.USAGE, BenchOptions::parse);
+        if (options == null) {
             return;
         }
         try (BenchDatabase database = BenchDatabase.create(options.adminUrl())) {

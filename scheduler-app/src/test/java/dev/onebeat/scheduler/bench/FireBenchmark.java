@@ -53,17 +53,8 @@ public final class FireBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(FireOptions.USAGE);
-            return;
-        }
-        FireOptions options;
-        try {
-            options = FireOptions.parse(args, System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.print(FireOptions.USAGE);
-            System.exit(2);
+        FireOptions options = BenchOptions.parseOrExit(args, FireOptions.USAGE, FireOptions::parse);
+        if (options == null) {
             return;
         }
         Path logDir = Path.of("target", "fire-bench", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()

@@ -50,17 +50,8 @@ public final class JobsListBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(JobsListOptions.USAGE);
-            return;
-        }
-        JobsListOptions options;
-        try {
-            options = JobsListOptions.parse(args, System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.print(JobsListOptions.USAGE);
-            System.exit(2);
+        JobsListOptions options = BenchOptions.parseOrExit(args, JobsListOptions.USAGE, JobsListOptions::parse);
+        if (options == null) {
             return;
         }
         try (BenchDatabase database = BenchDatabase.create(options.adminUrl())) {

@@ -41,17 +41,8 @@ public final class RelayBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(RelayOptions.USAGE);
-            return;
-        }
-        RelayOptions options;
-        try {
-            options = RelayOptions.parse(args, System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.print(RelayOptions.USAGE);
-            System.exit(2);
+        RelayOptions options = BenchOptions.parseOrExit(args, RelayOptions.USAGE, RelayOptions::parse);
+        if (options == null) {
             return;
         }
         try (BenchQueue queue = BenchQueue.create(options.amqpUrl());
