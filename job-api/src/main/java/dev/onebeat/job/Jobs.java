@@ -34,6 +34,8 @@ public final class Jobs {
         private final Schedule schedule;
         private MisfirePolicy misfirePolicy = MisfirePolicy.FIRE_ONCE_NOW;
         private Duration lockAtMostFor = PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR;
+        private RetryPolicy retry = RetryPolicy.DEFAULT;
+        private Duration catchUpWindow = PeriodicJob.DEFAULT_CATCH_UP_WINDOW;
 
         private Builder(String name, Schedule schedule) {
             this.name = JobNames.requireValid(name);
@@ -63,17 +65,40 @@ public final class Jobs {
         }
 
         /**
+         * @param policy see {@link PeriodicJob#retry()}
+         * @return this builder
+         */
+        public Builder retry(RetryPolicy policy) {
+            this.retry = Objects.requireNonNull(policy, "retry must not be null");
+            return this;
+        }
+
+        /**
+         * @param window see {@link PeriodicJob#catchUpWindow()}; must be positive
+         * @return this builder
+         */
+        public Builder catchUpWindow(Duration window) {
+            Objects.requireNonNull(window, "catchUpWindow must not be null");
+            if (window.isNegative() || window.isZero()) {
+                throw new IllegalArgumentException("catchUpWindow must be positive, was " + window);
+            }
+            this.catchUpWindow = window;
+            return this;
+        }
+
+        /**
          * @param body the work of one fire
          * @return the finished, immutable job
          */
         public PeriodicJob execute(JobBody body) {
-            return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor,
+            return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow,
                     Objects.requireNonNull(body, "body must not be null"));
         }
     }
 
     private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
-                              Duration lockAtMostFor, JobBody body) implements PeriodicJob {
+                              Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, JobBody body)
+            implements PeriodicJob {
         @Override
         public void run(JobContext context) throws Exception {
             body.run(context);

@@ -18,6 +18,9 @@ public interface PeriodicJob {
     /** Default for {@link #lockAtMostFor()}: one minute. */
     Duration DEFAULT_LOCK_AT_MOST_FOR = Duration.ofMinutes(1);
 
+    /** Default for {@link #catchUpWindow()}: one hour. */
+    Duration DEFAULT_CATCH_UP_WINDOW = Duration.ofHours(1);
+
     /**
      * Unique, stable name of the job. It is part of every idempotency key the job produces, so
      * renaming a job makes its tasks look new to consumers.
@@ -49,6 +52,25 @@ public interface PeriodicJob {
      */
     default Duration lockAtMostFor() {
         return DEFAULT_LOCK_AT_MOST_FOR;
+    }
+
+    /**
+     * How a failed fire of one instant is tried again.
+     *
+     * @return {@link RetryPolicy#DEFAULT} (three attempts) unless overridden
+     */
+    default RetryPolicy retry() {
+        return RetryPolicy.DEFAULT;
+    }
+
+    /**
+     * How old an instant may be and still be fired: a retry that would start later than this after the
+     * instant is not made, and the instant stays failed (it can still be re-run by hand).
+     *
+     * @return a positive duration; {@link #DEFAULT_CATCH_UP_WINDOW} unless overridden
+     */
+    default Duration catchUpWindow() {
+        return DEFAULT_CATCH_UP_WINDOW;
     }
 
     /**

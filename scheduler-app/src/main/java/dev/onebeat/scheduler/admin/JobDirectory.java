@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.admin;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.quartz.TimetableTrigger;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import java.sql.ResultSet;
@@ -96,7 +97,8 @@ public class JobDirectory {
 
     private JobView row(ResultSet rs, int row) throws SQLException {
         long next = rs.getLong(5);
-        Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next);
+        // the trigger fires its lead ahead of the instant
+        Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next).plus(TimetableTrigger.LEAD);
         Timestamp last = rs.getTimestamp(6);
         return view(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFire,
                 last == null ? null : last.toInstant());

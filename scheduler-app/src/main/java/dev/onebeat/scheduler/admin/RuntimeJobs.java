@@ -79,7 +79,7 @@ public class RuntimeJobs {
         }
         Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
                 change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor(),
-                change.gap(), change.overlap());
+                change.gap(), change.overlap(), change.retry(), change.catchUpWindow());
         Optional<RegisteredJob> defined = registry.defined(name);
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
@@ -117,12 +117,12 @@ public class RuntimeJobs {
     public Definition reschedule(String name, ScheduleFields schedule, String misfire) {
         if (registry.defined(name).isPresent()) {
             return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), null, null,
-                    null, null, misfire, null, schedule.gap(), schedule.overlap()));
+                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null));
         }
         Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
         return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), stored.task(),
                 stored.queue(), stored.args(), stored.kwargs(), misfire == null ? stored.misfire() : misfire,
-                stored.lockAtMostFor(), schedule.gap(), schedule.overlap()));
+                stored.lockAtMostFor(), schedule.gap(), schedule.overlap(), stored.retry(), stored.catchUpWindow()));
     }
 
 

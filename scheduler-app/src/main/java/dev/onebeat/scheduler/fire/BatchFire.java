@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,9 +55,12 @@ public class BatchFire {
     private final FireReports reports;
     private final Clock clock;
     private final FireProperties properties;
+    private final FireAttempts attempts;
 
     BatchFire(JobLockTable locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-              DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties) {
+              DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
+              FireAttempts attempts) {
+        this.attempts = attempts;
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
@@ -112,6 +116,8 @@ public class BatchFire {
             }
         });
         Set<String> claimed = new HashSet<>(ledger.claimAll(lockedNames, scheduledAt, start, node, trigger));
+        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.contains(name)).toList(), scheduledAt, 1,
+                trigger, node);
         Connection connection = DataSourceUtils.getConnection(dataSource);
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {
@@ -147,6 +153,7 @@ public class BatchFire {
         for (Running failed : batch.failed) {
             batch.fired.add(new FireResult(failed.job.name(), scheduledAt, FireOutcome.FAILED, 0, 0, duration,
                     failed.error));
+            batch.failedJobs.put(failed.job.name(), failed.job);
         }
         return batch;
     }
@@ -193,7 +200,7 @@ public class BatchFire {
                     // a recovery re-runs a whole batch of which the dead replica had committed some
                     reports.duplicate(result, node, trigger, trigger == FireTrigger.RECOVERY);
                 }
-                case FAILED -> reports.failed(result, trigger);
+                case FAILED -> reports.failed(batch.failedJobs.get(result.job()), result, 1, trigger, node);
             }
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "
@@ -206,6 +213,7 @@ public class BatchFire {
         final List<FireResult> fired = new ArrayList<>();
         final List<PeriodicJob> busy = new ArrayList<>();
         final List<Running> failed = new ArrayList<>();
+        final Map<String, PeriodicJob> failedJobs = new HashMap<>();
     }
 
     /** One job of the batch: its context, and the savepoint set before it first touched the database. */

@@ -9,7 +9,7 @@ import java.util.Objects;
  * Which fires of one job to list, newest scheduled instant first. A null criterion matches every fire.
  *
  * @param job the job name
- * @param outcome only fires with this ledger outcome, one of {@link #OUTCOMES}
+ * @param outcome only attempts with this outcome, one of {@link #OUTCOMES}
  * @param trigger only fires of this kind, one of {@link #TRIGGERS}
  * @param from only fires scheduled at or after this instant
  * @param to only fires scheduled before this instant
@@ -17,8 +17,8 @@ import java.util.Objects;
  */
 public record FireFilter(String job, String outcome, String trigger, Instant from, Instant to, int limit) {
 
-    /** The outcomes the ledger holds: failed and duplicate attempts leave no row. */
-    public static final List<String> OUTCOMES = List.of("committed");
+    /** The outcomes of attempts: the ledger's committed fires and the attempts beside it. */
+    public static final List<String> OUTCOMES = List.of("committed", "failed", "skipped", "duplicate");
 
     /** The trigger kinds the ledger holds, as written in {@code trigger_kind}. */
     public static final List<String> TRIGGERS = Arrays.stream(FireTrigger.values()).map(FireTrigger::column).toList();

@@ -6,7 +6,10 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** The fire ledger, {@code onebeat_fire}: one row per committed (job, scheduled instant). */
+/**
+ * The fire ledger, {@code onebeat_fire}: one row per committed (job, scheduled instant); the attempts that
+ * did not commit are beside it, in {@code onebeat_fire_attempt} ({@link FireAttempts}).
+ */
 @Component
 public class FireLedger {
 
@@ -17,19 +20,19 @@ public class FireLedger {
     }
 
     /**
-     * Claims (job, scheduledAt) inside the caller's transaction. A concurrent claim of the same pair
+     * Claims (job, scheduledAt) inside the caller's transaction, for attempt {@code attempt} of the instant. A concurrent claim of the same pair
      * waits for this transaction to end, then finds the row (if committed) and gets {@code false}.
      *
      * @return true if this transaction now owns the fire; false if it was fired before
      */
-    boolean claim(String job, Instant scheduledAt, Instant firedAt, String node, FireTrigger trigger) {
+    boolean claim(String job, Instant scheduledAt, Instant firedAt, String node, FireTrigger trigger, int attempt) {
         // UNIQUE(job_name, scheduled_at) is the exactly-once guard
         int inserted = jdbc.sql("""
-                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
-                        VALUES (?, ?, ?, ?, ?, 'committed')
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome, attempt)
+                        VALUES (?, ?, ?, ?, ?, 'committed', ?)
                         ON CONFLICT (job_name, scheduled_at) DO NOTHING
                         """)
-                .params(job, Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column())
+                .params(job, Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column(), attempt)
                 .update();
         return inserted == 1;
     }
@@ -114,18 +117,19 @@ public class FireLedger {
         return history(FireFilter.latest(job, limit));
     }
 
-    /** @return the fires {@code filter} selects, newest scheduled instant first */
+    /**
+     * @return the attempts {@code filter} selects, committed or not, newest scheduled instant first and the
+     *         latest attempt of an instant first
+     */
     public List<FireRecord> history(FireFilter filter) {
-        return jdbc.sql("""
-                        SELECT job_name, scheduled_at, fired_at, node, trigger_kind, outcome, task_count,
-                               duplicate_task_count, duration_ms
-                        FROM onebeat_fire
+        return jdbc.sql("SELECT * FROM (" + FireRecord.COLUMNS + """
+                        ) AS h
                         WHERE job_name = :job
                           AND (CAST(:outcome AS text) IS NULL OR outcome = :outcome)
                           AND (CAST(:trigger AS text) IS NULL OR trigger_kind = :trigger)
                           AND (CAST(:from AS timestamptz) IS NULL OR scheduled_at >= :from)
                           AND (CAST(:to AS timestamptz) IS NULL OR scheduled_at < :to)
-                        ORDER BY scheduled_at DESC LIMIT :limit
+                        ORDER BY scheduled_at DESC, attempt DESC, outcome = 'committed' DESC LIMIT :limit
                         """)
                 .param("job", filter.job())
                 .param("outcome", filter.outcome())
@@ -133,10 +137,14 @@ public class FireLedger {
                 .param("from", timestamp(filter.from()))
                 .param("to", timestamp(filter.to()))
                 .param("limit", filter.limit())
-                .query((rs, row) -> new FireRecord(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                        rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getString(5), rs.getString(6),
-                        rs.getInt(7), rs.getInt(8), rs.getLong(9)))
+                .query(FireRecord::read)
                 .list();
+    }
+
+    /** @return the latest {@code limit} fires of any job, by the time they began */
+    public List<FireRecord> latest(int limit) {
+        return jdbc.sql("SELECT * FROM (" + FireRecord.COLUMNS + ") AS h ORDER BY fired_at DESC LIMIT ?")
+                .param(limit).query(FireRecord::read).list();
     }
 
     private static Timestamp timestamp(Instant instant) {

@@ -5,6 +5,7 @@ import dev.onebeat.scheduler.outbox.OutboxWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -24,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
  * </ol>
  *
  * <p>Any failure rolls everything back, the ledger row included, so the instant can be fired again
- * and will produce the same task keys.
+ * and will produce the same task keys: the job's retry policy arms the next attempt
+ * ({@link FireAttempts}), and an operator can re-run it.
  */
 @Component
 public class FirePath {
@@ -38,9 +40,12 @@ public class FirePath {
     private final FireReports reports;
     private final Clock clock;
     private final FireProperties properties;
+    private final FireAttempts attempts;
 
     FirePath(JobLocks locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-             DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties) {
+             DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
+             FireAttempts attempts) {
+        this.attempts = attempts;
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
@@ -59,15 +64,23 @@ public class FirePath {
      * @return what happened; failures are logged and returned, never thrown
      */
     public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
+        return fire(job, scheduledAt, trigger, node, 1);
+    }
+
+    /**
+     * Fires attempt {@code attempt} of (job, scheduledAt); a failure arms the next attempt, if the job's
+     * retry policy and catch-up window leave one ({@link FireAttempts}).
+     */
+    public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node, int attempt) {
         Instant start = clock.instant();
         Optional<JobLocks.Held> lock = locks.acquire(job, scheduledAt);
         if (lock.isEmpty()) {
             IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
-            return failed(job, scheduledAt, trigger, start, busy);
+            return failed(job, scheduledAt, trigger, node, attempt, start, busy);
         }
         try {
-            return fireLocked(job, scheduledAt, trigger, node, start);
+            return fireLocked(job, scheduledAt, trigger, node, start, attempt);
         } finally {
             lock.get().release();
         }
@@ -78,12 +91,13 @@ public class FirePath {
      * that the ledger alone stops a second fire that got past Quartz and the lock.
      */
     public FireResult fireLocked(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
-                                 Instant start) {
+                                 Instant start, int attempt) {
         FireResult result;
         try {
-            result = transactions.execute(status -> runInTransaction(job, scheduledAt, trigger, node, start));
+            result = transactions.execute(status -> runInTransaction(job, scheduledAt, trigger, node, start, attempt));
         } catch (RuntimeException e) {
-            return failed(job, scheduledAt, trigger, start, e instanceof JobFailedException ? e.getCause() : e);
+            return failed(job, scheduledAt, trigger, node, attempt, start,
+                    e instanceof JobFailedException ? e.getCause() : e);
         }
         if (result.outcome() == FireOutcome.DUPLICATE) {
             reports.duplicate(result, node, trigger, false);
@@ -94,8 +108,9 @@ public class FirePath {
     }
 
     private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
-                                        Instant start) {
-        if (!ledger.claim(job.name(), scheduledAt, start, node, trigger)) {
+                                        Instant start, int attempt) {
+        if (!ledger.claim(job.name(), scheduledAt, start, node, trigger, attempt)) {
+            attempts.duplicates(List.of(job.name()), scheduledAt, attempt, trigger, node);
             return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
@@ -113,11 +128,11 @@ public class FirePath {
                 context.duplicates(), duration, null);
     }
 
-    private FireResult failed(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, Instant start,
-                              Throwable error) {
+    private FireResult failed(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node, int attempt,
+                              Instant start, Throwable error) {
         FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
                 Duration.between(start, clock.instant()), error);
-        reports.failed(result, trigger);
+        reports.failed(job, result, attempt, trigger, node);
         return result;
     }
 

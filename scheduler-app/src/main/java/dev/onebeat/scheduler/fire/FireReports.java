@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.fire;
 
+import dev.onebeat.job.PeriodicJob;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -20,8 +21,11 @@ class FireReports {
     private final FireMetrics metrics;
     private final List<FireListener> listeners;
 
-    FireReports(FireMetrics metrics, List<FireListener> listeners) {
+    private final FireAttempts attempts;
+
+    FireReports(FireMetrics metrics, List<FireListener> listeners, FireAttempts attempts) {
         this.metrics = metrics;
+        this.attempts = attempts;
         this.listeners = listeners;
     }
 
@@ -48,9 +52,9 @@ class FireReports {
                         result.scheduledAt(), node, trigger.column());
     }
 
-    void failed(FireResult result, FireTrigger trigger) {
+    /** Counts the failure; {@link FireAttempts} records it, arms the next attempt and logs it. */
+    void failed(PeriodicJob job, FireResult result, int attempt, FireTrigger trigger, String node) {
         metrics.record(result, trigger, Duration.ZERO);
-        log.error("fire failed and rolled back job={} scheduledAt={} error={}", result.job(), result.scheduledAt(),
-                result.error().toString(), result.error());
+        attempts.failed(job, result.scheduledAt(), attempt, trigger, node, result.error());
     }
 }

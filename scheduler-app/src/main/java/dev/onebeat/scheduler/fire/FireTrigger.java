@@ -9,7 +9,9 @@ public enum FireTrigger {
     /** Re-run by a surviving replica of a fire whose replica died mid-fire. */
     RECOVERY,
     /** Started by an operator or a test, outside the schedule. */
-    MANUAL;
+    MANUAL,
+    /** A later attempt of an instant whose fire failed. */
+    RETRY;
 
     String column() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -78,6 +78,11 @@ final class HandBack {
             // a "trigger now" keeps the instant it was requested for, wherever it ends up firing
             retryData.put(QuartzTriggers.MANUAL_TIME, data.getLong(QuartzTriggers.MANUAL_TIME));
         }
+        if (Retries.isRetry(data)) {
+            // so does a retry its attempt
+            retryData.put(Retries.INSTANT, data.getLong(Retries.INSTANT));
+            retryData.put(Retries.ATTEMPT, data.getInt(Retries.ATTEMPT));
+        }
         if (attempt == 1) {
             log.warn("job not registered on this replica, fire handed back to the cluster job={} scheduledAt={}",
                     job, scheduledAt);

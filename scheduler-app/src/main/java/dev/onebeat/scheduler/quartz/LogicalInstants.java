@@ -5,13 +5,20 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Maps the time Quartz fired a schedule's trigger to the instant the fire stands for. An on-time fire
- * maps to itself. A "fire once now" misfire is fired by Quartz at the current time; it maps to the
- * latest instant of the schedule before that, so its keys are those an on-time fire would have had.
+ * Maps the time Quartz fired a schedule's trigger to the instant the fire stands for. An on-time fire,
+ * {@link TimetableTrigger#LEAD} before its instant, maps to that instant. A "fire once now" misfire is
+ * fired by Quartz at the current time; it maps to the latest instant of the schedule up to that time +
+ * the lead, so its keys are those an on-time fire would have had.
  */
 final class LogicalInstants {
 
     private LogicalInstants() {
+    }
+
+    /** @return the instant a fire of a {@link TimetableTrigger} at {@code fireTime} stands for */
+    static Instant ofFireTime(Timetable timetable, Instant fireTime) {
+        Instant latest = timetable.latestAtOrBefore(fireTime.plus(TimetableTrigger.LEAD).truncatedTo(ChronoUnit.SECONDS));
+        return latest == null ? fireTime : latest;
     }
 
     /**

@@ -49,9 +49,10 @@ public class ScheduleFireJob implements org.quartz.Job {
             return;
         }
         Instant quartzTime = quartzTime(context);
-        Instant scheduledAt = LogicalInstants.of(timetable, quartzTime);
+        Instant scheduledAt = LogicalInstants.ofFireTime(timetable, quartzTime);
         FireTrigger trigger = recovering ? FireTrigger.RECOVERY
-                : scheduledAt.equals(quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
+                : TimetableTrigger.isFireTime(timetable, quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
+        awaitInstant(scheduledAt);
         ScheduleFire.Outcome outcome = fire.fire(key, scheduledAt, trigger, node(context));
         if (!outcome.unregistered().isEmpty()) {
             QuartzWork.inTransaction(transactions, () -> {
@@ -61,6 +62,29 @@ public class ScheduleFireJob implements org.quartz.Job {
         }
         if (outcome.members() == 0 && !recovering) {
             triggers.removeIfUnused(key, scheduledAt);
+        }
+    }
+
+    /**
+     * Waits until the instant, on the clock Quartz fires by: the trigger fired {@link TimetableTrigger#LEAD}
+     * early so that Quartz's own work for it is done, and a fire starts no earlier than its instant. Not
+     * interruptible: a fire that has begun finishes, as Quartz expects of a job at shutdown.
+     */
+    static void awaitInstant(Instant instant) {
+        boolean interrupted = false;
+        long until = Math.min(instant.toEpochMilli(), System.currentTimeMillis() + TimetableTrigger.LEAD.toMillis());
+        try {
+            for (long left = until - System.currentTimeMillis(); left > 0; left = until - System.currentTimeMillis()) {
+                try {
+                    Thread.sleep(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -67,7 +67,7 @@ public class ScheduleTriggers {
         }
         Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, quartzJob, clock.instant()));
         log.info("schedule created schedule={} key={} nextFire={}", job.schedule().describe(), scheduleKey,
-                first == null ? null : first.toInstant());
+                first == null ? null : first.toInstant().plus(TimetableTrigger.LEAD));
     }
 
     /** @return the keys, of those given, whose schedule has no trigger, in order */

@@ -13,7 +13,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The Quartz job of one-shot triggers that fire one job: a "trigger now" request, fired as
  * {@link FireTrigger#MANUAL} for the instant it was requested for, and a fire handed back to the
- * cluster ({@link HandBack}), fired for the instant it stands for. A replica that does not register
+ * cluster ({@link HandBack}), fired for the instant it stands for; the next attempt of a failed fire
+ * ({@link Retries}), fired as {@link FireTrigger#RETRY} for its instant. A replica that does not register
  * the job hands it back again.
  */
 public class SingleFireJob implements org.quartz.Job {
@@ -35,7 +36,8 @@ public class SingleFireJob implements org.quartz.Job {
         JobDataMap data = context.getMergedJobDataMap();
         String name = data.getString(QuartzTriggers.JOB_NAME);
         boolean manual = data.containsKey(QuartzTriggers.MANUAL_TIME);
-        Instant scheduledAt = HandBack.isHandedBack(data) ? HandBack.instant(data)
+        boolean retry = Retries.isRetry(data);
+        Instant scheduledAt = retry ? Retries.instant(data) : HandBack.isHandedBack(data) ? HandBack.instant(data)
                 : Instant.ofEpochMilli(data.getLong(QuartzTriggers.MANUAL_TIME));
         RegisteredJob job = registry.find(name).orElse(null);
         if (job == null) {
@@ -43,6 +45,10 @@ public class SingleFireJob implements org.quartz.Job {
                 HandBack.again(context, name, scheduledAt, clock);
                 return null;
             });
+            return;
+        }
+        if (retry) {
+            firePath.fire(job.job(), scheduledAt, FireTrigger.RETRY, ScheduleFireJob.node(context), Retries.attempt(data));
             return;
         }
         FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY

@@ -3,6 +3,8 @@ package dev.onebeat.scheduler.quartz;
 import dev.onebeat.scheduler.schedule.Descriptions;
 import dev.onebeat.scheduler.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.schedule.Timetable;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Date;
 import org.quartz.Calendar;
 import org.quartz.ScheduleBuilder;
@@ -16,6 +18,12 @@ import org.quartz.impl.triggers.AbstractTrigger;
  * the instants are, daylight saving included. Quartz's cron trigger, by contrast, loses or repeats
  * instants around daylight-saving changes.
  *
+ * <p>Quartz fires the trigger {@link #LEAD} before each instant, and the fire waits in memory for the
+ * instant itself ({@link ScheduleFireJob}): Quartz's part of a fire (marking the trigger fired under its
+ * cluster lock, several milliseconds per trigger) is then done by the time the instant comes, instead of
+ * delaying the schedules due together with it. The fire still stands for the instant and starts no
+ * earlier; a replica dying while it waits leaves Quartz to recover it, as any other fire.
+ *
  * <p>The schedule is kept as its {@link dev.onebeat.job.Schedule#describe()} text, which
  * {@link TimetableTriggerPersistence} stores in Quartz's simple-properties table; the timetable is
  * rebuilt from it on every replica.
@@ -28,6 +36,12 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
     public static final int MISFIRE_FIRE_ONCE_NOW = 1;
     /** After a misfire, wait for the next instant after now. */
     public static final int MISFIRE_DO_NOTHING = 2;
+
+    /**
+     * How long before an instant Quartz fires its trigger. Less than the shortest period a schedule can have
+     * (one second), so a fire time maps back to one instant.
+     */
+    public static final Duration LEAD = Duration.ofMillis(200);
 
     private static final long serialVersionUID = 1L;
 
@@ -100,17 +114,25 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
         this.previousFireTime = previousFireTime;
     }
 
+    /** @return the time Quartz fires the trigger for the first instant later than {@code afterTime} + {@link #LEAD} */
     @Override
     public Date getFireTimeAfter(Date afterTime) {
-        Date after = afterTime == null ? new Date() : afterTime;
-        if (after.before(startTime)) {
-            after = new Date(startTime.getTime() - 1);
-        }
-        ScheduledInstant next = timetable().next(after.toInstant());
+        Instant after = (afterTime == null ? Instant.now() : afterTime.toInstant()).plus(LEAD);
+        return fireTime(instantAfter(after));
+    }
+
+    /** @return the first instant after {@code after}, not before the start time nor after the end time; or null */
+    private Instant instantAfter(Instant after) {
+        Instant start = startTime.toInstant().minusMillis(1);
+        ScheduledInstant next = timetable().next(after.isBefore(start) ? start : after);
         if (next == null || (endTime != null && next.at().isAfter(endTime.toInstant()))) {
             return null;
         }
-        return Date.from(next.at());
+        return next.at();
+    }
+
+    private static Date fireTime(Instant instant) {
+        return instant == null ? null : Date.from(instant.minus(LEAD));
     }
 
     @Override
@@ -125,18 +147,18 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
 
     @Override
     public Date computeFirstFireTime(Calendar calendar) {
-        nextFireTime = getFireTimeAfter(new Date(startTime.getTime() - 1));
+        nextFireTime = fireTime(instantAfter(startTime.toInstant().minusMillis(1)));
         return nextFireTime;
     }
 
     @Override
     public void triggered(Calendar calendar) {
         Date fired = nextFireTime;
-        if (fired != null && !isInstant(fired)) {
+        if (fired != null && !isFireTime(fired)) {
             // a "fire once now" after a misfire: Quartz's misfire scan set the time, possibly seconds before
-            // the fire. The fire stands for the latest instant before it actually fires (which is the
-            // scheduled time Quartz hands the job: the previous fire time set here), and the trigger goes on
-            // after that instant, so the two never fire one instant twice.
+            // the fire. The fire stands for the latest instant up to its fire time + LEAD (the scheduled time
+            // Quartz hands the job is the previous fire time set here), and the trigger goes on after that
+            // instant, so the two never fire one instant twice.
             Date now = new Date();
             fired = now.after(fired) ? now : fired;
         }
@@ -144,9 +166,21 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
         nextFireTime = getFireTimeAfter(fired);
     }
 
-    private boolean isInstant(Date time) {
-        ScheduledInstant instant = timetable().next(time.toInstant().minusNanos(1));
-        return instant != null && instant.at().equals(time.toInstant());
+    /**
+     * @return whether {@code time} is when the trigger fires for an instant: {@link #LEAD} before it, or (a
+     *         trigger armed by a version without the lead) the instant itself
+     */
+    static boolean isFireTime(Timetable timetable, Instant time) {
+        return isInstant(timetable, time.plus(LEAD)) || isInstant(timetable, time);
+    }
+
+    private boolean isFireTime(Date time) {
+        return isFireTime(timetable(), time.toInstant());
+    }
+
+    private static boolean isInstant(Timetable timetable, Instant time) {
+        ScheduledInstant instant = timetable.next(time.minusNanos(1));
+        return instant != null && instant.at().equals(time);
     }
 
     @Override
@@ -156,8 +190,9 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
             return;
         }
         Date now = new Date();
-        // fire once now stands for the latest missed instant, which the fire works out from its fire time
-        nextFireTime = instruction == MISFIRE_DO_NOTHING ? getFireTimeAfter(now) : now;
+        // fire once now stands for the latest missed instant, which the fire works out from its fire time;
+        // doing nothing waits for the first instant after now, fired at once if it is less than LEAD away
+        nextFireTime = instruction == MISFIRE_DO_NOTHING ? fireTime(instantAfter(now.toInstant())) : now;
     }
 
     @Override

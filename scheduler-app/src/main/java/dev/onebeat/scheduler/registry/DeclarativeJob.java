@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import java.time.Duration;
@@ -15,10 +16,12 @@ import java.time.Duration;
  * @param schedule when it fires
  * @param misfirePolicy what happens to missed instants
  * @param lockAtMostFor the job lock's safety limit
+ * @param retry how a failed fire is tried again
+ * @param catchUpWindow how old an instant may be and still be fired
  * @param task the task each fire dispatches
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
-                      TaskRequest task) implements PeriodicJob {
+                      RetryPolicy retry, Duration catchUpWindow, TaskRequest task) implements PeriodicJob {
 
     @Override
     public void run(JobContext context) {

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
@@ -56,13 +57,40 @@ final class DeclarativeJobs {
                 Schedules.parse(where, d.cron(), d.every(), d.zone(), d.gap(), d.overlap())).execute(context -> { }).schedule());
         MisfirePolicy misfire = d.misfire() == null ? MisfirePolicy.FIRE_ONCE_NOW : misfire(where, d.misfire());
         Duration lock = d.lockAtMostFor() == null ? PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR
-                : Schedules.field(where, "lock-at-most-for", () -> positive(DurationStyle.detectAndParse(d.lockAtMostFor())));
-        return new DeclarativeJob(d.name(), schedule, misfire, lock, task);
+                : Schedules.field(where, "lock-at-most-for", () -> positive("lockAtMostFor",
+                        DurationStyle.detectAndParse(d.lockAtMostFor())));
+        RetryPolicy retry = retry(where, d.retry());
+        Duration catchUp = d.catchUpWindow() == null ? PeriodicJob.DEFAULT_CATCH_UP_WINDOW
+                : Schedules.field(where, "catch-up-window", () -> positive("catchUpWindow",
+                        DurationStyle.detectAndParse(d.catchUpWindow())));
+        return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, task);
     }
 
-    private static Duration positive(Duration duration) {
+    /** @throws JobDefinitionException naming the retry field at fault and its value */
+    static RetryPolicy retry(String where, JobsProperties.Retry retry) {
+        if (retry == null) {
+            return RetryPolicy.DEFAULT;
+        }
+        RetryPolicy policy = RetryPolicy.DEFAULT;
+        if (retry.attempts() != null) {
+            int attempts = retry.attempts();
+            policy = Schedules.field(where, "retry.attempts", () -> RetryPolicy.DEFAULT.withAttempts(attempts));
+        }
+        if (retry.backoff() != null) {
+            RetryPolicy base = policy;
+            policy = Schedules.field(where, "retry.backoff", () -> base.withBackoff(DurationStyle.detectAndParse(retry.backoff())));
+        }
+        if (retry.maxBackoff() != null) {
+            RetryPolicy base = policy;
+            policy = Schedules.field(where, "retry.max-backoff", () -> new RetryPolicy(base.attempts(), base.backoff(),
+                    DurationStyle.detectAndParse(retry.maxBackoff())));
+        }
+        return policy;
+    }
+
+    private static Duration positive(String field, Duration duration) {
         if (duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException("lockAtMostFor must be positive, was " + duration);
+            throw new IllegalArgumentException(field + " must be positive, was " + duration);
         }
         return duration;
     }

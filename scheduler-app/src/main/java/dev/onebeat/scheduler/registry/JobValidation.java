@@ -74,6 +74,13 @@ final class JobValidation {
         if (lock == null || lock.isNegative() || lock.isZero()) {
             throw new JobDefinitionException(where + ".lockAtMostFor: must be positive, was " + lock);
         }
+        if (job.retry() == null) {
+            throw new JobDefinitionException(where + ".retry: is missing");
+        }
+        Duration catchUp = job.catchUpWindow();
+        if (catchUp == null || catchUp.isNegative() || catchUp.isZero()) {
+            throw new JobDefinitionException(where + ".catchUpWindow: must be positive, was " + catchUp);
+        }
         return registered;
     }
 }

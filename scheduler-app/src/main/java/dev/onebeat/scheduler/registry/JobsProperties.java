@@ -35,9 +35,22 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      *     gap removes later by the gap's length, {@code skip} does not fire it; refused with {@code every}
      * @param overlap for {@code cron}: {@code first} (default), {@code last} or {@code both} occurrences
      *     of a wall-clock time that an overlap repeats fire; refused with {@code every}
+     * @param retry how a failed fire is tried again, default 3 attempts 10 s apart, doubling, at most 5m
+     * @param catchUpWindow how old an instant may be and still be fired (a retry included), default 1h
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
-                             String gap, String overlap) {
+                             String gap, String overlap, Retry retry, String catchUpWindow) {
+    }
+
+    /**
+     * How a declarative job's failed fire is tried again ({@link dev.onebeat.job.RetryPolicy}); an unset
+     * field keeps its default.
+     *
+     * @param attempts tries per instant, the first included, 1 to 100 (default 3)
+     * @param backoff wait before the first retry, doubling for each later one (default 10s)
+     * @param maxBackoff the longest wait between two tries (default 5m)
+     */
+    public record Retry(Integer attempts, String backoff, String maxBackoff) {
     }
 }

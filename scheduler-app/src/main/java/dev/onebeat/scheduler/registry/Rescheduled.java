@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import java.time.Duration;
 
@@ -20,6 +21,16 @@ record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfir
     @Override
     public Duration lockAtMostFor() {
         return original.lockAtMostFor();
+    }
+
+    @Override
+    public RetryPolicy retry() {
+        return original.retry();
+    }
+
+    @Override
+    public Duration catchUpWindow() {
+        return original.catchUpWindow();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.ui;
 
 import dev.onebeat.scheduler.cluster.ClusterState;
+import dev.onebeat.scheduler.fire.FireLedger;
 import dev.onebeat.scheduler.fire.FireRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,8 +22,10 @@ class Dashboard {
     private final ClusterState cluster;
     private final JdbcClient jdbc;
     private final MeterRegistry meters;
+    private final FireLedger ledger;
 
-    Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters) {
+    Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters, FireLedger ledger) {
+        this.ledger = ledger;
         this.cluster = cluster;
         this.jdbc = jdbc;
         this.meters = meters;
@@ -61,15 +64,7 @@ class Dashboard {
                         GROUP BY status
                         """)
                 .query((rs, row) -> tasks.put(rs.getString(1), rs.getLong(2))).list();
-        List<FireRecord> recent = jdbc.sql("""
-                        SELECT job_name, scheduled_at, fired_at, node, trigger_kind, outcome, task_count,
-                               duplicate_task_count, duration_ms
-                        FROM onebeat_fire ORDER BY fired_at DESC LIMIT 10
-                        """)
-                .query((rs, row) -> new FireRecord(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                        rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getString(5), rs.getString(6), rs.getInt(7),
-                        rs.getInt(8), rs.getLong(9)))
-                .list();
+        List<FireRecord> recent = ledger.latest(10);
         return new View(cluster.nodes(), number(hour.get("fires")), number(hour.get("tasks")),
                 Duration.ofMillis(number(hour.get("lag_avg"))), Duration.ofMillis(number(hour.get("lag_max"))),
                 duplicates(), tasks, recent);

@@ -103,7 +103,7 @@ class JobForms {
         return new Definition(blankToNull(form.name()), blankToNull(form.cron()), blankToNull(form.every()),
                 blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
                 blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()), blankToNull(form.gap()),
-                blankToNull(form.overlap()));
+                blankToNull(form.overlap()), null, null);
     }
 
     private <T> T parse(String field, String text, TypeReference<T> type, String expected) {

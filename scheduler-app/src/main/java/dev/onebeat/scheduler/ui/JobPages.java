@@ -89,17 +89,28 @@ class JobPages {
         return "jobs";
     }
 
-    /** @param trigger shows only the fires of that kind ({@code scheduled}, {@code manual}, ...) when set */
+    /**
+     * @param trigger shows only the fires of that kind ({@code scheduled}, {@code manual}, ...) when set
+     * @param outcome shows only the attempts that ended so ({@code committed}, {@code failed}, ...) when set
+     */
     @GetMapping("/ui/jobs/{name}")
-    String job(@PathVariable String name, @RequestParam(required = false) String trigger, Model model) {
+    String job(@PathVariable String name, @RequestParam(required = false) String trigger,
+               @RequestParam(required = false) String outcome, Model model) {
         JobView job = known(name);
-        String kind = JobForms.blankToNull(trigger);
-        if (kind != null && !FireFilter.TRIGGERS.contains(kind)) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "trigger: '" + trigger + "' is not one of "
-                    + FireFilter.TRIGGERS);
+        String kind = oneOf("trigger", trigger, FireFilter.TRIGGERS);
+        String ended = oneOf("outcome", outcome, FireFilter.OUTCOMES);
+        model.addAttribute("outcome", ended == null ? "" : ended);
+        model.addAttribute("outcomes", FireFilter.OUTCOMES);
+        return jobPage(job, kind, ended, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job)
+                .orElse(null)), Map.of(), model);
+    }
+
+    private static String oneOf(String field, String value, List<String> accepted) {
+        String given = JobForms.blankToNull(value);
+        if (given != null && !accepted.contains(given)) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, field + ": '" + value + "' is not one of " + accepted);
         }
-        return jobPage(job, kind, JobForms.ScheduleForm.of(registry.find(name).map(RegisteredJob::job).orElse(null)),
-                Map.of(), model);
+        return given;
     }
 
     @PostMapping("/ui/jobs/{name}/pause")
@@ -138,15 +149,15 @@ class JobPages {
         try {
             if (action.equals("preview")) {
                 model.addAttribute("preview", SchedulePreview.of(form.fields(), clock.instant(), PREVIEW));
-                return jobPage(job, null, form, Map.of(), model);
+                return jobPage(job, null, null, form, Map.of(), model);
             }
             runtimeJobs.reschedule(name, form.fields(), JobForms.blankToNull(form.misfire()));
         } catch (JobDefinitionException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
-            return jobPage(job, null, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
+            return jobPage(job, null, null, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
         } catch (AdminConflictException e) {
             response.setStatus(HttpStatus.CONFLICT.value());
-            return jobPage(job, null, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
+            return jobPage(job, null, null, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
         }
         flash.addFlashAttribute("notice", "Rescheduled: " + name + " now runs "
                 + registry.find(name).map(registered -> registered.job().schedule().describe()).orElse("as saved") + ".");
@@ -198,13 +209,16 @@ class JobPages {
         return "job-new";
     }
 
-    /** @param trigger the trigger kind the history shows, null for all */
-    private String jobPage(JobView job, String trigger, JobForms.ScheduleForm form, Map<String, String> errors,
-                           Model model) {
+    /**
+     * @param trigger the trigger kind the history shows, null for all
+     * @param outcome the outcome of the attempts it shows, null for all
+     */
+    private String jobPage(JobView job, String trigger, String outcome, JobForms.ScheduleForm form,
+                           Map<String, String> errors, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("job", job);
         model.addAttribute("trigger", trigger == null ? "" : trigger);
-        model.addAttribute("fires", ledger.history(new FireFilter(job.name(), null, trigger, null, null, HISTORY)));
+        model.addAttribute("fires", ledger.history(new FireFilter(job.name(), outcome, trigger, null, null, HISTORY)));
         model.addAttribute("triggers", FireFilter.TRIGGERS);
         model.addAttribute("misfires", JobForms.MISFIRES);
         model.addAttribute("dstChoices", JobForms.DST_CHOICES);

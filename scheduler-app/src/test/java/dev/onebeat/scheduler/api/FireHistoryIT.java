@@ -63,6 +63,9 @@ class FireHistoryIT {
     @BeforeEach
     void ledger() {
         jdbc.sql("DELETE FROM onebeat_fire").update();
+        jdbc.sql("DELETE FROM onebeat_fire_attempt").update();
+        failed("2027-01-01T09:00:00Z", 1, "scheduled", "2027-01-01T09:00:10Z");
+        failed("2027-01-01T09:00:00Z", 2, "retry", null);
         fire("hourly", "2027-01-01T10:00:00Z", "scheduled");
         fire("hourly", "2027-01-01T11:00:00Z", "misfire");
         fire("hourly", "2027-01-01T12:00:00Z", "scheduled");
@@ -74,14 +77,29 @@ class FireHistoryIT {
     @Test
     void withoutFiltersEveryFireOfTheJobIsListedNewestFirst() throws Exception {
         assertThat(scheduled(api.get("/api/jobs/hourly/fires"))).containsExactly("2027-01-01T13:00:00Z",
-                "2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z", "2027-01-01T10:00:00Z");
+                "2027-01-01T12:30:00Z", "2027-01-01T12:00:00Z", "2027-01-01T11:00:00Z", "2027-01-01T10:00:00Z",
+                "2027-01-01T09:00:00Z", "2027-01-01T09:00:00Z");
+    }
+
+    @Test
+    void failedAttemptsAreListedLatestFirstWithTheirErrorAndNextAttempt() throws Exception {
+        JsonNode fires = json(api.get("/api/jobs/hourly/fires?outcome=failed"));
+
+        assertThat(fires.findValuesAsString("outcome")).containsExactly("failed", "failed");
+        assertThat(fires.findValues("attempt")).extracting(JsonNode::asInt).containsExactly(2, 1);
+        assertThat(fires.findValuesAsString("trigger")).containsExactly("retry", "scheduled");
+        assertThat(fires.findValuesAsString("error")).containsExactly("java.lang.IllegalStateException: boom 2",
+                "java.lang.IllegalStateException: boom 1");
+        assertThat(fires.get(0).get("retryAt").isNull()).as("no attempt left after the second").isTrue();
+        assertThat(fires.get(1).get("retryAt").asString()).isEqualTo("2027-01-01T09:00:10Z");
     }
 
     @Test
     void triggerFilterKeepsOnlyFiresOfThatKind() throws Exception {
         JsonNode fires = json(api.get("/api/jobs/hourly/fires?trigger=scheduled"));
 
-        assertThat(fires.findValuesAsString("scheduledAt")).containsExactly("2027-01-01T12:00:00Z", "2027-01-01T10:00:00Z");
+        assertThat(fires.findValuesAsString("scheduledAt")).containsExactly("2027-01-01T12:00:00Z", "2027-01-01T10:00:00Z",
+                "2027-01-01T09:00:00Z");
         assertThat(fires.findValuesAsString("trigger")).containsOnly("scheduled");
     }
 
@@ -102,15 +120,15 @@ class FireHistoryIT {
         HttpResponse<String> response = api.get("/api/jobs/hourly/fires?trigger=cron");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual]");
+        assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual, retry]");
     }
 
     @Test
     void unknownOutcomeIsBadRequestListingTheKnownOnes() throws Exception {
-        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?outcome=failed");
+        HttpResponse<String> response = api.get("/api/jobs/hourly/fires?outcome=lost");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).isEqualTo("outcome: 'failed' is not one of [committed]");
+        assertThat(detail(response)).isEqualTo("outcome: 'lost' is not one of [committed, failed, skipped, duplicate]");
     }
 
     @Test
@@ -160,6 +178,18 @@ class FireHistoryIT {
                         VALUES (?, ?, ?, 'test-node', ?, 'committed')
                         """)
                 .params(job, at, at, trigger)
+                .update();
+    }
+
+    private void failed(String scheduledAt, int attempt, String trigger, String retryAt) {
+        Timestamp at = Timestamp.from(Instant.parse(scheduledAt));
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, error_class,
+                                                          error_message, node, trigger_kind, attempted_at, retry_at)
+                        VALUES ('hourly', ?, ?, 'failed', 'java.lang.IllegalStateException', ?, 'test-node', ?, ?, ?)
+                        """)
+                .params(at, attempt, "boom " + attempt, trigger, at,
+                        retryAt == null ? null : Timestamp.from(Instant.parse(retryAt)))
                 .update();
     }
 

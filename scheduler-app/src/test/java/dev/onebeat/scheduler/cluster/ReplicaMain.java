@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.cluster;
 
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.OnebeatApplication;
@@ -31,6 +32,12 @@ public final class ReplicaMain {
      * only), {@code dst} ({@link DaylightSavingJobs}) or {@code extra} (a job written in code, {@value #EXTRA_JOB}).
      */
     static final String JOB_PROPERTY = "replica.job";
+    /**
+     * The job of mode {@code flaky}: every 10 s, one task, three attempts 15-30 s apart; it fails on a
+     * replica started with {@code -D}{@value #FAIL_PROPERTY}{@code =true}.
+     */
+    static final String FLAKY_JOB = "flaky-10s";
+    static final String FAIL_PROPERTY = "replica.fail";
     /** The job of mode {@code extra}: every 3 s, one task. */
     static final String EXTRA_JOB = "extra-3s";
 
@@ -45,6 +52,7 @@ public final class ReplicaMain {
             case "slow" -> SlowJob.class;
             case "dst" -> DaylightSavingJobs.class;
             case "extra" -> ExtraJob.class;
+            case "flaky" -> FlakyJob.class;
             default -> FanOutJob.class;
         };
         SpringApplication.run(new Class<?>[] {OnebeatApplication.class, jobs, PauseHooks.class}, args);
@@ -67,6 +75,22 @@ public final class ReplicaMain {
     }
 
     static class NoJob {
+    }
+
+    static class FlakyJob {
+
+        @Bean
+        PeriodicJob flakyEveryTenSeconds() {
+            boolean fail = Boolean.getBoolean(FAIL_PROPERTY);
+            return Jobs.periodic(FLAKY_JOB, Schedule.every(Duration.ofSeconds(10)))
+                    .retry(new RetryPolicy(3, Duration.ofSeconds(30), Duration.ofSeconds(30)))
+                    .execute(ctx -> {
+                        if (fail) {
+                            throw new IllegalStateException("this replica fails " + FLAKY_JOB);
+                        }
+                        ctx.dispatch(TaskRequest.builder("flaky.tick").queue("flaky").entity("day", 1).build());
+                    });
+        }
     }
 
     static class ExtraJob {

@@ -241,7 +241,7 @@ class ScheduleSyncIT {
     /** A runtime job, as the admin API defines one: it shares its schedule's trigger with its like. */
     private PeriodicJob declared(String name, long everySeconds) {
         return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(new Definition(name, null,
-                everySeconds + "s", null, "declared.task", null, null, null, null, null, null, null));
+                everySeconds + "s", null, "declared.task", null, null, null, null, null, null, null, null, null));
     }
 
     private List<String> scheduleTriggers() throws SchedulerException {

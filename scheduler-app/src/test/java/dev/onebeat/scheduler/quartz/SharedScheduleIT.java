@@ -141,6 +141,20 @@ class SharedScheduleIT {
         assertEverySteadyJobFiredEveryInstantUntil(until);
     }
 
+    @Test
+    void theJobsFireAtTheirInstantsNeverBeforeThoughQuartzFiresTheTriggerAhead() {
+        awaitInstants(2);
+
+        List<String> early = jdbc.sql("""
+                        SELECT job_name || ' ' || scheduled_at || ' fired ' || fired_at || ' ' || trigger_kind
+                        FROM onebeat_fire WHERE job_name LIKE %s
+                          AND (fired_at < scheduled_at OR trigger_kind <> 'scheduled')
+                        """.formatted(STEADY_JOBS_QUOTED))
+                .query(String.class).list();
+        assertThat(early).as("fires started before their instant, or not counted on time").isEmpty();
+        assertThat(fired(awaitInstants(1))).isEqualTo(STEADY);
+    }
+
     /** Waits for {@code count} more instants every job of the schedule has fired; @return the last of them */
     private Instant awaitInstants(int count) {
         Instant from = Instant.now();
@@ -185,6 +199,6 @@ class SharedScheduleIT {
     }
 
     private static Definition definition(String name, String every) {
-        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null);
+        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null);
     }
 }

@@ -1,0 +1,17 @@
+package dev.onebeat.scheduler.fire;
+
+import java.time.Instant;
+
+/**
+ * Arms the next attempt of a failed fire where every replica can see it, so that it runs even if the
+ * replica that failed dies first. Quartz's job store does it ({@code dev.onebeat.scheduler.quartz.Retries}).
+ */
+public interface RetryScheduler {
+
+    /**
+     * Arms attempt {@code attempt} of (job, instant), in the caller's transaction.
+     *
+     * @param at when it may start
+     */
+    void schedule(String job, Instant scheduledAt, int attempt, Instant at);
+}
