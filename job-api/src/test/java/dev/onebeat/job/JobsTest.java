@@ -38,6 +38,22 @@ class JobsTest {
     }
 
     @Test
+    void retriesThreeTimesWithinAnHourUnlessTheBuilderSaysOtherwise() {
+        PeriodicJob plain = Jobs.periodic("reports", EVERY_MINUTE).execute(context -> { });
+        RetryPolicy five = RetryPolicy.DEFAULT.withAttempts(5);
+        PeriodicJob tuned = Jobs.periodic("reports", EVERY_MINUTE).retry(five).catchUpWindow(Duration.ofMinutes(5))
+                .execute(context -> { });
+
+        assertThat(plain.retry()).isEqualTo(RetryPolicy.DEFAULT);
+        assertThat(plain.catchUpWindow()).isEqualTo(PeriodicJob.DEFAULT_CATCH_UP_WINDOW);
+        assertThat(tuned.retry()).isEqualTo(five);
+        assertThat(tuned.catchUpWindow()).isEqualTo(Duration.ofMinutes(5));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).catchUpWindow(Duration.ZERO))
+                .withMessage("catchUpWindow must be positive, was PT0S");
+    }
+
+    @Test
     void runHandsTheContextToTheBody() throws Exception {
         AtomicReference<JobContext> seen = new AtomicReference<>();
         JobContext context = new FixedContext();

@@ -30,7 +30,7 @@ public class JobDirectory {
     private static final String PAGE = """
             SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
                    (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
-                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire
+                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until
             FROM onebeat_job j
             LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
                                      AND t.trigger_name = j.schedule_key
@@ -80,7 +80,8 @@ public class JobDirectory {
         if (!found.isEmpty()) {
             return Optional.of(found.get(0));
         }
-        return registry.find(name).map(job -> view(name, job.job().schedule().describe(), false, false, null, null));
+        return registry.find(name).map(job -> view(name, job.job().schedule().describe(), false, false, null, null,
+                null, null));
     }
 
     private List<JobView> read(String search, String name, int limit, long offset) {
@@ -100,12 +101,13 @@ public class JobDirectory {
         // the trigger fires its lead ahead of the instant
         Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next).plus(TimetableTrigger.LEAD);
         Timestamp last = rs.getTimestamp(6);
+        Timestamp until = rs.getTimestamp(8);
         return view(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFire,
-                last == null ? null : last.toInstant());
+                last == null ? null : last.toInstant(), rs.getString(7), until == null ? null : until.toInstant());
     }
 
     private JobView view(String name, String firedSchedule, boolean paused, boolean orphaned, Instant nextFire,
-                         Instant lastFire) {
+                         Instant lastFire, String pauseReason, Instant pausedUntil) {
         Optional<RegisteredJob> registered = registry.find(name);
         PeriodicJob job = registered.map(RegisteredJob::job).orElse(null);
         Schedule schedule = job == null ? null : job.schedule();
@@ -118,7 +120,8 @@ public class JobDirectory {
                 schedule instanceof Schedule.Cron cron ? cron.dst().overlap().text() : null,
                 stopped ? null : nextFire, lastFire, stopped,
                 job != null, registered.map(RegisteredJob::origin).orElse(null),
-                job != null && registry.defined(name).isEmpty());
+                job != null && registry.defined(name).isEmpty(), pauseReason, pausedUntil,
+                job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow());
     }
 
     private String schedulerName() {

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.admin;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -22,9 +23,14 @@ import java.time.Instant;
  *               with {@code , rescheduled at run time} when a stored schedule replaces the defined one);
  *               null when not registered here
  * @param runtime whether it is a runtime job, which may be changed freely and deleted
+ * @param pauseReason why an operator paused it, or null
+ * @param pausedUntil when its pause ends by itself, or null
+ * @param retryAttempts tries of an instant whose fire failed, the first included; null when not registered here
+ * @param catchUpWindow how old an instant may be and still get an attempt; null when not registered here
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
                       String gap, String overlap,
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
-                      boolean runtime) {
+                      boolean runtime, String pauseReason, Instant pausedUntil, Integer retryAttempts,
+                      Duration catchUpWindow) {
 }

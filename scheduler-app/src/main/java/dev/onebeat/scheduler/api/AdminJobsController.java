@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.api;
 
 import dev.onebeat.scheduler.admin.JobControl;
 import dev.onebeat.scheduler.admin.ManualTriggers;
+import java.time.Instant;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -32,9 +33,17 @@ class AdminJobsController {
     record TriggerBody(String requestId) {
     }
 
+    /**
+     * @param reason why, shown in the API and the console
+     * @param until when the pause ends by itself (an ISO instant in the future)
+     */
+    record PauseBody(String reason, Instant until) {
+    }
+
+    /** The body is optional: without it, a pause with no reason that only a resume ends. */
     @PostMapping("/pause")
-    JobControl.JobState pause(@PathVariable String name) {
-        return control.pause(name);
+    JobControl.JobState pause(@PathVariable String name, @RequestBody(required = false) PauseBody body) {
+        return body == null ? control.pause(name) : control.pause(name, body.reason(), body.until());
     }
 
     @PostMapping("/resume")

@@ -37,8 +37,21 @@ public class JobCatalog {
      * @param schedule that schedule, as {@link dev.onebeat.job.Schedule#describe()} writes it, with the misfire policy
      * @param paused whether an operator paused it
      * @param orphaned whether no replica registers it (it does not fire meanwhile)
+     * @param pauseReason why it was paused, or null
+     * @param pausedUntil when the pause ends by itself, or null if only a resume ends it
      */
-    public record Job(String name, String scheduleKey, String schedule, boolean paused, boolean orphaned) {
+    public record Job(String name, String scheduleKey, String schedule, boolean paused, boolean orphaned,
+                      String pauseReason, Instant pausedUntil) {
+    }
+
+    /**
+     * A pause that ran out.
+     *
+     * @param name job name
+     * @param reason why it had been paused, or null
+     * @param until when the pause ended
+     */
+    public record ExpiredPause(String name, String reason, Instant until) {
     }
 
     /**
@@ -100,17 +113,17 @@ public class JobCatalog {
      * @param scheduleKey a schedule
      * @param scheduledAt one of its instants
      * @return the jobs that fire at that instant of that schedule, by name: members at the instant, neither
-     *         paused nor orphaned
+     *         orphaned nor paused (a job paused until a time fires the instants from that time on)
      */
     public List<String> members(String scheduleKey, Instant scheduledAt) {
         Timestamp at = Timestamp.from(scheduledAt);
         return jdbc.sql("""
                         SELECT name FROM onebeat_job
-                        WHERE NOT paused AND NOT orphaned
+                        WHERE (NOT paused OR paused_until <= ?) AND NOT orphaned
                           AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
                         ORDER BY name
                         """)
-                .params(scheduleKey, at, scheduleKey, at)
+                .params(at, scheduleKey, at, scheduleKey, at)
                 .query(String.class)
                 .list();
     }
@@ -128,10 +141,16 @@ public class JobCatalog {
 
     /** @return the job, if stored */
     public Optional<Job> find(String name) {
-        return jdbc.sql("SELECT name, schedule_key, schedule, paused, orphaned FROM onebeat_job WHERE name = ?")
+        return jdbc.sql("""
+                        SELECT name, schedule_key, schedule, paused, orphaned, pause_reason, paused_until
+                        FROM onebeat_job WHERE name = ?
+                        """)
                 .param(name)
-                .query((rs, row) -> new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
-                        rs.getBoolean(5)))
+                .query((rs, row) -> {
+                    Timestamp until = rs.getTimestamp(7);
+                    return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                            rs.getBoolean(5), rs.getString(6), until == null ? null : until.toInstant());
+                })
                 .optional();
     }
 
@@ -151,9 +170,49 @@ public class JobCatalog {
      * @return whether that changed anything
      */
     public boolean setPaused(String name, boolean paused) {
-        return jdbc.sql("UPDATE onebeat_job SET paused = ?, updated_at = now() WHERE name = ? AND paused <> ?")
-                .params(paused, name, paused)
+        return paused ? pause(name, null, null) : jdbc.sql("""
+                        UPDATE onebeat_job SET paused = false, pause_reason = NULL, paused_until = NULL, updated_at = now()
+                        WHERE name = ? AND paused
+                        """)
+                .param(name)
                 .update() == 1;
+    }
+
+    /**
+     * Pauses a job, or changes the reason or end of its pause, in the caller's transaction.
+     *
+     * @param reason why, or null
+     * @param until when the pause ends by itself, or null
+     * @return whether anything changed
+     */
+    public boolean pause(String name, String reason, Instant until) {
+        Timestamp end = until == null ? null : Timestamp.from(until);
+        return jdbc.sql("""
+                        UPDATE onebeat_job SET paused = true, pause_reason = ?, paused_until = ?, updated_at = now()
+                        WHERE name = ? AND (NOT paused OR pause_reason IS DISTINCT FROM ?
+                                            OR paused_until IS DISTINCT FROM CAST(? AS timestamptz))
+                        """)
+                .params(reason, end, name, reason, end)
+                .update() == 1;
+    }
+
+    /**
+     * Ends the pauses whose time has come, in the caller's transaction. Two replicas doing it at once end
+     * each pause once: the second waits for the first's row lock and then finds the job no longer paused.
+     *
+     * @return the pauses ended
+     */
+    public List<ExpiredPause> endPausesDue(Instant now) {
+        return jdbc.sql("""
+                        UPDATE onebeat_job j SET paused = false, pause_reason = NULL, paused_until = NULL, updated_at = now()
+                        FROM (SELECT name, pause_reason, paused_until FROM onebeat_job
+                              WHERE paused AND paused_until <= ? ORDER BY name FOR UPDATE) AS due
+                        WHERE j.name = due.name AND j.paused
+                        RETURNING j.name, due.pause_reason, due.paused_until
+                        """)
+                .param(Timestamp.from(now))
+                .query((rs, row) -> new ExpiredPause(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()))
+                .list();
     }
 
     /**

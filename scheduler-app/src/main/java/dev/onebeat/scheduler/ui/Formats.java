@@ -27,6 +27,18 @@ public class Formats {
         return node == null || node.isNull() ? "–" : node.toString();
     }
 
+    /** @return a setting's duration in its largest whole unit, as configuration writes it: {@code 1h}, {@code 90m}, {@code 45s} */
+    public String setting(Duration duration) {
+        if (duration == null) {
+            return "–";
+        }
+        long seconds = duration.toSeconds();
+        if (seconds > 0 && seconds % 3600 == 0) {
+            return seconds / 3600 + "h";
+        }
+        return seconds > 0 && seconds % 60 == 0 ? seconds / 60 + "m" : seconds + "s";
+    }
+
     /** @return {@code 91 ms} below ten seconds, {@code 12.3 s} above */
     public String duration(Duration duration) {
         long millis = duration.toMillis();

@@ -19,11 +19,15 @@ import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -113,10 +117,32 @@ class JobPages {
         return given;
     }
 
+    /**
+     * @param reason why, optional
+     * @param pauseFor how long, as configuration writes a duration ({@code 30m}, {@code 2h}); empty for a pause
+     *     only a resume ends
+     */
     @PostMapping("/ui/jobs/{name}/pause")
-    String pause(@PathVariable String name, RedirectAttributes flash) {
-        return act(name, flash, () -> control.pause(name).paused() ? "Paused: " + name
-                + " fires no more until resumed, on every replica." : name + " was not paused.");
+    String pause(@PathVariable String name, @RequestParam(required = false) String reason,
+                 @RequestParam(name = "for", required = false) String pauseFor, RedirectAttributes flash) {
+        String length = JobForms.blankToNull(pauseFor);
+        Duration duration;
+        try {
+            duration = length == null ? null : DurationStyle.detectAndParse(length.strip());
+        } catch (IllegalArgumentException e) {
+            flash.addFlashAttribute("problem", "for: '" + pauseFor + "' is not a duration such as 30m or 2h");
+            return redirect(name);
+        }
+        if (duration != null && (duration.isNegative() || duration.isZero())) {
+            flash.addFlashAttribute("problem", "for: '" + pauseFor + "' must be longer than nothing");
+            return redirect(name);
+        }
+        Instant until = duration == null ? null : clock.instant().plus(duration).truncatedTo(ChronoUnit.SECONDS);
+        return act(name, flash, () -> {
+            JobControl.JobState state = control.pause(name, reason, until);
+            return "Paused: " + name + (state.until() == null ? " fires no more until resumed, on every replica."
+                    : " fires again from " + Formats.utc(state.until()) + ", on every replica.");
+        });
     }
 
     @PostMapping("/ui/jobs/{name}/resume")
@@ -168,7 +194,7 @@ class JobPages {
     String delete(@PathVariable String name, RedirectAttributes flash) {
         try {
             runtimeJobs.delete(name);
-        } catch (AdminConflictException e) {
+        } catch (AdminConflictException | JobDefinitionException e) {
             flash.addFlashAttribute("problem", e.getMessage());
             return redirect(name);
         } catch (UnknownJobException e) {
@@ -257,7 +283,7 @@ class JobPages {
     private String act(String name, RedirectAttributes flash, Supplier<String> action) {
         try {
             flash.addFlashAttribute("notice", action.get());
-        } catch (AdminConflictException e) {
+        } catch (AdminConflictException | JobDefinitionException e) {
             flash.addFlashAttribute("problem", e.getMessage());
         } catch (UnknownJobException e) {
             throw notFound(name);

@@ -122,7 +122,7 @@ class MalformedBodyIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
-                    + "[args, cron, every, gap, kwargs, lockAtMostFor, misfire, name, overlap, queue, task, zone]");
+                    + "[args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, misfire, name, overlap, queue, retry, task, zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
 

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,6 +128,81 @@ class DeclarativeJobsTest {
                     "onebeat.jobs[0].task", "t", "onebeat.jobs[0].gap", "later")))
                     .isInstanceOf(JobDefinitionException.class)
                     .hasMessageStartingWith("onebeat.jobs[0] (job 'x').cron: ");
+        }
+    }
+
+    @Nested
+    class RetryAndCatchUp {
+
+        @Test
+        void unsetTheyAreThreeAttemptsWithinAnHour() {
+            PeriodicJob job = job(Map.of());
+
+            assertThat(job.retry()).isEqualTo(RetryPolicy.DEFAULT);
+            assertThat(job.catchUpWindow()).isEqualTo(Duration.ofHours(1));
+        }
+
+        @Test
+        void eachFieldSetsItsPartAndTheOthersKeepTheirDefault() {
+            PeriodicJob job = job(Map.of("onebeat.jobs[0].retry.attempts", "5", "onebeat.jobs[0].retry.backoff", "30s",
+                    "onebeat.jobs[0].catch-up-window", "2h"));
+
+            assertThat(job.retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(30), Duration.ofMinutes(5)));
+            assertThat(job.catchUpWindow()).isEqualTo(Duration.ofHours(2));
+        }
+
+        @Test
+        void environmentVariablesSetThemToo() {
+            MutablePropertySources sources = new MutablePropertySources();
+            sources.addFirst(new SystemEnvironmentPropertySource(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(Map.of(
+                    "ONEBEAT_JOBS_0_NAME", "nightly", "ONEBEAT_JOBS_0_EVERY", "1h", "ONEBEAT_JOBS_0_TASK", "t",
+                    "ONEBEAT_JOBS_0_RETRY_ATTEMPTS", "1", "ONEBEAT_JOBS_0_RETRY_MAXBACKOFF", "1m",
+                    "ONEBEAT_JOBS_0_CATCHUPWINDOW", "10m"))));
+
+            PeriodicJob job = DeclarativeJobs.from(new Binder(ConfigurationPropertySources.from(sources))
+                    .bindOrCreate("onebeat", JobsProperties.class).jobs()).get(0).job();
+
+            assertThat(job.retry()).isEqualTo(new RetryPolicy(1, Duration.ofSeconds(10), Duration.ofMinutes(1)));
+            assertThat(job.catchUpWindow()).isEqualTo(Duration.ofMinutes(10));
+        }
+
+        @Test
+        void attemptsOutOfRangeAreRefusedNamingPathJobAndValue() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].retry.attempts", "0")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').retry.attempts: attempts must be 1 to 100, was 0");
+        }
+
+        @Test
+        void aBackoffThatIsNotADurationIsRefusedNamingIt() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].retry.backoff", "soon")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').retry.backoff: ")
+                    .hasMessageContaining("soon");
+        }
+
+        @Test
+        void aLongestWaitShorterThanTheFirstIsRefused() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].retry.backoff", "1m",
+                    "onebeat.jobs[0].retry.max-backoff", "30s")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').retry.max-backoff: maxBackoff must be at least backoff (PT1M),"
+                            + " was PT30S");
+        }
+
+        @Test
+        void aCatchUpWindowThatIsNotPositiveIsRefusedNamingIt() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].catch-up-window", "0s")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').catch-up-window: catchUpWindow must be positive, was PT0S");
+        }
+
+        private static PeriodicJob job(Map<String, String> more) {
+            Map<String, String> properties = new LinkedHashMap<>(Map.of("onebeat.jobs[0].name", "x",
+                    "onebeat.jobs[0].every", "1h", "onebeat.jobs[0].task", "t"));
+            properties.putAll(more);
+            return jobs(properties).get(0).job();
         }
     }
 
