@@ -13,7 +13,8 @@ import java.util.UUID;
 /**
  * The idempotency key of a dispatched task, derived only from business meaning:
  * {@code job/scheduled-instant/task[/entity-type:entity-id]}, for example
- * {@code invoice-reminders/2026-11-29T08:00:00Z/send_reminder/order:42}.
+ * {@code invoice-reminders/2026-11-29T08:00:00Z/send_reminder/order:42}; a run outside the schedule
+ * carries its id after the instant ({@link #of(String, Instant, String, String, Entity)}).
  *
  * <p>The same inputs give the same key in any JVM, on any replica, in any run. The key is ASCII and
  * at most {@value #MAX_LENGTH} characters, so it fits an AMQP {@code message_id} or an HTTP header:
@@ -30,6 +31,8 @@ public record IdempotencyKey(String value) {
     public static final int MAX_LENGTH = 255;
     /** Longest part (job, task, entity) after encoding; longer ones are hashed. */
     public static final int MAX_PART_LENGTH = 64;
+    /** Longest run id after encoding, so that a key with one stays within {@link #MAX_LENGTH}; longer ones are hashed. */
+    public static final int MAX_RUN_LENGTH = 24;
 
     /** Namespace of the name-based UUIDs of {@link #toUuid()}; fixed forever. */
     public static final UUID NAMESPACE = UUID.fromString("0a6e5be7-1f1d-4c8b-9d2e-6f6e65626561");
@@ -55,11 +58,26 @@ public record IdempotencyKey(String value) {
      * @return the key
      */
     public static IdempotencyKey of(String job, Instant scheduledAt, String task, Entity entity) {
+        return of(job, scheduledAt, null, task, entity);
+    }
+
+    /**
+     * Derives the key of a task of a run outside the schedule (a "trigger now" request): the run's id
+     * follows the instant, after a {@code ~} ({@code nightly/2026-11-29T08:00:00.123Z~r42/report}), so the
+     * keys of two runs, or of a run and the scheduled fire of the same instant, never meet.
+     *
+     * @param run the run's id (the request id), or {@code null} for a fire of the schedule
+     * @return the key
+     */
+    public static IdempotencyKey of(String job, Instant scheduledAt, String run, String task, Entity entity) {
         Objects.requireNonNull(scheduledAt, "scheduledAt must not be null");
         StringBuilder key = new StringBuilder(128)
                 .append(part(Objects.requireNonNull(job, "job must not be null"), false)).append('/')
-                .append(DateTimeFormatter.ISO_INSTANT.format(scheduledAt)).append('/')
-                .append(part(Objects.requireNonNull(task, "task must not be null"), false));
+                .append(DateTimeFormatter.ISO_INSTANT.format(scheduledAt));
+        if (run != null) {
+            key.append('~').append(bounded(encode(run, false), MAX_RUN_LENGTH));
+        }
+        key.append('/').append(part(Objects.requireNonNull(task, "task must not be null"), false));
         if (entity != null) {
             key.append('/').append(bounded(encode(entity.type(), true) + ":" + encode(entity.id(), false)));
         }
@@ -99,10 +117,14 @@ public record IdempotencyKey(String value) {
     }
 
     private static String bounded(String encoded) {
-        if (encoded.length() <= MAX_PART_LENGTH) {
+        return bounded(encoded, MAX_PART_LENGTH);
+    }
+
+    private static String bounded(String encoded, int max) {
+        if (encoded.length() <= max) {
             return encoded;
         }
-        int prefix = MAX_PART_LENGTH - HASH_HEX_DIGITS - 1;
+        int prefix = max - HASH_HEX_DIGITS - 1;
         // never cut a %XX escape in half
         if (encoded.charAt(prefix - 1) == '%') {
             prefix -= 1;

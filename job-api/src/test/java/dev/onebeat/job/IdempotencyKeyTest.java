@@ -243,4 +243,34 @@ class IdempotencyKeyTest {
         String job = key.substring(0, key.indexOf('/'));
         assertThat(job).matches("(%[0-9A-F]{2})+~[0-9a-f]{20}");
     }
+
+    @Test
+    void aRunOutsideTheScheduleCarriesItsIdAfterTheInstant() {
+        Instant at = Instant.parse("2026-11-29T08:00:00.123Z");
+
+        assertThat(IdempotencyKey.of("nightly", at, "r-42", "report", Entity.of("day", 1)).value())
+                .isEqualTo("nightly/2026-11-29T08:00:00.123Z~r-42/report/day:1");
+        assertThat(IdempotencyKey.of("nightly", at, null, "report", null))
+                .isEqualTo(IdempotencyKey.of("nightly", at, "report", null));
+    }
+
+    @Test
+    void runsOfOneInstantAndTheScheduledFireOfItNeverShareAKey() {
+        Instant at = Instant.parse("2026-11-29T08:00:00Z");
+
+        assertThat(java.util.Set.of(IdempotencyKey.of("j", at, null, "t", null), IdempotencyKey.of("j", at, "a", "t", null),
+                IdempotencyKey.of("j", at, "b", "t", null), IdempotencyKey.of("j", at, "a~b", "t", null),
+                IdempotencyKey.of("j", at, "a/t", "t", null))).hasSize(5);
+    }
+
+    @Test
+    void aLongRunIdIsHashedSoTheLongestKeyStillFits() {
+        String longest = "x".repeat(100);
+        IdempotencyKey key = IdempotencyKey.of(longest, Instant.parse("2026-11-29T08:00:00.123456789Z"), longest, longest,
+                Entity.of(longest, longest));
+
+        String run = key.value().split("/")[1].substring("2026-11-29T08:00:00.123456789Z~".length());
+        assertThat(run).matches("xxx~[0-9a-f]{20}");
+        assertThat(key.value().length()).isLessThanOrEqualTo(IdempotencyKey.MAX_LENGTH);
+    }
 }

@@ -116,8 +116,8 @@ public class BatchFire {
             }
         });
         Set<String> claimed = new HashSet<>(ledger.claimAll(lockedNames, scheduledAt, start, node, trigger));
-        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.contains(name)).toList(), scheduledAt, 1,
-                trigger, node);
+        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.contains(name)).toList(), scheduledAt, null,
+                1, trigger, node);
         Connection connection = DataSourceUtils.getConnection(dataSource);
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {
@@ -200,7 +200,7 @@ public class BatchFire {
                     // a recovery re-runs a whole batch of which the dead replica had committed some
                     reports.duplicate(result, node, trigger, trigger == FireTrigger.RECOVERY);
                 }
-                case FAILED -> reports.failed(batch.failedJobs.get(result.job()), result, 1, trigger, node);
+                case FAILED -> reports.failed(batch.failedJobs.get(result.job()), result, null, 1, trigger, node);
             }
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "
@@ -229,8 +229,8 @@ public class BatchFire {
         Running(PeriodicJob job, Instant scheduledAt, Connection connection) {
             this.job = job;
             this.connection = connection;
-            this.context = new FireContext(job.name(), scheduledAt, connection, outbox, json, properties.batchSize(),
-                    this::setSavepoint);
+            this.context = new FireContext(job.name(), scheduledAt, null, connection, outbox, json,
+                    properties.batchSize(), this::setSavepoint);
         }
 
         /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */

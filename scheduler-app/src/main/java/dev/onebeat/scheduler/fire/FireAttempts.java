@@ -60,10 +60,11 @@ public class FireAttempts implements DisposableBean {
     /**
      * Records a failed attempt and arms the next one, or gives the instant up.
      *
+     * @param run the run outside the schedule it belongs to, or null
      * @param attempt the attempt that failed, from 1
      */
-    public AfterFailure failed(PeriodicJob job, Instant scheduledAt, int attempt, FireTrigger trigger, String node,
-                               Throwable error) {
+    public AfterFailure failed(PeriodicJob job, Instant scheduledAt, String run, int attempt, FireTrigger trigger,
+                               String node, Throwable error) {
         Instant failedAt = clock.instant();
         int next = attempt + 1;
         Instant retryAt = null;
@@ -78,9 +79,9 @@ public class FireAttempts implements DisposableBean {
         while (true) {
             try {
                 transactions.executeWithoutResult(status -> {
-                    insert(job.name(), scheduledAt, attempt, "failed", null, error, node, trigger, failedAt, armed);
+                    insert(job.name(), scheduledAt, run, attempt, "failed", null, error, node, trigger, failedAt, armed);
                     if (armed != null) {
-                        retries.schedule(job.name(), scheduledAt, next, armed);
+                        retries.schedule(job.name(), scheduledAt, run, next, armed);
                     }
                 });
                 break;
@@ -111,34 +112,35 @@ public class FireAttempts implements DisposableBean {
     }
 
     /** Records, in the caller's transaction, that these jobs' fires of the instant were duplicates. */
-    void duplicates(List<String> jobs, Instant scheduledAt, int attempt, FireTrigger trigger, String node) {
+    void duplicates(List<String> jobs, Instant scheduledAt, String run, int attempt, FireTrigger trigger, String node) {
         if (jobs.isEmpty()) {
             return;
         }
         jdbc.sql("""
-                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, node, trigger_kind,
-                                                          attempted_at)
-                        SELECT u.job, ?, ?, 'duplicate', ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, node,
+                                                          trigger_kind, attempted_at)
+                        SELECT u.job, ?, ?, ?, 'duplicate', ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
                         """)
-                .params(Timestamp.from(scheduledAt), attempt, node, trigger.column(), Timestamp.from(clock.instant()),
-                        jobs.toArray(String[]::new))
+                .params(Timestamp.from(scheduledAt), FireRun.column(run), attempt, node, trigger.column(),
+                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
                 .update();
     }
 
     /** Records, in a transaction of its own, that an instant of a job was not fired, and why. */
     public void skipped(String job, Instant scheduledAt, String reason, FireTrigger trigger, String node) {
         transactions.executeWithoutResult(status ->
-                insert(job, scheduledAt, 1, "skipped", reason, null, node, trigger, clock.instant(), null));
+                insert(job, scheduledAt, null, 1, "skipped", reason, null, node, trigger, clock.instant(), null));
     }
 
-    private void insert(String job, Instant scheduledAt, int attempt, String outcome, String reason, Throwable error,
-                        String node, FireTrigger trigger, Instant at, Instant retryAt) {
+    private void insert(String job, Instant scheduledAt, String run, int attempt, String outcome, String reason,
+                        Throwable error, String node, FireTrigger trigger, Instant at, Instant retryAt) {
         jdbc.sql("""
-                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, error_class,
-                                                          error_message, node, trigger_kind, attempted_at, retry_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, reason,
+                                                          error_class, error_message, node, trigger_kind, attempted_at,
+                                                          retry_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
-                .params(job, Timestamp.from(scheduledAt), attempt, outcome, reason,
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), attempt, outcome, reason,
                         error == null ? null : error.getClass().getName(), message(error), node, trigger.column(),
                         Timestamp.from(at), retryAt == null ? null : Timestamp.from(retryAt))
                 .update();

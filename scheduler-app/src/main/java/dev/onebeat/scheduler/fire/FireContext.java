@@ -28,6 +28,7 @@ final class FireContext implements JobContext {
 
     private final String job;
     private final Instant scheduledAt;
+    private final String run;
     private final Connection connection;
     private final OutboxWriter outbox;
     private final JsonMapper json;
@@ -41,13 +42,15 @@ final class FireContext implements JobContext {
     private int inserted;
     private int pendingElsewhere;
 
-    FireContext(String job, Instant scheduledAt, Connection connection, OutboxWriter outbox, JsonMapper json,
-                int batchSize) {
-        this(job, scheduledAt, connection, outbox, json, batchSize, () -> { });
+    FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
+                JsonMapper json, int batchSize) {
+        this(job, scheduledAt, run, connection, outbox, json, batchSize, () -> { });
     }
 
-    FireContext(String job, Instant scheduledAt, Connection connection, OutboxWriter outbox, JsonMapper json,
-                int batchSize, Runnable beforeFirstWrite) {
+    /** @param run the run outside the schedule the fire belongs to ({@link FireRun}), or null */
+    FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
+                JsonMapper json, int batchSize, Runnable beforeFirstWrite) {
+        this.run = run;
         this.beforeFirstWrite = beforeFirstWrite;
         this.job = job;
         this.scheduledAt = scheduledAt;
@@ -76,7 +79,7 @@ final class FireContext implements JobContext {
 
     @Override
     public IdempotencyKey keyFor(String task, Entity entity) {
-        return IdempotencyKey.of(job, scheduledAt, task, entity);
+        return IdempotencyKey.of(job, scheduledAt, run, task, entity);
     }
 
     @Override

@@ -20,19 +20,22 @@ public class FireLedger {
     }
 
     /**
-     * Claims (job, scheduledAt) inside the caller's transaction, for attempt {@code attempt} of the instant. A concurrent claim of the same pair
+     * Claims (job, scheduledAt, run) inside the caller's transaction, for attempt {@code attempt} of the instant. A concurrent claim of the same pair
      * waits for this transaction to end, then finds the row (if committed) and gets {@code false}.
      *
      * @return true if this transaction now owns the fire; false if it was fired before
      */
-    boolean claim(String job, Instant scheduledAt, Instant firedAt, String node, FireTrigger trigger, int attempt) {
-        // UNIQUE(job_name, scheduled_at) is the exactly-once guard
+    boolean claim(String job, Instant scheduledAt, String run, Instant firedAt, String node, FireTrigger trigger,
+                  int attempt) {
+        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard
         int inserted = jdbc.sql("""
-                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome, attempt)
-                        VALUES (?, ?, ?, ?, ?, 'committed', ?)
-                        ON CONFLICT (job_name, scheduled_at) DO NOTHING
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
+                                                  attempt)
+                        VALUES (?, ?, ?, ?, ?, ?, 'committed', ?)
+                        ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         """)
-                .params(job, Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column(), attempt)
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), Timestamp.from(firedAt), node,
+                        trigger.column(), attempt)
                 .update();
         return inserted == 1;
     }
@@ -47,11 +50,11 @@ public class FireLedger {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        // UNIQUE(job_name, scheduled_at) is the exactly-once guard
+        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; these are the schedule's fires (no run)
         return jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
                         SELECT u.job, ?, ?, ?, ?, 'committed' FROM unnest(?::varchar[]) AS u(job) ORDER BY u.job
-                        ON CONFLICT (job_name, scheduled_at) DO NOTHING
+                        ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING job_name
                         """)
                 .params(Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column(),
@@ -73,7 +76,7 @@ public class FireLedger {
                         UPDATE onebeat_fire f SET task_count = u.tasks, duplicate_task_count = u.duplicates,
                             duration_ms = ?
                         FROM unnest(?::varchar[], ?::int[], ?::int[]) AS u(job, tasks, duplicates)
-                        WHERE f.job_name = u.job AND f.scheduled_at = ?
+                        WHERE f.job_name = u.job AND f.scheduled_at = ? AND f.run_id = ''
                         """)
                 .params(durationMillis, jobs.toArray(String[]::new), boxed(tasks), boxed(duplicates),
                         Timestamp.from(scheduledAt))
@@ -85,7 +88,7 @@ public class FireLedger {
         if (jobs.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM onebeat_fire WHERE scheduled_at = ? AND job_name = ANY(?::varchar[])")
+        jdbc.sql("DELETE FROM onebeat_fire WHERE scheduled_at = ? AND run_id = '' AND job_name = ANY(?::varchar[])")
                 .params(Timestamp.from(scheduledAt), jobs.toArray(String[]::new))
                 .update();
     }
@@ -99,12 +102,12 @@ public class FireLedger {
     }
 
     /** Records what the fire did, in the same transaction as {@link #claim}. */
-    void complete(String job, Instant scheduledAt, int tasks, int duplicateTasks, long durationMillis) {
+    void complete(String job, Instant scheduledAt, String run, int tasks, int duplicateTasks, long durationMillis) {
         jdbc.sql("""
                         UPDATE onebeat_fire SET task_count = ?, duplicate_task_count = ?, duration_ms = ?
-                        WHERE job_name = ? AND scheduled_at = ?
+                        WHERE job_name = ? AND scheduled_at = ? AND run_id = ?
                         """)
-                .params(tasks, duplicateTasks, durationMillis, job, Timestamp.from(scheduledAt))
+                .params(tasks, duplicateTasks, durationMillis, job, Timestamp.from(scheduledAt), FireRun.column(run))
                 .update();
     }
 

@@ -72,15 +72,26 @@ public class FirePath {
      * retry policy and catch-up window leave one ({@link FireAttempts}).
      */
     public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node, int attempt) {
+        return fire(job, scheduledAt, null, trigger, node, attempt);
+    }
+
+    /**
+     * Fires attempt {@code attempt} of a run of {@code job} outside its schedule, or of the schedule's own fire.
+     *
+     * @param run the run's id ("trigger now": its request id), with a ledger slot and task keys of its own; null for
+     *     the schedule's fire of the instant
+     */
+    public FireResult fire(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
+                           int attempt) {
         Instant start = clock.instant();
         Optional<JobLocks.Held> lock = locks.acquire(job, scheduledAt);
         if (lock.isEmpty()) {
             IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
-            return failed(job, scheduledAt, trigger, node, attempt, start, busy);
+            return failed(job, scheduledAt, run, trigger, node, attempt, start, busy);
         }
         try {
-            return fireLocked(job, scheduledAt, trigger, node, start, attempt);
+            return fireLocked(job, scheduledAt, run, trigger, node, start, attempt);
         } finally {
             lock.get().release();
         }
@@ -90,13 +101,14 @@ public class FirePath {
      * The transactional part of {@link #fire}, without the cluster lock. Exposed so tests can show
      * that the ledger alone stops a second fire that got past Quartz and the lock.
      */
-    public FireResult fireLocked(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
+    public FireResult fireLocked(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
                                  Instant start, int attempt) {
         FireResult result;
         try {
-            result = transactions.execute(status -> runInTransaction(job, scheduledAt, trigger, node, start, attempt));
+            result = transactions.execute(status -> runInTransaction(job, scheduledAt, run, trigger, node, start,
+                    attempt));
         } catch (RuntimeException e) {
-            return failed(job, scheduledAt, trigger, node, attempt, start,
+            return failed(job, scheduledAt, run, trigger, node, attempt, start,
                     e instanceof JobFailedException ? e.getCause() : e);
         }
         if (result.outcome() == FireOutcome.DUPLICATE) {
@@ -107,14 +119,14 @@ public class FirePath {
         return result;
     }
 
-    private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node,
-                                        Instant start, int attempt) {
-        if (!ledger.claim(job.name(), scheduledAt, start, node, trigger, attempt)) {
-            attempts.duplicates(List.of(job.name()), scheduledAt, attempt, trigger, node);
+    private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger,
+                                        String node, Instant start, int attempt) {
+        if (!ledger.claim(job.name(), scheduledAt, run, start, node, trigger, attempt)) {
+            attempts.duplicates(List.of(job.name()), scheduledAt, run, attempt, trigger, node);
             return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
-        FireContext context = new FireContext(job.name(), scheduledAt, DataSourceUtils.getConnection(dataSource),
+        FireContext context = new FireContext(job.name(), scheduledAt, run, DataSourceUtils.getConnection(dataSource),
                 outbox, json, properties.batchSize());
         try {
             job.run(context);
@@ -123,16 +135,16 @@ public class FirePath {
         }
         context.flush();
         Duration duration = Duration.between(start, clock.instant());
-        ledger.complete(job.name(), scheduledAt, context.inserted(), context.duplicates(), duration.toMillis());
+        ledger.complete(job.name(), scheduledAt, run, context.inserted(), context.duplicates(), duration.toMillis());
         return new FireResult(job.name(), scheduledAt, FireOutcome.COMMITTED, context.inserted(),
                 context.duplicates(), duration, null);
     }
 
-    private FireResult failed(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node, int attempt,
-                              Instant start, Throwable error) {
+    private FireResult failed(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
+                              int attempt, Instant start, Throwable error) {
         FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
                 Duration.between(start, clock.instant()), error);
-        reports.failed(job, result, attempt, trigger, node);
+        reports.failed(job, result, run, attempt, trigger, node);
         return result;
     }
 

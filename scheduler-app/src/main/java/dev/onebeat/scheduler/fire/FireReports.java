@@ -53,8 +53,8 @@ class FireReports {
     }
 
     /** Counts the failure; {@link FireAttempts} records it, arms the next attempt and logs it. */
-    void failed(PeriodicJob job, FireResult result, int attempt, FireTrigger trigger, String node) {
+    void failed(PeriodicJob job, FireResult result, String run, int attempt, FireTrigger trigger, String node) {
         metrics.record(result, trigger, Duration.ZERO);
-        attempts.failed(job, result.scheduledAt(), attempt, trigger, node, result.error());
+        attempts.failed(job, result.scheduledAt(), run, attempt, trigger, node, result.error());
     }
 }

@@ -9,9 +9,10 @@ import java.time.Instant;
 public interface RetryScheduler {
 
     /**
-     * Arms attempt {@code attempt} of (job, instant), in the caller's transaction.
+     * Arms attempt {@code attempt} of (job, instant, run), in the caller's transaction.
      *
+     * @param run the run outside the schedule, or null for the schedule's fire
      * @param at when it may start
      */
-    void schedule(String job, Instant scheduledAt, int attempt, Instant at);
+    void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at);
 }

@@ -77,11 +77,17 @@ final class HandBack {
         if (data.containsKey(QuartzTriggers.MANUAL_TIME)) {
             // a "trigger now" keeps the instant it was requested for, wherever it ends up firing
             retryData.put(QuartzTriggers.MANUAL_TIME, data.getLong(QuartzTriggers.MANUAL_TIME));
+            if (data.containsKey(QuartzTriggers.MANUAL_RUN)) {
+                retryData.put(QuartzTriggers.MANUAL_RUN, data.getString(QuartzTriggers.MANUAL_RUN));
+            }
         }
         if (Retries.isRetry(data)) {
             // so does a retry its attempt
             retryData.put(Retries.INSTANT, data.getLong(Retries.INSTANT));
             retryData.put(Retries.ATTEMPT, data.getInt(Retries.ATTEMPT));
+            if (data.containsKey(Retries.RUN)) {
+                retryData.put(Retries.RUN, data.getString(Retries.RUN));
+            }
         }
         if (attempt == 1) {
             log.warn("job not registered on this replica, fire handed back to the cluster job={} scheduledAt={}",

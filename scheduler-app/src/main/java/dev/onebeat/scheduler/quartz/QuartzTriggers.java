@@ -47,6 +47,8 @@ public final class QuartzTriggers {
     static final String JOB_NAME = "onebeat.job";
     /** Trigger data key of a manual fire: the instant (epoch millis) it fires for. */
     static final String MANUAL_TIME = "onebeat.manual.scheduledAt";
+    /** Trigger data key of a manual fire: its request id, the run its ledger row and task keys belong to. */
+    static final String MANUAL_RUN = "onebeat.manual.run";
 
     private QuartzTriggers() {
     }
@@ -115,6 +117,7 @@ public final class QuartzTriggers {
                 .forJob(SINGLE_JOB)
                 .usingJobData(JOB_NAME, job)
                 .usingJobData(MANUAL_TIME, scheduledAt.toEpochMilli())
+                .usingJobData(MANUAL_RUN, name)
                 .startNow()
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();

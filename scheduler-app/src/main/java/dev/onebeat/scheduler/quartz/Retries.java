@@ -1,8 +1,10 @@
 package dev.onebeat.scheduler.quartz;
 
 import dev.onebeat.scheduler.fire.RetryScheduler;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;
+import java.util.UUID;
 import org.quartz.JobDataMap;
 import org.quartz.ObjectAlreadyExistsException;
 import org.quartz.Scheduler;
@@ -25,11 +27,23 @@ class Retries implements RetryScheduler {
     static final String INSTANT = "onebeat.retry.instant";
     /** Trigger data key: the attempt this trigger makes, from 2. */
     static final String ATTEMPT = "onebeat.retry.attempt";
+    /** Trigger data key: the run outside the schedule the attempt belongs to, absent for the schedule's fire. */
+    static final String RUN = "onebeat.retry.run";
 
     private final Scheduler scheduler;
 
     Retries(Scheduler scheduler) {
         this.scheduler = scheduler;
+    }
+
+    /**
+     * A run's id is up to 100 characters and a trigger's name at most 200: the run is named by 20 hex digits of
+     * its hash, which with a 150-character job name still fits.
+     */
+    private static String name(String job, Instant scheduledAt, String run, int attempt) {
+        String name = job + "@" + scheduledAt.toEpochMilli() + "#" + attempt;
+        return run == null ? name : name + "~" + UUID.nameUUIDFromBytes(run.getBytes(StandardCharsets.UTF_8))
+                .toString().replace("-", "").substring(0, 20);
     }
 
     static boolean isRetry(JobDataMap data) {
@@ -44,15 +58,24 @@ class Retries implements RetryScheduler {
         return data.getInt(ATTEMPT);
     }
 
+    static String run(JobDataMap data) {
+        return data.containsKey(RUN) ? data.getString(RUN) : null;
+    }
+
     @Override
-    public void schedule(String job, Instant scheduledAt, int attempt, Instant at) {
+    public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at) {
+        JobDataMap data = new JobDataMap();
+        data.put(QuartzTriggers.JOB_NAME, job);
+        data.put(INSTANT, scheduledAt.toEpochMilli());
+        data.put(ATTEMPT, attempt);
+        if (run != null) {
+            data.put(RUN, run);
+        }
         try {
             scheduler.scheduleJob(TriggerBuilder.newTrigger()
-                    .withIdentity(job + "@" + scheduledAt.toEpochMilli() + "#" + attempt, GROUP)
+                    .withIdentity(name(job, scheduledAt, run, attempt), GROUP)
                     .forJob(QuartzTriggers.SINGLE_JOB)
-                    .usingJobData(QuartzTriggers.JOB_NAME, job)
-                    .usingJobData(INSTANT, scheduledAt.toEpochMilli())
-                    .usingJobData(ATTEMPT, attempt)
+                    .usingJobData(data)
                     .startAt(Date.from(at))
                     .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                     .build());

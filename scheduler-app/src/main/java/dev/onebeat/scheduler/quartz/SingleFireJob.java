@@ -48,11 +48,15 @@ public class SingleFireJob implements org.quartz.Job {
             return;
         }
         if (retry) {
-            firePath.fire(job.job(), scheduledAt, FireTrigger.RETRY, ScheduleFireJob.node(context), Retries.attempt(data));
+            firePath.fire(job.job(), scheduledAt, Retries.run(data), FireTrigger.RETRY, ScheduleFireJob.node(context),
+                    Retries.attempt(data));
             return;
         }
         FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY
                 : manual ? FireTrigger.MANUAL : FireTrigger.RECOVERY;
-        firePath.fire(job.job(), scheduledAt, trigger, ScheduleFireJob.node(context));
+        // a request made before runs had their own key space carries no run: it keeps the instant's slot
+        String run = manual && data.containsKey(QuartzTriggers.MANUAL_RUN) ? data.getString(QuartzTriggers.MANUAL_RUN)
+                : null;
+        firePath.fire(job.job(), scheduledAt, run, trigger, ScheduleFireJob.node(context), 1);
     }
 }

@@ -118,7 +118,7 @@ class FirePathIT {
         CyclicBarrier start = new CyclicBarrier(2);
         Callable<FireResult> fire = () -> {
             start.await();
-            return firePath.fireLocked(slow, T, FireTrigger.MANUAL, Thread.currentThread().getName(), Instant.now(), 1);
+            return firePath.fireLocked(slow, T, null, FireTrigger.MANUAL, Thread.currentThread().getName(), Instant.now(), 1);
         };
 
         List<FireResult> results = Stream.of(threads.submit(fire), threads.submit(fire)).map(FirePathIT::join).toList();
