@@ -54,19 +54,28 @@ public record RetryPolicy(int attempts, Duration backoff, Duration maxBackoff) {
     /**
      * @param attempt the attempt about to be scheduled, from 2
      * @param random a number in [0, 1), the jitter
-     * @return how long after the failure of attempt {@code attempt - 1} it starts
+     * @return how long after the failure of attempt {@code attempt - 1} it starts: between half and the whole of
+     *         {@link #ceilingBefore}
      */
     public Duration delayBefore(int attempt, double random) {
+        long millis = ceilingBefore(attempt).toMillis();
+        return Duration.ofMillis(millis / 2 + (long) (random * (millis - millis / 2)));
+    }
+
+    /**
+     * @param attempt an attempt after the first, from 2 (any number: it is not held against {@link #attempts()})
+     * @return the longest wait before it: {@code backoff × 2^(attempt-2)}, at most {@code maxBackoff}
+     */
+    public Duration ceilingBefore(int attempt) {
         if (attempt < 2) {
             throw new IllegalArgumentException("the first attempt is not a retry, attempt was " + attempt);
         }
-        Duration full = maxBackoff;
-        int doublings = attempt - 2;
-        if (doublings < 30) {
-            Duration doubled = backoff.multipliedBy(1L << doublings);
-            full = doubled.compareTo(maxBackoff) < 0 ? doubled : maxBackoff;
+        int doublings = Math.min(attempt - 2, 62);
+        long backoffMillis = backoff.toMillis();
+        long maxMillis = maxBackoff.toMillis();
+        if (backoffMillis > (maxMillis >> doublings)) {
+            return maxBackoff;
         }
-        long millis = full.toMillis();
-        return Duration.ofMillis(millis / 2 + (long) (random * (millis - millis / 2)));
+        return Duration.ofMillis(Math.min(maxMillis, backoffMillis << doublings));
     }
 }

@@ -1,5 +1,6 @@
 package dev.onebeat.worker;
 
+import dev.onebeat.job.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -31,13 +32,9 @@ public record Backoff(Duration base, Duration max) {
      * @return the upper bound of the wait after it
      */
     public Duration ceiling(int attempt) {
-        int doublings = Math.min(Math.max(attempt - 1, 0), 62);
-        long baseMillis = base.toMillis();
-        long maxMillis = max.toMillis();
-        if (baseMillis > (maxMillis >> doublings)) {
-            return max;
-        }
-        return Duration.ofMillis(Math.min(maxMillis, baseMillis << doublings));
+        // the scheduler's retries double the same way; attempt n of a task is retry n + 1 of the policy (past 62
+        // doublings every ceiling is max, so a huge attempt number is capped before the + 1 can overflow)
+        return new RetryPolicy(1, base, max).ceilingBefore(Math.min(Math.max(attempt, 1), 1_000) + 1);
     }
 
     /**

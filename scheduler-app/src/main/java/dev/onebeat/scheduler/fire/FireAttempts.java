@@ -126,10 +126,48 @@ public class FireAttempts implements DisposableBean {
                 .update();
     }
 
-    /** Records, in a transaction of its own, that an instant of a job was not fired, and why. */
-    public void skipped(String job, Instant scheduledAt, String reason, FireTrigger trigger, String node) {
-        transactions.executeWithoutResult(status ->
-                insert(job, scheduledAt, null, 1, "skipped", reason, null, node, trigger, clock.instant(), null));
+    /** Why an instant of a job was not fired; the {@code reason} of its skipped attempt. */
+    public enum SkipReason {
+        /** An operator's pause. */
+        PAUSED("paused"),
+        /** Older than the job's catch-up window when a replica could fire it. */
+        OUTSIDE_CATCH_UP_WINDOW("outside catch-up window");
+
+        private final String text;
+
+        SkipReason(String text) {
+            this.text = text;
+        }
+
+        /** @return as the history shows it */
+        public String text() {
+            return text;
+        }
+    }
+
+    /**
+     * Records, in a transaction of its own, that an instant of these jobs was not fired, and why; once per
+     * (job, instant, reason), however often it is recorded. A failure to record it is logged, not thrown:
+     * the instant was not going to fire either way.
+     */
+    public void skipped(List<String> jobs, Instant scheduledAt, SkipReason reason, FireTrigger trigger, String node) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        try {
+            transactions.executeWithoutResult(status -> jdbc.sql("""
+                            INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
+                                                              trigger_kind, attempted_at)
+                            SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                            ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
+                            """)
+                    .params(Timestamp.from(scheduledAt), reason.text(), node, trigger.column(),
+                            Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                    .update());
+        } catch (RuntimeException e) {
+            log.warn("could not record skipped instants scheduledAt={} reason={} jobs={} error={}", scheduledAt,
+                    reason.text(), jobs.size() <= 10 ? jobs : jobs.size(), e.toString());
+        }
     }
 
     private void insert(String job, Instant scheduledAt, String run, int attempt, String outcome, String reason,

@@ -4,6 +4,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Fires every job of one schedule for one of its instants: the jobs the catalog lists as members at
- * that instant (neither paused nor orphaned).
+ * that instant (neither paused nor orphaned). A paused member's instant, and an instant older than a
+ * member's catch-up window (a late recovery, a replay of missed instants), are recorded skipped for it.
  *
  * <ul>
  *   <li>jobs defined by data alone (configuration, the admin API) fire in batches of
@@ -51,8 +53,13 @@ public class ScheduleFire implements DisposableBean {
     private final ThreadPoolExecutor batchThreads;
     private final ThreadPoolExecutor singleThreads;
 
+    private final FireAttempts attempts;
+    private final Clock clock;
+
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
-                 FireProperties properties) {
+                 FireProperties properties, FireAttempts attempts, Clock clock) {
+        this.attempts = attempts;
+        this.clock = clock;
         this.catalog = catalog;
         this.registry = registry;
         this.batches = batches;
@@ -65,7 +72,7 @@ public class ScheduleFire implements DisposableBean {
     /**
      * What firing one instant of a schedule did.
      *
-     * @param members the jobs due
+     * @param members the jobs due, paused ones included
      * @param unregistered those this replica does not register, left to the caller
      */
     public record Outcome(int members, List<String> unregistered) {
@@ -79,19 +86,30 @@ public class ScheduleFire implements DisposableBean {
      * @return what happened; the fires' failures are logged and counted, never thrown
      */
     public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node) {
-        List<String> members = catalog.members(scheduleKey, scheduledAt);
+        JobCatalog.Members due = catalog.membersAt(scheduleKey, scheduledAt);
+        List<String> members = due.firing();
+        attempts.skipped(due.paused(), scheduledAt, FireAttempts.SkipReason.PAUSED, trigger, node);
         List<PeriodicJob> batched = new ArrayList<>();
         List<PeriodicJob> alone = new ArrayList<>();
         List<String> unregistered = new ArrayList<>();
+        List<String> tooOld = new ArrayList<>();
+        Instant now = clock.instant();
         for (String name : members) {
             Optional<RegisteredJob> registered = registry.find(name);
             if (registered.isEmpty()) {
                 unregistered.add(name);
+            } else if (scheduledAt.plus(registered.get().job().catchUpWindow()).isBefore(now)) {
+                tooOld.add(name);
             } else if (registered.get().declarative()) {
                 batched.add(registered.get().job());
             } else {
                 alone.add(registered.get().job());
             }
+        }
+        if (!tooOld.isEmpty()) {
+            log.warn("instant older than the jobs' catch-up window, skipped scheduledAt={} trigger={} jobs={}",
+                    scheduledAt, trigger.column(), tooOld.size() <= 10 ? tooOld : tooOld.size());
+            attempts.skipped(tooOld, scheduledAt, FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW, trigger, node);
         }
         List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
         int size = properties.batch().jobs();
@@ -121,7 +139,7 @@ public class ScheduleFire implements DisposableBean {
             log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
                     scheduledAt, unregistered.size());
         }
-        return new Outcome(members.size(), unregistered);
+        return new Outcome(members.size() + due.paused().size(), unregistered);
     }
 
     private static <T> T await(Future<T> future) {

@@ -110,6 +110,36 @@ public class JobCatalog {
     }
 
     /**
+     * The jobs of one instant of a schedule.
+     *
+     * @param firing those that fire, by name
+     * @param paused those an operator's pause keeps from firing it, by name
+     */
+    public record Members(List<String> firing, List<String> paused) {
+    }
+
+    /**
+     * @return the members of that instant of that schedule that are not orphaned, those that fire and those
+     *         paused (a job paused until a time fires the instants from that time on)
+     */
+    public Members membersAt(String scheduleKey, Instant scheduledAt) {
+        Timestamp at = Timestamp.from(scheduledAt);
+        List<String> firing = new ArrayList<>();
+        List<String> paused = new ArrayList<>();
+        jdbc.sql("""
+                        SELECT name, paused AND (paused_until IS NULL OR paused_until > ?) FROM onebeat_job
+                        WHERE NOT orphaned
+                          AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
+                        ORDER BY name
+                        """)
+                .params(at, scheduleKey, at, scheduleKey, at)
+                .query(rs -> {
+                    (rs.getBoolean(2) ? paused : firing).add(rs.getString(1));
+                });
+        return new Members(firing, paused);
+    }
+
+    /**
      * @param scheduleKey a schedule
      * @param scheduledAt one of its instants
      * @return the jobs that fire at that instant of that schedule, by name: members at the instant, neither

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.quartz.TimetableTrigger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,11 +89,14 @@ final class Ledger {
     }
 
     String nodeExecuting() {
+        // Quartz fires the trigger its lead before the instant, and the fire waits for the instant: only then is
+        // it inside its transaction, holding the job's lock
         List<String> holders = jdbc.sql("""
                         SELECT instance_name FROM qrtz_fired_triggers
                         WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'EXECUTING'
+                          AND sched_time + ? < extract(epoch FROM clock_timestamp()) * 1000
                         """)
-                .param(job).query(String.class).list();
+                .params(job, TimetableTrigger.LEAD.toMillis() + 100).query(String.class).list();
         return holders.isEmpty() ? null : holders.get(0);
     }
 

@@ -117,6 +117,19 @@ class SharedScheduleIT {
         assertThat(fires).as("no fire of an instant due after the pause and before the resume")
                 .noneMatch(at -> at.isAfter(paused.plusSeconds(1)) && at.isBefore(resumed));
         assertThat(fires).as("fires again after the resume").anyMatch(at -> at.isAfter(resumed));
+        List<Instant> whilePaused = jdbc.sql("""
+                        SELECT DISTINCT scheduled_at FROM onebeat_fire WHERE job_name LIKE %s
+                          AND scheduled_at > ? AND scheduled_at < ? ORDER BY scheduled_at
+                        """.formatted(STEADY_JOBS_QUOTED))
+                .params(Timestamp.from(paused.plusSeconds(1)), Timestamp.from(resumed.minusSeconds(1)))
+                .query(Timestamp.class).list().stream().map(Timestamp::toInstant).toList();
+        List<Instant> skipped = jdbc.sql("""
+                        SELECT scheduled_at FROM onebeat_fire_attempt
+                        WHERE job_name = 'shared-7' AND outcome = 'skipped' AND reason = 'paused' ORDER BY scheduled_at
+                        """).query(Timestamp.class).list().stream().map(Timestamp::toInstant).toList();
+        assertThat(whilePaused).isNotEmpty();
+        assertThat(skipped).as("each instant the others fired while it was paused, recorded skipped once")
+                .containsAll(whilePaused).doesNotHaveDuplicates();
         assertEverySteadyJobFiredEveryInstantUntil(checkedUntil);
     }
 
