@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.api;
 
+import dev.onebeat.scheduler.admin.InstantRuns;
 import dev.onebeat.scheduler.admin.JobControl;
 import dev.onebeat.scheduler.admin.ManualTriggers;
 import java.time.Instant;
@@ -13,7 +14,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** {@code POST /api/jobs/{name}/pause}, {@code /resume} and {@code /trigger}. */
+/** {@code POST /api/jobs/{name}/pause}, {@code /resume}, {@code /trigger} and {@code /instants/{instant}/run}. */
 @RestController
 @RequestMapping("/api/jobs/{name}")
 class AdminJobsController {
@@ -23,10 +24,19 @@ class AdminJobsController {
 
     private final JobControl control;
     private final ManualTriggers triggers;
+    private final InstantRuns instantRuns;
 
-    AdminJobsController(JobControl control, ManualTriggers triggers) {
+    AdminJobsController(JobControl control, ManualTriggers triggers, InstantRuns instantRuns) {
         this.control = control;
         this.triggers = triggers;
+        this.instantRuns = instantRuns;
+    }
+
+    /** Re-runs one instant of the job's schedule that has not committed, with its keys. */
+    @PostMapping("/instants/{instant}/run")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    InstantRuns.Accepted rerun(@PathVariable String name, @PathVariable Instant instant) {
+        return instantRuns.rerun(name, instant);
     }
 
     /** @param requestId the request id, when not sent as the {@code Idempotency-Key} header */

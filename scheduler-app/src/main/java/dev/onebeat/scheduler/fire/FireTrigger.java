@@ -11,7 +11,9 @@ public enum FireTrigger {
     /** Started by an operator or a test, outside the schedule. */
     MANUAL,
     /** A later attempt of an instant whose fire failed. */
-    RETRY;
+    RETRY,
+    /** An instant of the schedule fired again by an operator (a re-run), with its own keys. */
+    BACKFILL;
 
     String column() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -88,6 +88,9 @@ final class HandBack {
             if (data.containsKey(Retries.RUN)) {
                 retryData.put(Retries.RUN, data.getString(Retries.RUN));
             }
+            if (Retries.byOperator(data)) {
+                retryData.put(Retries.OPERATOR, true);
+            }
         }
         if (attempt == 1) {
             log.warn("job not registered on this replica, fire handed back to the cluster job={} scheduledAt={}",

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * recovery. The trigger is named by job, instant and attempt, so one attempt is armed once.
  */
 @Component
-class Retries implements RetryScheduler {
+public class Retries implements RetryScheduler {
 
     static final String GROUP = "onebeat-retry";
     /** Trigger data key: the instant (epoch millis) the retried fire stands for. */
@@ -29,6 +29,8 @@ class Retries implements RetryScheduler {
     static final String ATTEMPT = "onebeat.retry.attempt";
     /** Trigger data key: the run outside the schedule the attempt belongs to, absent for the schedule's fire. */
     static final String RUN = "onebeat.retry.run";
+    /** Trigger data key: present when an operator asked for the attempt (a re-run), fired as a backfill. */
+    static final String OPERATOR = "onebeat.retry.operator";
 
     private final Scheduler scheduler;
 
@@ -58,13 +60,33 @@ class Retries implements RetryScheduler {
         return data.getInt(ATTEMPT);
     }
 
+    static boolean byOperator(JobDataMap data) {
+        return data.containsKey(OPERATOR);
+    }
+
     static String run(JobDataMap data) {
         return data.containsKey(RUN) ? data.getString(RUN) : null;
     }
 
     @Override
     public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at) {
+        arm(job, scheduledAt, run, attempt, at, false);
+    }
+
+    /**
+     * Arms an attempt an operator asked for, due now, in the caller's transaction.
+     *
+     * @return false if that attempt was armed already
+     */
+    public boolean rerun(String job, Instant scheduledAt, int attempt, Instant now) {
+        return arm(job, scheduledAt, null, attempt, now, true);
+    }
+
+    private boolean arm(String job, Instant scheduledAt, String run, int attempt, Instant at, boolean byOperator) {
         JobDataMap data = new JobDataMap();
+        if (byOperator) {
+            data.put(OPERATOR, true);
+        }
         data.put(QuartzTriggers.JOB_NAME, job);
         data.put(INSTANT, scheduledAt.toEpochMilli());
         data.put(ATTEMPT, attempt);
@@ -79,8 +101,10 @@ class Retries implements RetryScheduler {
                     .startAt(Date.from(at))
                     .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                     .build());
+            return true;
         } catch (ObjectAlreadyExistsException e) {
             // armed before, by a fire of this attempt that a recovery repeated
+            return false;
         } catch (SchedulerException e) {
             throw new IllegalStateException("could not arm attempt " + attempt + " of job '" + job + "' at "
                     + scheduledAt + ": " + e.getMessage(), e);

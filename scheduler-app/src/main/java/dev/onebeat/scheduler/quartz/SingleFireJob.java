@@ -48,7 +48,8 @@ public class SingleFireJob implements org.quartz.Job {
             return;
         }
         if (retry) {
-            firePath.fire(job.job(), scheduledAt, Retries.run(data), FireTrigger.RETRY, ScheduleFireJob.node(context),
+            firePath.fire(job.job(), scheduledAt, Retries.run(data),
+                    Retries.byOperator(data) ? FireTrigger.BACKFILL : FireTrigger.RETRY, ScheduleFireJob.node(context),
                     Retries.attempt(data));
             return;
         }

@@ -4,6 +4,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.admin.AdminConflictException;
 import dev.onebeat.scheduler.admin.AuditLog;
+import dev.onebeat.scheduler.admin.InstantRuns;
 import dev.onebeat.scheduler.admin.JobControl;
 import dev.onebeat.scheduler.admin.JobDirectory;
 import dev.onebeat.scheduler.admin.JobView;
@@ -21,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -69,9 +71,12 @@ class JobPages {
     private final AuditLog audit;
     private final JobForms forms;
     private final Clock clock;
+    private final InstantRuns instantRuns;
 
     JobPages(JobDirectory directory, JobRegistry registry, FireLedger ledger, JobControl control,
-             ManualTriggers triggers, RuntimeJobs runtimeJobs, AuditLog audit, JobForms forms, Clock clock) {
+             ManualTriggers triggers, RuntimeJobs runtimeJobs, AuditLog audit, JobForms forms, Clock clock,
+             InstantRuns instantRuns) {
+        this.instantRuns = instantRuns;
         this.directory = directory;
         this.registry = registry;
         this.ledger = ledger;
@@ -141,7 +146,7 @@ class JobPages {
         return act(name, flash, () -> {
             JobControl.JobState state = control.pause(name, reason, until);
             return "Paused: " + name + (state.until() == null ? " fires no more until resumed, on every replica."
-                    : " fires again from " + Formats.utc(state.until()) + ", on every replica.");
+                    : " fires again from " + Formats.utc(state.until()) + " UTC, on every replica.");
         });
     }
 
@@ -149,6 +154,20 @@ class JobPages {
     String resume(@PathVariable String name, RedirectAttributes flash) {
         return act(name, flash, () -> control.resume(name).paused() ? name + " is still paused."
                 : "Resumed: " + name + " fires on its schedule again.");
+    }
+
+    /** Re-runs an instant that failed for good or was skipped (a button on its row of the history). */
+    @PostMapping("/ui/jobs/{name}/instants/{instant}/run")
+    String rerun(@PathVariable String name, @PathVariable String instant, RedirectAttributes flash) {
+        Instant at;
+        try {
+            at = Instant.parse(instant);
+        } catch (DateTimeParseException e) {
+            flash.addFlashAttribute("problem", "instant: '" + instant + "' is not an instant");
+            return redirect(name);
+        }
+        return act(name, flash, () -> "Re-running " + name + " for " + Formats.utc(at) + " UTC, attempt "
+                + instantRuns.rerun(name, at).attempt() + ".");
     }
 
     /** The form carries a request id made when the page was drawn: a second submit of it fires nothing new. */

@@ -120,7 +120,7 @@ class FireHistoryIT {
         HttpResponse<String> response = api.get("/api/jobs/hourly/fires?trigger=cron");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual, retry]");
+        assertThat(detail(response)).isEqualTo("trigger: 'cron' is not one of [scheduled, misfire, recovery, manual, retry, backfill]");
     }
 
     @Test

@@ -82,6 +82,8 @@ class SecurityMatrixIT {
             POST   | /api/jobs/heartbeat/resume | operator  | allowed
             POST   | /api/jobs/heartbeat/trigger| viewer    | denied
             POST   | /api/jobs/heartbeat/trigger| operator  | allowed
+            POST   | /api/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | viewer   | denied
+            POST   | /api/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | operator | allowed
             POST   | /api/tasks/42/retry        | viewer    | denied
             POST   | /api/tasks/42/retry        | operator  | allowed
             POST   | /api/tasks/42/discard      | viewer    | denied
@@ -113,6 +115,8 @@ class SecurityMatrixIT {
             POST   | /ui/jobs/heartbeat/pause   | operator  | allowed
             POST   | /ui/jobs/heartbeat/resume  | operator  | allowed
             POST   | /ui/jobs/heartbeat/trigger | operator  | allowed
+            POST   | /ui/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | viewer   | denied
+            POST   | /ui/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | operator | allowed
             POST   | /ui/tasks/42/retry         | operator  | allowed
             POST   | /ui/tasks/42/discard       | viewer    | denied
             POST   | /ui/tasks/42/discard       | operator  | allowed

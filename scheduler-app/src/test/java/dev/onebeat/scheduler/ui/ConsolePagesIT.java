@@ -46,7 +46,9 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[4].name=reschedule-me", "onebeat.jobs[4].cron=0 10 1 1 *", "onebeat.jobs[4].task=ops.noop",
         "onebeat.jobs[5].name=keep-me", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop",
         "onebeat.jobs[6].name=reschedule-badly", "onebeat.jobs[6].cron=0 12 1 1 *", "onebeat.jobs[6].task=ops.noop",
-        "onebeat.jobs[7].name=filter-me", "onebeat.jobs[7].cron=0 13 1 1 *", "onebeat.jobs[7].task=ops.noop"})
+        "onebeat.jobs[7].name=filter-me", "onebeat.jobs[7].cron=0 13 1 1 *", "onebeat.jobs[7].task=ops.noop",
+        "onebeat.jobs[8].name=rerun-me", "onebeat.jobs[8].cron=0 14 1 1 *", "onebeat.jobs[8].task=ops.noop",
+        "onebeat.jobs[9].name=pause-a-while", "onebeat.jobs[9].cron=0 15 1 1 *", "onebeat.jobs[9].task=ops.noop"})
 @AutoConfigureMockMvc
 class ConsolePagesIT {
 
@@ -71,7 +73,7 @@ class ConsolePagesIT {
     void jobsListSearchesByNameAndShowsTheNextFire() throws Exception {
         MockHttpServletResponse all = page(get("/ui/jobs"), "viewer");
         assertThat(all.getStatus()).isEqualTo(200);
-        assertThat(all.getContentAsString()).contains("8 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
+        assertThat(all.getContentAsString()).contains("10 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
                 .contains("<code>0 7 1 * *</code>");
 
         String found = page(get("/ui/jobs").param("q", "YEARLY"), "viewer").getContentAsString();
@@ -146,6 +148,43 @@ class ConsolePagesIT {
         assertThat(directory.find("pause-me").orElseThrow().paused()).isFalse();
         assertThat(jdbc.sql("SELECT action || ' by ' || actor FROM onebeat_audit WHERE target = 'pause-me' ORDER BY id")
                 .query(String.class).list()).containsExactly("job.pause by operator", "job.resume by operator");
+    }
+
+    @Test
+    void operatorPausesForAWhileWithAReasonShownOnThePage() throws Exception {
+        MvcResult paused = perform(post("/ui/jobs/pause-a-while/pause").param("reason", "supplier outage")
+                .param("for", "2h").with(csrf()), "operator");
+
+        assertThat(String.valueOf(paused.getFlashMap().get("notice"))).startsWith("Paused: pause-a-while fires again from ");
+        assertThat(directory.find("pause-a-while").orElseThrow().pausedUntil())
+                .isBetween(Instant.now().plus(Duration.ofMinutes(119)), Instant.now().plus(Duration.ofMinutes(121)));
+        assertThat(page(get("/ui/jobs/pause-a-while"), "viewer").getContentAsString())
+                .contains("id=\"job-pause\"").contains("supplier outage").contains(", until ");
+        MvcResult bad = perform(post("/ui/jobs/pause-a-while/pause").param("for", "soon").with(csrf()), "operator");
+        assertThat(String.valueOf(bad.getFlashMap().get("problem"))).isEqualTo("for: 'soon' is not a duration such as 30m or 2h");
+    }
+
+    @Test
+    void anInstantGivenUpShowsARerunButtonThatReRunsIt() throws Exception {
+        Instant instant = Instant.parse("2026-01-01T14:00:00Z");
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, error_class, error_message,
+                                                          node, trigger_kind, attempted_at)
+                        VALUES ('rerun-me', ?, 3, 'failed', 'java.io.IOException', 'disk full', 'test-node', 'retry', ?)
+                        """).params(Timestamp.from(instant), Timestamp.from(instant)).update();
+
+        assertThat(page(get("/ui/jobs/rerun-me"), "operator").getContentAsString())
+                .contains("java.io.IOException: disk full").contains("no attempt left").contains("class=\"rerun\"")
+                .contains("/ui/jobs/rerun-me/instants/2026-01-01T14:00:00Z/run");
+        assertThat(page(get("/ui/jobs/rerun-me"), "viewer").getContentAsString()).doesNotContain("class=\"rerun\"");
+
+        MvcResult rerun = perform(post("/ui/jobs/rerun-me/instants/2026-01-01T14:00:00Z/run").with(csrf()), "operator");
+
+        assertThat(String.valueOf(rerun.getFlashMap().get("notice"))).isEqualTo(
+                "Re-running rerun-me for 2026-01-01 14:00:00 UTC, attempt 4.");
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(
+                "SELECT count(*) FROM onebeat_fire WHERE job_name = 'rerun-me' AND trigger_kind = 'backfill' AND attempt = 4")
+                .query(Long.class).single() == 1);
     }
 
     @Test
