@@ -115,13 +115,13 @@ public class BatchFire {
                 batch.busy.add(job);
             }
         });
-        Set<String> claimed = new HashSet<>(ledger.claimAll(lockedNames, scheduledAt, start, node, trigger));
-        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.contains(name)).toList(), scheduledAt, null,
+        Map<String, Long> claimed = ledger.claimAll(lockedNames, scheduledAt, start, node, trigger);
+        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.containsKey(name)).toList(), scheduledAt, null,
                 1, trigger, node);
         Connection connection = DataSourceUtils.getConnection(dataSource);
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {
-            if (!claimed.contains(name)) {
+            if (!claimed.containsKey(name)) {
                 batch.fired.add(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO, null));
                 continue;
             }
@@ -143,8 +143,8 @@ public class BatchFire {
             tasks[i] = running.context.inserted();
             duplicates[i] = running.context.duplicates();
         }
-        ledger.completeAll(scheduledAt, names, tasks, duplicates, durationMillis);
-        ledger.releaseAll(scheduledAt, batch.failed.stream().map(running -> running.job.name()).toList());
+        ledger.completeAll(names.stream().map(claimed::get).toList(), tasks, duplicates, durationMillis);
+        ledger.releaseAll(batch.failed.stream().map(running -> claimed.get(running.job.name())).toList());
         Duration duration = Duration.ofMillis(durationMillis);
         for (int i = 0; i < succeeded.size(); i++) {
             batch.fired.add(new FireResult(names.get(i), scheduledAt, FireOutcome.COMMITTED, tasks[i], duplicates[i],
