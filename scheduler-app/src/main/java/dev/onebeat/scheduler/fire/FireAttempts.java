@@ -76,6 +76,7 @@ public class FireAttempts implements DisposableBean {
         }
         Instant armed = retryAt;
         Duration pause = FIRST_PAUSE;
+        boolean interrupted = false;
         while (true) {
             try {
                 transactions.executeWithoutResult(status -> {
@@ -86,16 +87,15 @@ public class FireAttempts implements DisposableBean {
                 });
                 break;
             } catch (RuntimeException e) {
-                if (stopping || clock.instant().isAfter(scheduledAt.plus(job.catchUpWindow()))) {
+                if (stopping || interrupted || clock.instant().isAfter(scheduledAt.plus(job.catchUpWindow()))) {
                     log.error("failed fire not recorded, its instant has no retry job={} scheduledAt={} attempt={} "
                                     + "error={} recordError={}", job.name(), scheduledAt, attempt, error, e.toString(), e);
                     return AfterFailure.NOT_RECORDED;
                 }
                 log.warn("could not record a failed fire, trying again in {} ms job={} scheduledAt={} attempt={} "
                         + "error={}", pause.toMillis(), job.name(), scheduledAt, attempt, e.toString());
-                if (!sleep(pause)) {
-                    stopping = true;
-                }
+                // an interrupted thread gives up this failure's record only; the others go on trying
+                interrupted = !sleep(pause);
                 pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
             }
         }

@@ -17,7 +17,7 @@ final class LogicalInstants {
 
     /** @return the instant a fire of a {@link TimetableTrigger} at {@code fireTime} stands for */
     static Instant ofFireTime(Timetable timetable, Instant fireTime) {
-        Instant latest = timetable.latestAtOrBefore(fireTime.plus(TimetableTrigger.LEAD).truncatedTo(ChronoUnit.SECONDS));
+        Instant latest = latest(timetable, fireTime.plus(TimetableTrigger.LEAD));
         return latest == null ? fireTime : latest;
     }
 
@@ -26,7 +26,11 @@ final class LogicalInstants {
      *         {@link Timetable#MAX_LOOKBACK}; {@code quartzTime} itself if there is none that recent
      */
     static Instant of(Timetable timetable, Instant quartzTime) {
-        Instant latest = timetable.latestAtOrBefore(quartzTime.truncatedTo(ChronoUnit.SECONDS));
+        Instant latest = latest(timetable, quartzTime);
         return latest == null ? quartzTime : latest;
+    }
+
+    private static Instant latest(Timetable timetable, Instant time) {
+        return timetable.latestAtOrBefore(time.truncatedTo(ChronoUnit.SECONDS));
     }
 }
