@@ -36,6 +36,9 @@ public final class Jobs {
         private Duration lockAtMostFor = PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR;
         private RetryPolicy retry = RetryPolicy.DEFAULT;
         private Duration catchUpWindow = PeriodicJob.DEFAULT_CATCH_UP_WINDOW;
+        private int maxCatchUp = PeriodicJob.DEFAULT_MAX_CATCH_UP;
+        private OverlapPolicy overlapPolicy = OverlapPolicy.BUFFER_ONE;
+        private AlertPolicy alerts = AlertPolicy.DEFAULT;
 
         private Builder(String name, Schedule schedule) {
             this.name = JobNames.requireValid(name);
@@ -87,17 +90,48 @@ public final class Jobs {
         }
 
         /**
+         * @param instants see {@link PeriodicJob#maxCatchUp()}; at least 1
+         * @return this builder
+         */
+        public Builder maxCatchUp(int instants) {
+            if (instants < 1) {
+                throw new IllegalArgumentException("maxCatchUp must be at least 1, was " + instants);
+            }
+            this.maxCatchUp = instants;
+            return this;
+        }
+
+        /**
+         * @param policy see {@link PeriodicJob#overlapPolicy()}
+         * @return this builder
+         */
+        public Builder overlapPolicy(OverlapPolicy policy) {
+            this.overlapPolicy = Objects.requireNonNull(policy, "overlapPolicy must not be null");
+            return this;
+        }
+
+        /**
+         * @param policy see {@link PeriodicJob#alerts()}
+         * @return this builder
+         */
+        public Builder alerts(AlertPolicy policy) {
+            this.alerts = Objects.requireNonNull(policy, "alerts must not be null");
+            return this;
+        }
+
+        /**
          * @param body the work of one fire
          * @return the finished, immutable job
          */
         public PeriodicJob execute(JobBody body) {
-            return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow,
-                    Objects.requireNonNull(body, "body must not be null"));
+            return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow, maxCatchUp,
+                    overlapPolicy, alerts, Objects.requireNonNull(body, "body must not be null"));
         }
     }
 
     private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
-                              Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, JobBody body)
+                              Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
+                              OverlapPolicy overlapPolicy, AlertPolicy alerts, JobBody body)
             implements PeriodicJob {
         @Override
         public void run(JobContext context) throws Exception {

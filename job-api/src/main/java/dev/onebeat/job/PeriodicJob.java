@@ -21,6 +21,9 @@ public interface PeriodicJob {
     /** Default for {@link #catchUpWindow()}: one hour. */
     Duration DEFAULT_CATCH_UP_WINDOW = Duration.ofHours(1);
 
+    /** Default for {@link #maxCatchUp()}: ten instants. */
+    int DEFAULT_MAX_CATCH_UP = 10;
+
     /**
      * Unique, stable name of the job. It is part of every idempotency key the job produces, so
      * renaming a job makes its tasks look new to consumers.
@@ -71,6 +74,37 @@ public interface PeriodicJob {
      */
     default Duration catchUpWindow() {
         return DEFAULT_CATCH_UP_WINDOW;
+    }
+
+    /**
+     * Under {@link MisfirePolicy#FIRE_ALL_MISSED}, how many missed instants are fired after an outage: the most
+     * recent ones inside the {@linkplain #catchUpWindow() catch-up window}, oldest first, spaced apart
+     * ({@code onebeat.fire.catch-up-spacing}). The older missed instants are recorded as skipped. Other
+     * misfire policies fire at most one missed instant and ignore it.
+     *
+     * @return at least 1; {@link #DEFAULT_MAX_CATCH_UP} unless overridden
+     */
+    default int maxCatchUp() {
+        return DEFAULT_MAX_CATCH_UP;
+    }
+
+    /**
+     * What happens to an instant that falls due while the fire of an earlier instant of this job still runs.
+     *
+     * @return {@link OverlapPolicy#BUFFER_ONE} unless overridden
+     */
+    default OverlapPolicy overlapPolicy() {
+        return OverlapPolicy.BUFFER_ONE;
+    }
+
+    /**
+     * When an instant of this job counts as missed, and which of its events go to the alert channels and to its own
+     * monitors (Healthchecks, Sentry Crons).
+     *
+     * @return {@link AlertPolicy#DEFAULT} unless overridden
+     */
+    default AlertPolicy alerts() {
+        return AlertPolicy.DEFAULT;
     }
 
     /**

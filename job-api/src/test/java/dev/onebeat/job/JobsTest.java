@@ -54,6 +54,34 @@ class JobsTest {
     }
 
     @Test
+    void alertsWithTheDefaultPolicyUnlessTheBuilderSaysOtherwise() {
+        AlertPolicy quiet = AlertPolicy.DEFAULT.withThresholds(3, 2).disabled();
+        PeriodicJob plain = Jobs.periodic("reports", EVERY_MINUTE).execute(context -> { });
+        PeriodicJob tuned = Jobs.periodic("reports", EVERY_MINUTE).alerts(quiet).execute(context -> { });
+
+        assertThat(plain.alerts()).isEqualTo(AlertPolicy.DEFAULT);
+        assertThat(tuned.alerts()).isEqualTo(quiet);
+    }
+
+    @Test
+    void catchesUpTenInstantsAndBuffersOneOverlapUnlessTheBuilderSaysOtherwise() {
+        PeriodicJob plain = Jobs.periodic("reports", EVERY_MINUTE).execute(context -> { });
+        PeriodicJob tuned = Jobs.periodic("reports", EVERY_MINUTE).maxCatchUp(3).overlapPolicy(OverlapPolicy.SKIP)
+                .execute(context -> { });
+
+        assertThat(plain.maxCatchUp()).isEqualTo(10);
+        assertThat(plain.overlapPolicy()).isEqualTo(OverlapPolicy.BUFFER_ONE);
+        assertThat(tuned.maxCatchUp()).isEqualTo(3);
+        assertThat(tuned.overlapPolicy()).isEqualTo(OverlapPolicy.SKIP);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).maxCatchUp(0))
+                .withMessage("maxCatchUp must be at least 1, was 0");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).overlapPolicy(null))
+                .withMessage("overlapPolicy must not be null");
+    }
+
+    @Test
     void runHandsTheContextToTheBody() throws Exception {
         AtomicReference<JobContext> seen = new AtomicReference<>();
         JobContext context = new FixedContext();

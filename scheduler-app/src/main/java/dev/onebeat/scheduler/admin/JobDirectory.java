@@ -121,7 +121,9 @@ public class JobDirectory {
                 stopped ? null : nextFire, lastFire, stopped,
                 job != null, registered.map(RegisteredJob::origin).orElse(null),
                 job != null && registry.defined(name).isEmpty(), pauseReason, pausedUntil,
-                job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow());
+                job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow(),
+                job == null ? null : job.maxCatchUp(), job == null ? null : job.overlapPolicy().name(),
+                job == null ? null : job.alerts());
     }
 
     private String schedulerName() {

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.admin;
 
+import dev.onebeat.job.AlertPolicy;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -27,10 +28,15 @@ import java.time.Instant;
  * @param pausedUntil when its pause ends by itself, or null
  * @param retryAttempts tries of an instant whose fire failed, the first included; null when not registered here
  * @param catchUpWindow how old an instant may be and still get an attempt; null when not registered here
+ * @param maxCatchUp how many missed instants {@code FIRE_ALL_MISSED} fires after an outage; null when not
+ *                   registered here
+ * @param overlapPolicy what an instant due while the job's previous fire runs does ({@code SKIP},
+ *                      {@code BUFFER_ONE}, {@code ALLOW}); null when not registered here
+ * @param alerts when an instant of it is missed and where its events go; null when not registered here
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
                       String gap, String overlap,
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
                       boolean runtime, String pauseReason, Instant pausedUntil, Integer retryAttempts,
-                      Duration catchUpWindow) {
+                      Duration catchUpWindow, Integer maxCatchUp, String overlapPolicy, AlertPolicy alerts) {
 }

@@ -79,8 +79,12 @@ public class RuntimeJobs {
         }
         Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
                 change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor(),
-                change.gap(), change.overlap(), change.retry(), change.catchUpWindow());
+                change.gap(), change.overlap(), change.retry(), change.catchUpWindow(), change.maxCatchUp(),
+                change.overlapPolicy(), change.alerts());
         Optional<RegisteredJob> defined = registry.defined(name);
+        if (defined.isPresent()) {
+            refuseSettings(name, change);
+        }
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
         QuartzWork.inTransaction(transactions, () -> {
@@ -104,6 +108,18 @@ public class RuntimeJobs {
         return definition;
     }
 
+    /** A job defined in code or configuration keeps its settings there: a change of one is refused, not ignored. */
+    private static void refuseSettings(String name, Definition change) {
+        String setting = change.retry() != null ? "retry" : change.catchUpWindow() != null ? "catchUpWindow"
+                : change.maxCatchUp() != null ? "maxCatchUp" : change.overlapPolicy() != null ? "overlapPolicy"
+                : change.alerts() != null ? "alerts" : null;
+        if (setting != null) {
+            throw new JobDefinitionException(setting + ": job '" + name + "' is defined in code or configuration, "
+                    + "where its " + setting + " is set; only its schedule (cron or every, zone, gap, overlap, misfire) "
+                    + "can be changed here");
+        }
+    }
+
     /**
      * Gives a job a new schedule and keeps the rest of its definition: a runtime job keeps its task,
      * queue, arguments and lock time; a job defined in code or configuration gets a stored schedule.
@@ -117,12 +133,13 @@ public class RuntimeJobs {
     public Definition reschedule(String name, ScheduleFields schedule, String misfire) {
         if (registry.defined(name).isPresent()) {
             return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), null, null,
-                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null));
+                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null, null, null, null));
         }
         Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
         return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), stored.task(),
                 stored.queue(), stored.args(), stored.kwargs(), misfire == null ? stored.misfire() : misfire,
-                stored.lockAtMostFor(), schedule.gap(), schedule.overlap(), stored.retry(), stored.catchUpWindow()));
+                stored.lockAtMostFor(), schedule.gap(), schedule.overlap(), stored.retry(), stored.catchUpWindow(),
+                stored.maxCatchUp(), stored.overlapPolicy(), stored.alerts()));
     }
 
 

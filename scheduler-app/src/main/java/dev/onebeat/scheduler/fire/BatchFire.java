@@ -106,7 +106,8 @@ public class BatchFire {
         Map<String, PeriodicJob> byName = new LinkedHashMap<>();
         jobs.stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(job -> byName.put(job.name(), job));
         Batch batch = new Batch();
-        Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()), node));
+        Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()),
+                JobLockTable.lockedBy(node, trigger.scheduled(), trigger, scheduledAt)));
         List<String> lockedNames = new ArrayList<>();
         byName.forEach((name, job) -> {
             if (locked.contains(name)) {

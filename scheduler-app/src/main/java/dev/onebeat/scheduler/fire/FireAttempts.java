@@ -1,12 +1,21 @@
 package dev.onebeat.scheduler.fire;
 
 import dev.onebeat.job.PeriodicJob;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -33,14 +42,20 @@ public class FireAttempts implements DisposableBean {
     private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
     private static final Duration MAX_PAUSE = Duration.ofSeconds(10);
     private static final int MAX_MESSAGE = 2000;
+    private static final int SKIPS_PER_STATEMENT = 10_000;
+    /** How long writing skipped instants is tried while the database is away. */
+    private static final Duration RECORD_SKIPS_FOR = Duration.ofMinutes(10);
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
     private final RetryScheduler retries;
     private final Clock clock;
+    private final MeterRegistry meters;
     private volatile boolean stopping;
 
-    FireAttempts(JdbcClient jdbc, TransactionTemplate transactions, RetryScheduler retries, Clock clock) {
+    FireAttempts(JdbcClient jdbc, TransactionTemplate transactions, RetryScheduler retries, Clock clock,
+                 MeterRegistry meters) {
+        this.meters = meters;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.retries = retries;
@@ -95,8 +110,8 @@ public class FireAttempts implements DisposableBean {
                 log.warn("could not record a failed fire, trying again in {} ms job={} scheduledAt={} attempt={} "
                         + "error={}", pause.toMillis(), job.name(), scheduledAt, attempt, e.toString());
                 // an interrupted thread gives up this failure's record only; the others go on trying
-                interrupted = !sleep(pause);
-                pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+                interrupted = !Pauses.sleep(pause);
+                pause = Pauses.doubled(pause, MAX_PAUSE);
             }
         }
         if (armed != null) {
@@ -109,6 +124,10 @@ public class FireAttempts implements DisposableBean {
                 next > job.retry().attempts() ? "last attempt" : "next attempt outside the catch-up window "
                         + job.catchUpWindow(), error.toString(), error);
         return AfterFailure.GIVEN_UP;
+    }
+
+    private static String[] skip(ResultSet rs, int row) throws SQLException {
+        return new String[] {rs.getString(1), rs.getString(2)};
     }
 
     /** Records, in the caller's transaction, that these jobs' fires of the instant were duplicates. */
@@ -131,7 +150,17 @@ public class FireAttempts implements DisposableBean {
         /** An operator's pause. */
         PAUSED("paused"),
         /** Older than the job's catch-up window when a replica could fire it. */
-        OUTSIDE_CATCH_UP_WINDOW("outside catch-up window");
+        OUTSIDE_CATCH_UP_WINDOW("outside catch-up window"),
+        /** A wall-clock time a daylight-saving gap removed, under {@code gap=skip}. */
+        DST_GAP("in a daylight-saving gap (gap=skip)"),
+        /** Missed in an outage; {@code FIRE_ONCE_NOW} fired the latest missed instant instead. */
+        SUPERSEDED("missed, a later instant fired"),
+        /** Missed in an outage; {@code SKIP_MISSED} fires none. */
+        MISSED("missed (misfire policy skip-missed)"),
+        /** Missed in an outage; {@code FIRE_ALL_MISSED} fired the job's max-catch-up more recent ones. */
+        BEYOND_MAX_CATCH_UP("missed, beyond max-catch-up"),
+        /** Due while the job's previous fire still ran, under overlap policy {@code skip} (or a second waiter). */
+        OVERLAP("previous fire still running");
 
         private final String text;
 
@@ -142,6 +171,19 @@ public class FireAttempts implements DisposableBean {
         /** @return as the history shows it */
         public String text() {
             return text;
+        }
+
+        /**
+         * @return whether the instant went unfired because no replica could fire it in time (an outage), which
+         *     the missed-fire detector reports as a miss; the others are a policy's or an operator's choice
+         */
+        public boolean missed() {
+            return this == OUTSIDE_CATCH_UP_WINDOW || this == SUPERSEDED || this == MISSED || this == BEYOND_MAX_CATCH_UP;
+        }
+
+        /** @return the reason the history shows as {@code text}, if it is one */
+        public static Optional<SkipReason> ofText(String text) {
+            return Arrays.stream(values()).filter(reason -> reason.text.equals(text)).findFirst();
         }
     }
 
@@ -154,19 +196,83 @@ public class FireAttempts implements DisposableBean {
         if (jobs.isEmpty()) {
             return;
         }
-        try {
-            transactions.executeWithoutResult(status -> jdbc.sql("""
+        recordSkips(() -> jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
+                                                          trigger_kind, attempted_at)
+                        SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                        ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
+                        RETURNING job_name, reason
+                        """)
+                .params(Timestamp.from(scheduledAt), reason.text(), node, trigger.column(),
+                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason.text() + " jobs="
+                + (jobs.size() <= 10 ? jobs : jobs.size()));
+    }
+
+    /**
+     * Writes skipped instants in a transaction of their own, trying again with growing pauses while the database
+     * cannot take them, for at most {@link #RECORD_SKIPS_FOR} or until the replica stops; then logs what was lost.
+     */
+    private void recordSkips(Supplier<List<String[]>> insert, String what) {
+        Instant giveUp = clock.instant().plus(RECORD_SKIPS_FOR);
+        Duration pause = FIRST_PAUSE;
+        while (true) {
+            try {
+                List<String[]> recorded = transactions.execute(status -> insert.get());
+                // onebeat_job_skipped_total{job,reason}: counted once per (job, instant, reason), as recorded
+                recorded.forEach(skip -> Counter.builder("onebeat.job.skipped")
+                        .description("Instants recorded skipped, by reason").tag("job", skip[0]).tag("reason", skip[1])
+                        .register(meters).increment());
+                return;
+            } catch (RuntimeException e) {
+                if (stopping || clock.instant().isAfter(giveUp)) {
+                    log.error("skipped instants not recorded {} error={}", what, e.toString(), e);
+                    return;
+                }
+                log.warn("could not record skipped instants, trying again in {} ms {} error={}", pause.toMillis(), what,
+                        e.toString());
+                if (!Pauses.sleep(pause)) {
+                    log.error("skipped instants not recorded, interrupted {}", what);
+                    return;
+                }
+                pause = Pauses.doubled(pause, MAX_PAUSE);
+            }
+        }
+    }
+
+    /**
+     * Records, in a transaction of its own, many skipped (job, instant) pairs at once, as {@link #skipped(List, Instant,
+     * SkipReason, FireTrigger, String)} does one instant; an instant before the job joined its schedule is left out.
+     *
+     * @param skips by reason, then by instant, the jobs
+     */
+    void skipped(Map<SkipReason, ? extends Map<Instant, List<String>>> skips, FireTrigger trigger, String node) {
+        List<String> jobs = new ArrayList<>();
+        List<String> instants = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        skips.forEach((reason, byInstant) -> byInstant.forEach((at, names) -> names.forEach(name -> {
+            jobs.add(name);
+            instants.add(at.toString());
+            reasons.add(reason.text());
+        })));
+        for (int from = 0; from < jobs.size(); from += SKIPS_PER_STATEMENT) {
+            int to = Math.min(jobs.size(), from + SKIPS_PER_STATEMENT);
+            int start = from;
+            recordSkips(() -> jdbc.sql("""
                             INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
                                                               trigger_kind, attempted_at)
-                            SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                            SELECT u.job, u.at, 1, 'skipped', u.reason, ?, ?, ?
+                            FROM unnest(?::varchar[], ?::timestamptz[], ?::varchar[]) AS u(job, at, reason)
+                            WHERE NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = u.job AND j.member_since > u.at)
+                            -- once per (job, instant, reason), however often a recovery repeats the fire
                             ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
+                            RETURNING job_name, reason
                             """)
-                    .params(Timestamp.from(scheduledAt), reason.text(), node, trigger.column(),
-                            Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
-                    .update());
-        } catch (RuntimeException e) {
-            log.warn("could not record skipped instants scheduledAt={} reason={} jobs={} error={}", scheduledAt,
-                    reason.text(), jobs.size() <= 10 ? jobs : jobs.size(), e.toString());
+                    .params(node, trigger.column(), Timestamp.from(clock.instant()),
+                            jobs.subList(start, to).toArray(String[]::new),
+                            instants.subList(start, to).toArray(String[]::new),
+                            reasons.subList(start, to).toArray(String[]::new))
+                    .query(FireAttempts::skip).list(), "count=" + (to - from) + " of " + jobs.size());
         }
     }
 
@@ -190,16 +296,6 @@ public class FireAttempts implements DisposableBean {
         }
         String message = String.valueOf(error.getMessage());
         return message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
-    }
-
-    private static boolean sleep(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     @Override

@@ -84,6 +84,11 @@ final class FireContext implements JobContext {
 
     @Override
     public IdempotencyKey dispatch(TaskRequest request) {
+        if (OutboxTask.RESERVED_QUEUE.equals(request.queue())) {
+            // its rows are requests the relay sends where they say: only the missed-fire detector writes them
+            throw new IllegalArgumentException("queue: '" + request.queue() + "' is onebeat's own (alert deliveries); "
+                    + "dispatch to another queue");
+        }
         JsonValues.requireJson("args", request.args());
         JsonValues.requireJson("kwargs", request.kwargs());
         IdempotencyKey key = keyFor(request.task(), request.entity());

@@ -7,7 +7,9 @@ public enum FireOutcome {
     /** The ledger already had this (job, instant): nothing ran, nothing was dispatched. */
     DUPLICATE,
     /** The job failed or the lock could not be had: everything rolled back, the instant may fire again. */
-    FAILED;
+    FAILED,
+    /** Not fired: the job's overlap policy skipped the instant, which found an earlier fire still running. */
+    SKIPPED;
 
     String tag() {
         return name().toLowerCase(java.util.Locale.ROOT);

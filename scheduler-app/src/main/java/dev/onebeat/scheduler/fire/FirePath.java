@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
@@ -84,16 +83,28 @@ public class FirePath {
     public FireResult fire(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
                            int attempt) {
         Instant start = clock.instant();
-        Optional<JobLocks.Held> lock = locks.acquire(job, scheduledAt);
-        if (lock.isEmpty()) {
-            IllegalStateException busy = new IllegalStateException("lock " + JobLocks.PREFIX + job.name()
+        boolean scheduled = run == null && trigger.scheduled();
+        JobLocks.Acquired lock;
+        try {
+            lock = locks.acquire(job, scheduledAt, scheduled, trigger, node);
+        } catch (RuntimeException e) {
+            // the lock table could not be read or written (the database away): a failed attempt, tried again
+            return failed(job, scheduledAt, run, trigger, node, attempt, start, e);
+        }
+        if (lock.skipped()) {
+            attempts.skipped(List.of(job.name()), scheduledAt, FireAttempts.SkipReason.OVERLAP, trigger, node);
+            return new FireResult(job.name(), scheduledAt, FireOutcome.SKIPPED, 0, 0,
+                    Duration.between(start, clock.instant()), null);
+        }
+        if (lock.held() == null) {
+            IllegalStateException busy = new IllegalStateException("lock " + JobLocks.name(job, scheduledAt)
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
             return failed(job, scheduledAt, run, trigger, node, attempt, start, busy);
         }
         try {
             return fireLocked(job, scheduledAt, run, trigger, node, start, attempt);
         } finally {
-            lock.get().release();
+            lock.held().release();
         }
     }
 

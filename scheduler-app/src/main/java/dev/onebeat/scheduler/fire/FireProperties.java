@@ -19,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param threads fires of single jobs left by a batch (their lock was busy, their batch failed) running at once
  *     on this replica
  * @param batch how the fires of jobs due on the same instant share transactions
+ * @param catchUpSpacing after an outage, the pause between two missed instants of one schedule that its
+ *     {@code FIRE_ALL_MISSED} jobs fire, so that a backlog goes out at a bounded rate instead of all at once
  */
 @Validated
 @ConfigurationProperties("onebeat.fire")
@@ -27,11 +29,12 @@ public record FireProperties(
         @DefaultValue("200ms") @NotNull Duration lockPollInterval,
         @DefaultValue("2s") @NotNull Duration lockWaitMargin,
         @DefaultValue("10") @Min(1) @Max(500) int threads,
-        @DefaultValue @Valid @NotNull Batch batch) {
+        @DefaultValue @Valid @NotNull Batch batch,
+        @DefaultValue("1s") @NotNull Duration catchUpSpacing) {
 
     /** Defaults, as the properties give them; for code that builds the fire path by hand. */
     public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
-            10, new Batch(200, 4));
+            10, new Batch(200, 4), Duration.ofSeconds(1));
 
     /**
      * @param jobs fires of one instant sharing one transaction

@@ -15,6 +15,11 @@ public enum FireTrigger {
     /** An instant of the schedule fired again by an operator (a re-run), with its own keys. */
     BACKFILL;
 
+    /** @return whether a fire of this kind is the schedule's own fire of its instant (on time or after a misfire) */
+    boolean scheduled() {
+        return this == SCHEDULED || this == MISFIRE;
+    }
+
     String column() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -1,14 +1,16 @@
 package dev.onebeat.scheduler.fire;
 
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -44,6 +46,8 @@ import org.springframework.stereotype.Component;
 public class ScheduleFire implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
 
     private final JobCatalog catalog;
     private final JobRegistry registry;
@@ -55,6 +59,7 @@ public class ScheduleFire implements DisposableBean {
 
     private final FireAttempts attempts;
     private final Clock clock;
+    private volatile boolean stopping;
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
                  FireProperties properties, FireAttempts attempts, Clock clock) {
@@ -86,24 +91,95 @@ public class ScheduleFire implements DisposableBean {
      * @return what happened; the fires' failures are logged and counted, never thrown
      */
     public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node) {
-        JobCatalog.Members due = catalog.membersAt(scheduleKey, scheduledAt);
+        return fire(scheduleKey, scheduledAt, trigger, node, Missed.NONE);
+    }
+
+    /**
+     * Fires an instant of a schedule and settles the instants it stands in for: after a misfire, those missed since
+     * the schedule last fired, fired or skipped per job as its misfire policy says ({@link CatchUpPlan}); and times
+     * a daylight-saving gap removed. Missed instants that fire go first, oldest first,
+     * {@code onebeat.fire.catch-up-spacing} apart, each with its own keys.
+     *
+     * @param missed what the fire settles besides its own instant
+     */
+    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node, Missed missed) {
+        JobCatalog.Members due = members(scheduleKey, scheduledAt);
+        if (due == null) {
+            return new Outcome(0, List.of());
+        }
         List<String> members = due.firing();
         attempts.skipped(due.paused(), scheduledAt, FireAttempts.SkipReason.PAUSED, trigger, node);
+        List<PeriodicJob> registered = new ArrayList<>();
+        List<String> unregistered = new ArrayList<>();
+        for (String name : members) {
+            registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
+        }
+        CatchUpPlan plan = CatchUpPlan.of(registered, due.paused(), scheduledAt, missed, clock.instant());
+        attempts.skipped(plan.skips(), trigger, node);
+        if (missed.afterMisfire()) {
+            log.info("missed instants settled schedule={} scheduledAt={} missed={} instantsFiring={} skipped={}",
+                    scheduleKey, scheduledAt, missed.passedOver().size() + 1, plan.fires().keySet(), plan.skipped());
+        }
+        if (missed.unrecorded() > 0) {
+            log.warn("missed instants too old to record one by one schedule={} count={} recordedFrom={}", scheduleKey,
+                    missed.unrecorded(), missed.passedOver().isEmpty() ? scheduledAt : missed.passedOver().get(0).at());
+        }
+        boolean first = true;
+        for (Map.Entry<Instant, List<PeriodicJob>> instant : plan.fires().entrySet()) {
+            if (!first) {
+                // an interrupt (shutdown) cuts the wait, not the catch-up
+                Pauses.sleep(properties.catchUpSpacing());
+            }
+            first = false;
+            fireAt(instant.getValue(), instant.getKey(), trigger, node);
+        }
+        if (!unregistered.isEmpty()) {
+            log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
+                    scheduledAt, unregistered.size());
+        }
+        return new Outcome(members.size() + due.paused().size(), unregistered);
+    }
+
+    /**
+     * Reads the schedule's members at the instant, trying again with growing pauses while the database cannot
+     * answer: the fire has been taken from Quartz, so giving up here would leave its instant without a trace. A
+     * replica dying meanwhile leaves the fire to Quartz's recovery.
+     *
+     * @return the members; null once the default catch-up window has passed or the replica stops
+     */
+    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt) {
+        Duration pause = FIRST_PAUSE;
+        while (true) {
+            try {
+                return catalog.membersAt(scheduleKey, scheduledAt);
+            } catch (RuntimeException e) {
+                if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
+                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} error={}",
+                            scheduleKey, scheduledAt, e.toString(), e);
+                    return null;
+                }
+                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} error={}",
+                        pause.toMillis(), scheduleKey, scheduledAt, e.toString());
+                Pauses.sleep(pause);
+                pause = Pauses.doubled(pause, MAX_PAUSE);
+            }
+        }
+    }
+
+    /** Fires {@code jobs} for one instant: in batches, or alone; an instant older than a job's window is skipped. */
+    private void fireAt(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
         List<PeriodicJob> batched = new ArrayList<>();
         List<PeriodicJob> alone = new ArrayList<>();
-        List<String> unregistered = new ArrayList<>();
         List<String> tooOld = new ArrayList<>();
         Instant now = clock.instant();
-        for (String name : members) {
-            Optional<RegisteredJob> registered = registry.find(name);
-            if (registered.isEmpty()) {
-                unregistered.add(name);
-            } else if (scheduledAt.plus(registered.get().job().catchUpWindow()).isBefore(now)) {
-                tooOld.add(name);
-            } else if (registered.get().declarative()) {
-                batched.add(registered.get().job());
+        for (PeriodicJob job : jobs) {
+            if (scheduledAt.plus(job.catchUpWindow()).isBefore(now)) {
+                tooOld.add(job.name());
+            } else if (RegisteredJob.isDeclarative(job) && job.overlapPolicy() != OverlapPolicy.ALLOW) {
+                // a batch locks each job's one lock row; instants of a job that allows overlaps lock their own
+                batched.add(job);
             } else {
-                alone.add(registered.get().job());
+                alone.add(job);
             }
         }
         if (!tooOld.isEmpty()) {
@@ -135,12 +211,8 @@ public class ScheduleFire implements DisposableBean {
             }
         }
         singles.forEach(ScheduleFire::await);
-        if (!unregistered.isEmpty()) {
-            log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
-                    scheduledAt, unregistered.size());
-        }
-        return new Outcome(members.size() + due.paused().size(), unregistered);
     }
+
 
     private static <T> T await(Future<T> future) {
         try {
@@ -174,6 +246,7 @@ public class ScheduleFire implements DisposableBean {
 
     @Override
     public void destroy() throws InterruptedException {
+        stopping = true;
         batchThreads.shutdown();
         singleThreads.shutdown();
         batchThreads.awaitTermination(30, TimeUnit.SECONDS);

@@ -17,6 +17,10 @@ import java.util.Objects;
  */
 public record OutboxTask(IdempotencyKey key, String task, String queue, Entity entity, String payloadJson,
                          Instant notBefore) {
+
+    /** The queue of onebeat's own alert deliveries, which no job may dispatch to. */
+    public static final String RESERVED_QUEUE = "onebeat.alerts";
+
     public OutboxTask {
         Objects.requireNonNull(key, "key must not be null");
         Objects.requireNonNull(payloadJson, "payloadJson must not be null");

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.quartz;
 
+import io.micrometer.core.instrument.Metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * stops any second fire.
  */
 final class HandBack {
+
+    /** The counter of fires given up, {@code onebeat_fire_lost_total}. */
+    static final String LOST_METRIC = "onebeat.fire.lost";
 
     private static final Logger log = LoggerFactory.getLogger(HandBack.class);
 
@@ -68,6 +72,7 @@ final class HandBack {
         if (attempt > MAX_ATTEMPTS) {
             log.error("fire lost: no replica registering the job took it job={} scheduledAt={} attempts={}", job,
                     scheduledAt, MAX_ATTEMPTS);
+            lost();
             return;
         }
         JobDataMap retryData = new JobDataMap();
@@ -117,6 +122,15 @@ final class HandBack {
         } catch (SchedulerException e) {
             log.error("fire lost: could not hand it back job={} scheduledAt={} error={}", job, scheduledAt,
                     e.toString(), e);
+            lost();
         }
+    }
+
+    /**
+     * Counts a fire given up as {@code onebeat_fire_lost_total}, in Micrometer's global registry, which Spring Boot
+     * feeds to its own: a hand-back runs in Quartz's static callbacks, outside any bean.
+     */
+    private static void lost() {
+        Metrics.counter(LOST_METRIC).increment();
     }
 }

@@ -20,9 +20,10 @@ import org.quartz.TriggerKey;
  *   <li>one {@link TimetableTrigger} per schedule of jobs defined by data (group {@value #SCHEDULE_GROUP},
  *       named by the schedule key), firing {@link ScheduleFireJob}, which fires every job of that
  *       schedule;</li>
- *   <li>one {@link TimetableTrigger} per job written in code, in the same group, firing that job's own
- *       Quartz job ({@link SerialFireJob}, group {@value #SERIAL_GROUP}), which Quartz never runs twice at
- *       once;</li>
+ *   <li>one {@link TimetableTrigger} per job written in code, in the same group, firing the same Quartz job
+ *       for that one job; two of its instants may meet in Quartz, and the job's overlap policy decides
+ *       (earlier versions gave each such job a Quartz job of its own, {@link SerialFireJob} in group
+ *       {@value #SERIAL_GROUP}, which Quartz never ran twice at once; migration 012 moves their triggers to the shared one);</li>
  *   <li>one-shot triggers firing {@link SingleFireJob} for one job: "trigger now" requests (group
  *       {@value #MANUAL_GROUP}) and fires handed back to the cluster ({@link HandBack}).</li>
  * </ul>
@@ -31,7 +32,7 @@ public final class QuartzTriggers {
 
     /** Quartz group of the schedules' triggers. */
     public static final String SCHEDULE_GROUP = "onebeat-schedule";
-    /** Quartz group of the Quartz jobs of the jobs written in code, one each, named as the job. */
+    /** Quartz group of the Quartz jobs that earlier versions made for jobs written in code, one each. */
     static final String SERIAL_GROUP = "onebeat-job";
     /** Quartz group of onebeat's two Quartz jobs. */
     static final String ENGINE_GROUP = "onebeat-engine";
@@ -66,11 +67,6 @@ public final class QuartzTriggers {
         return engineJob(SINGLE_JOB, SingleFireJob.class, "fires one job: trigger now, fires handed back");
     }
 
-    /** @return the Quartz job of a job written in code, which fires it one instant at a time */
-    static JobDetail serialJob(String job) {
-        return engineJob(JobKey.jobKey(job, SERIAL_GROUP), SerialFireJob.class, "fires job " + job);
-    }
-
     private static JobDetail engineJob(JobKey key, Class<? extends org.quartz.Job> type, String description) {
         return JobBuilder.newJob(type)
                 .withIdentity(key)
@@ -85,7 +81,7 @@ public final class QuartzTriggers {
      * The trigger {@code job} fires from, first firing at its first instant after {@code now}.
      *
      * @param scheduleKey the trigger's key ({@link dev.onebeat.scheduler.registry.ScheduleKeys#key})
-     * @param quartzJob the Quartz job it fires: {@link #SCHEDULE_JOB} or the job's {@link #serialJob}
+     * @param quartzJob the Quartz job it fires: {@link #SCHEDULE_JOB}
      */
     static Trigger schedule(String scheduleKey, PeriodicJob job, JobKey quartzJob, Instant now) {
         return TriggerBuilder.newTrigger()
@@ -100,7 +96,7 @@ public final class QuartzTriggers {
     private static int misfire(MisfirePolicy policy) {
         return switch (policy) {
             case FIRE_ONCE_NOW -> TimetableTrigger.MISFIRE_FIRE_ONCE_NOW;
-            case FIRE_ALL_MISSED -> Trigger.MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY;
+            case FIRE_ALL_MISSED -> TimetableTrigger.MISFIRE_CATCH_UP;
             case SKIP_MISSED -> TimetableTrigger.MISFIRE_DO_NOTHING;
         };
     }

@@ -1,8 +1,8 @@
 package dev.onebeat.scheduler.quartz;
 
 import dev.onebeat.scheduler.fire.FireTrigger;
+import dev.onebeat.scheduler.fire.Missed;
 import dev.onebeat.scheduler.fire.ScheduleFire;
-import dev.onebeat.scheduler.schedule.Descriptions;
 import dev.onebeat.scheduler.schedule.Timetable;
 import java.time.Clock;
 import java.time.Instant;
@@ -10,7 +10,6 @@ import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -43,17 +42,19 @@ public class ScheduleFireJob implements org.quartz.Job {
         boolean recovering = context.isRecovering();
         String key = recovering ? data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_NAME)
                 : context.getTrigger().getKey().getName();
-        Timetable timetable = timetable(context, key);
-        if (timetable == null) {
+        TimetableTrigger schedule = scheduleTrigger(context, key);
+        if (schedule == null) {
             log.warn("schedule gone before its fire ran key={} recovering={}", key, recovering);
             return;
         }
+        Timetable timetable = schedule.timetable();
         Instant quartzTime = quartzTime(context);
         Instant scheduledAt = LogicalInstants.ofFireTime(timetable, quartzTime);
         FireTrigger trigger = recovering ? FireTrigger.RECOVERY
                 : TimetableTrigger.isFireTime(timetable, quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
+        Missed missed = MissedInstants.of(schedule, quartzTime, scheduledAt);
         awaitInstant(scheduledAt);
-        ScheduleFire.Outcome outcome = fire.fire(key, scheduledAt, trigger, node(context));
+        ScheduleFire.Outcome outcome = fire.fire(key, scheduledAt, trigger, node(context), missed);
         if (!outcome.unregistered().isEmpty()) {
             QuartzWork.inTransaction(transactions, () -> {
                 HandBack.toCluster(context.getScheduler(), outcome.unregistered(), scheduledAt, clock);
@@ -88,14 +89,14 @@ public class ScheduleFireJob implements org.quartz.Job {
         }
     }
 
-    private static Timetable timetable(JobExecutionContext context, String key) {
+    /** @return the schedule's trigger: the one Quartz fired, or for a recovery the one stored; null if gone */
+    private static TimetableTrigger scheduleTrigger(JobExecutionContext context, String key) {
         if (context.getTrigger() instanceof TimetableTrigger trigger) {
-            return trigger.timetable();
+            return trigger;
         }
         try {
-            Trigger stored = context.getScheduler().getTrigger(QuartzTriggers.scheduleTrigger(key));
-            String schedule = stored == null ? null : QuartzTriggers.describe(stored);
-            return schedule == null ? null : Timetable.of(Descriptions.parse(schedule));
+            return context.getScheduler().getTrigger(QuartzTriggers.scheduleTrigger(key)) instanceof TimetableTrigger stored
+                    ? stored : null;
         } catch (SchedulerException e) {
             throw new IllegalStateException("cannot read the trigger of schedule " + key, e);
         }

@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.quartz;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.registry.JobCatalog;
-import dev.onebeat.scheduler.registry.ScheduleKeys;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -10,8 +9,6 @@ import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.quartz.JobDetail;
-import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -57,15 +54,10 @@ public class ScheduleTriggers {
         if (scheduler.checkExists(QuartzTriggers.scheduleTrigger(scheduleKey))) {
             return;
         }
-        JobKey quartzJob = QuartzTriggers.SCHEDULE_JOB;
-        if (ScheduleKeys.ownTrigger(scheduleKey)) {
-            JobDetail serial = QuartzTriggers.serialJob(job.name());
-            quartzJob = serial.getKey();
-            if (!scheduler.checkExists(quartzJob)) {
-                scheduler.addJob(serial, true);
-            }
-        }
-        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, quartzJob, clock.instant()));
+        // a job written in code fires from its own trigger, but through the same Quartz job as the schedules: instants
+        // of one job may meet in Quartz, and the job's overlap policy (JobLocks) says what becomes of them
+        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, QuartzTriggers.SCHEDULE_JOB,
+                clock.instant()));
         log.info("schedule created schedule={} key={} nextFire={}", job.schedule().describe(), scheduleKey,
                 first == null ? null : first.toInstant().plus(TimetableTrigger.LEAD));
     }

@@ -6,9 +6,10 @@ import org.quartz.DisallowConcurrentExecution;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The Quartz job of one job written in code. Non-concurrent, so Quartz itself fires one instant of
- * the job at a time across the cluster, in step with the job's lock: while a fire runs, the next
- * instant waits in Quartz (and becomes a misfire if it waits too long) instead of holding a thread.
+ * The Quartz job earlier versions made for each job written in code, non-concurrent so that Quartz fired
+ * one instant of the job at a time. Triggers now fire {@link ScheduleFireJob} and the job's overlap policy
+ * decides what meeting instants do; this class stays so that a fire stored by an older replica (recovered
+ * after it died, or during a rolling deploy) still runs.
  */
 @DisallowConcurrentExecution
 public class SerialFireJob extends ScheduleFireJob {

@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.quartz;
 
+import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.schedule.Descriptions;
 import dev.onebeat.scheduler.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.schedule.Timetable;
@@ -24,6 +26,12 @@ import org.quartz.impl.triggers.AbstractTrigger;
  * delaying the schedules due together with it. The fire still stands for the instant and starts no
  * earlier; a replica dying while it waits leaves Quartz to recover it, as any other fire.
  *
+ * <p>After a misfire (every replica down, or all busy, for longer than Quartz's misfire threshold) the
+ * trigger fires once at once, whatever the job's misfire policy, and remembers the first instant it missed
+ * ({@link #missedSince}): that fire decides, per job and policy, which missed instants fire and records
+ * the others as skipped. The range is stored with the trigger, so a replica recovering that fire after a
+ * crash sees it too.
+ *
  * <p>The schedule is kept as its {@link dev.onebeat.job.Schedule#describe()} text, which
  * {@link TimetableTriggerPersistence} stores in Quartz's simple-properties table; the timetable is
  * rebuilt from it on every replica.
@@ -34,8 +42,10 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
     static final String TYPE = "ONEBEAT";
     /** After a misfire, fire once now (Quartz's smart policy is the same). */
     public static final int MISFIRE_FIRE_ONCE_NOW = 1;
-    /** After a misfire, wait for the next instant after now. */
+    /** After a misfire, fire nothing missed: the fire now only records the missed instants as skipped. */
     public static final int MISFIRE_DO_NOTHING = 2;
+    /** After a misfire, fire the missed instants each job's catch-up window and max-catch-up allow. */
+    public static final int MISFIRE_CATCH_UP = 3;
 
     /**
      * How long before an instant Quartz fires its trigger. Less than the shortest period a schedule can have
@@ -50,12 +60,60 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
     private Date endTime;
     private Date nextFireTime;
     private Date previousFireTime;
+    private Date missedFrom;
+    private Date missedBy;
     private transient Timetable timetable;
+    private transient boolean skipsGaps;
 
     /** @param schedule a {@link dev.onebeat.job.Schedule#describe()} text */
     TimetableTrigger(String schedule) {
+        this(schedule, null, null);
+    }
+
+    /**
+     * @param missedFrom the first instant of the last misfire, or null
+     * @param missedBy the fire time of the fire that stands for that misfire, or null until it is triggered
+     */
+    TimetableTrigger(String schedule, Date missedFrom, Date missedBy) {
         this.schedule = schedule;
-        this.timetable = Timetable.of(Descriptions.parse(schedule));
+        parse();
+        this.missedFrom = missedFrom;
+        this.missedBy = missedBy;
+    }
+
+    /**
+     * @param fireTime the time Quartz fired this trigger at (a recovered fire's original time)
+     * @return the first instant that fire stands in for after a misfire, the instants from it up to the fire's own
+     *         having been missed; null if that fire is not the one after a misfire
+     */
+    public Instant missedSince(Instant fireTime) {
+        return missedFrom != null && missedBy != null && missedBy.toInstant().equals(fireTime)
+                ? missedFrom.toInstant() : null;
+    }
+
+    /** @return whether the schedule is a cron that skips wall-clock times in a daylight-saving gap */
+    boolean skipsGaps() {
+        if (timetable == null) {
+            parse();
+        }
+        return skipsGaps;
+    }
+
+    /** Reads the schedule once for both what the trigger fires and whether it skips times in a gap. */
+    private void parse() {
+        Schedule parsed = Descriptions.parse(schedule);
+        timetable = Timetable.of(parsed);
+        skipsGaps = parsed instanceof Schedule.Cron cron && cron.dst().gap() == DstPolicy.Gap.SKIP;
+    }
+
+    /** @return the first instant of the last misfire, or null (stored with the trigger) */
+    Date missedFrom() {
+        return missedFrom;
+    }
+
+    /** @return the fire time of the fire that stood for the last misfire, or null (stored with the trigger) */
+    Date missedBy() {
+        return missedBy;
     }
 
     /** @return the schedule fired, as {@link dev.onebeat.job.Schedule#describe()} writes it */
@@ -66,7 +124,7 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
     /** @return the instants fired */
     public Timetable timetable() {
         if (timetable == null) {
-            timetable = Timetable.of(Descriptions.parse(schedule));
+            parse();
         }
         return timetable;
     }
@@ -164,6 +222,9 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
         }
         previousFireTime = fired;
         nextFireTime = getFireTimeAfter(fired);
+        if (missedFrom != null && missedBy == null) {
+            missedBy = fired;
+        }
     }
 
     /**
@@ -189,10 +250,15 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
         if (instruction == Trigger.MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY) {
             return;
         }
-        Date now = new Date();
-        // fire once now stands for the latest missed instant, which the fire works out from its fire time;
-        // doing nothing waits for the first instant after now, fired at once if it is less than LEAD away
-        nextFireTime = instruction == MISFIRE_DO_NOTHING ? fireTime(instantAfter(now.toInstant())) : now;
+        boolean pending = missedFrom != null && missedBy == null;
+        if (!pending && nextFireTime != null) {
+            // the first instant missed; a misfire of the fire that stands for an earlier misfire keeps that one's start
+            missedFrom = Date.from(LogicalInstants.ofFireTime(timetable(), nextFireTime.toInstant()));
+            missedBy = null;
+        }
+        // whatever the policy, one fire now: it stands for the latest missed instant, which it works out from its
+        // fire time, and settles every missed instant by the policy of each of its jobs (ScheduleFire)
+        nextFireTime = new Date();
     }
 
     @Override
@@ -202,11 +268,11 @@ public final class TimetableTrigger extends AbstractTrigger<TimetableTrigger> {
 
     @Override
     protected boolean validateMisfireInstruction(int instruction) {
-        return instruction >= Trigger.MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY && instruction <= MISFIRE_DO_NOTHING;
+        return instruction >= Trigger.MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY && instruction <= MISFIRE_CATCH_UP;
     }
 
     @Override
     public ScheduleBuilder<TimetableTrigger> getScheduleBuilder() {
-        return new TimetableScheduleBuilder(schedule, getMisfireInstruction());
+        return new TimetableScheduleBuilder(schedule, getMisfireInstruction(), missedFrom, missedBy);
     }
 }

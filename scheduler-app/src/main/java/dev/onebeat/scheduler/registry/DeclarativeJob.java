@@ -1,7 +1,9 @@
 package dev.onebeat.scheduler.registry;
 
+import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
@@ -18,10 +20,14 @@ import java.time.Duration;
  * @param lockAtMostFor the job lock's safety limit
  * @param retry how a failed fire is tried again
  * @param catchUpWindow how old an instant may be and still be fired
+ * @param maxCatchUp how many missed instants {@code FIRE_ALL_MISSED} fires after an outage
+ * @param overlapPolicy what an instant due while an earlier fire of the job runs does
+ * @param alerts when an instant is missed and which events are sent
  * @param task the task each fire dispatches
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
-                      RetryPolicy retry, Duration catchUpWindow, TaskRequest task) implements PeriodicJob {
+                      RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
+                      OverlapPolicy overlapPolicy, AlertPolicy alerts, TaskRequest task) implements PeriodicJob {
 
     @Override
     public void run(JobContext context) {

@@ -1,18 +1,22 @@
 package dev.onebeat.scheduler.registry;
 
+import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
+import dev.onebeat.scheduler.outbox.OutboxTask;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.boot.convert.DurationStyle;
 
 /** Turns {@code onebeat.jobs[]} entries into jobs, reporting each problem with its path and job name. */
@@ -43,6 +47,10 @@ final class DeclarativeJobs {
             throw new JobDefinitionException(Schedules.path(where, "task")
                     + ": is missing; a declarative job dispatches one task per fire");
         }
+        if (OutboxTask.RESERVED_QUEUE.equals(d.queue())) {
+            throw new JobDefinitionException(Schedules.path(where, "queue") + ": '" + d.queue()
+                    + "' is onebeat's own (alert deliveries); use another queue");
+        }
         TaskRequest task = Schedules.field(where, "args", () -> {
             JsonValues.requireJson("args", d.args());
             JsonValues.requireJson("kwargs", d.kwargs());
@@ -63,7 +71,37 @@ final class DeclarativeJobs {
         Duration catchUp = d.catchUpWindow() == null ? PeriodicJob.DEFAULT_CATCH_UP_WINDOW
                 : Schedules.field(where, "catch-up-window", () -> positive("catchUpWindow",
                         DurationStyle.detectAndParse(d.catchUpWindow())));
-        return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, task);
+        int maxCatchUp = d.maxCatchUp() == null ? PeriodicJob.DEFAULT_MAX_CATCH_UP
+                : Schedules.field(where, "max-catch-up", () -> atLeastOne("maxCatchUp", d.maxCatchUp()));
+        OverlapPolicy overlapPolicy = d.overlapPolicy() == null ? OverlapPolicy.BUFFER_ONE
+                : overlapPolicy(where, d.overlapPolicy());
+        AlertPolicy alerts = alerts(where, d.alerts());
+        return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
+                task);
+    }
+
+    /** @throws JobDefinitionException naming the alerts field at fault and its value */
+    static AlertPolicy alerts(String where, JobsProperties.Alerts alerts) {
+        if (alerts == null) {
+            return AlertPolicy.DEFAULT;
+        }
+        AlertPolicy d = AlertPolicy.DEFAULT;
+        Duration grace = alerts.grace() == null ? null : Schedules.field(where, "alerts.grace",
+                () -> positive("grace", DurationStyle.detectAndParse(alerts.grace())));
+        int afterFailures = alerts.afterFailures() == null ? d.afterFailures() : alerts.afterFailures();
+        int resolveAfter = alerts.resolveAfter() == null ? d.resolveAfter() : alerts.resolveAfter();
+        Schedules.field(where, "alerts.after-failures", () -> d.withThresholds(afterFailures, d.resolveAfter()));
+        Schedules.field(where, "alerts.resolve-after", () -> d.withThresholds(d.afterFailures(), resolveAfter));
+        String healthchecks = blankToNull(alerts.healthchecksUrl());
+        Schedules.field(where, "alerts.healthchecks-url", () -> d.withHealthchecks(healthchecks));
+        String sentry = blankToNull(alerts.sentryMonitor());
+        Schedules.field(where, "alerts.sentry-monitor", () -> d.withSentryMonitor(sentry));
+        return new AlertPolicy(alerts.enabled() == null || alerts.enabled(), grace, afterFailures, resolveAfter,
+                healthchecks, sentry);
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.trim();
     }
 
     /** @throws JobDefinitionException naming the retry field at fault and its value */
@@ -95,16 +133,35 @@ final class DeclarativeJobs {
         return duration;
     }
 
-    /** @throws JobDefinitionException naming {@code misfire} and the accepted values */
-    static MisfirePolicy misfire(String where, String text) {
-        String constant = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-        for (MisfirePolicy policy : MisfirePolicy.values()) {
-            if (policy.name().equals(constant)) {
-                return policy;
-            }
+    private static int atLeastOne(String field, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(field + " must be at least 1, was " + value);
         }
-        throw new JobDefinitionException(Schedules.path(where, "misfire") + ": '" + text + "' is not one of "
-                + Arrays.toString(MisfirePolicy.values()));
+        return value;
     }
 
+    /** @throws JobDefinitionException naming {@code overlap-policy} and the accepted values */
+    static OverlapPolicy overlapPolicy(String where, String text) {
+        return constant(OverlapPolicy.class, text).orElseThrow(() -> new JobDefinitionException(
+                Schedules.path(where, "overlap-policy") + ": '" + text + "' is not one of "
+                        + Arrays.stream(OverlapPolicy.values()).map(DeclarativeJobs::text).toList()));
+    }
+
+    /** @return a policy as configuration writes it: {@code buffer-one} */
+    private static String text(Enum<?> policy) {
+        return policy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** @throws JobDefinitionException naming {@code misfire} and the accepted values */
+    static MisfirePolicy misfire(String where, String text) {
+        return constant(MisfirePolicy.class, text).orElseThrow(() -> new JobDefinitionException(
+                Schedules.path(where, "misfire") + ": '" + text + "' is not one of "
+                        + Arrays.toString(MisfirePolicy.values())));
+    }
+
+    /** @return the constant written {@code text} in any case, with dashes for underscores ({@code fire-once-now}) */
+    private static <E extends Enum<E>> Optional<E> constant(Class<E> type, String text) {
+        String name = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        return Arrays.stream(type.getEnumConstants()).filter(constant -> constant.name().equals(name)).findFirst();
+    }
 }

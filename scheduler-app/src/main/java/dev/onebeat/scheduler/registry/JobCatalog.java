@@ -1,10 +1,13 @@
 package dev.onebeat.scheduler.registry;
 
+import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -182,6 +185,33 @@ public class JobCatalog {
                             rs.getBoolean(5), rs.getString(6), until == null ? null : until.toInstant());
                 })
                 .optional();
+    }
+
+    /**
+     * A job's standing, as the missed-fire detector needs it.
+     *
+     * @param memberSince when the job began firing on its current schedule: no earlier instant of it is expected
+     * @param paused whether an operator paused it: its instants are not expected meanwhile
+     * @param orphaned whether no replica registers it
+     */
+    public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned) {
+    }
+
+    /** @return every stored job's standing, by name */
+    public Map<String, Standing> standings() {
+        Map<String, Standing> standings = new HashMap<>();
+        jdbc.sql("SELECT name, member_since, paused, orphaned FROM onebeat_job")
+                .query((ResultSet rs) -> {
+                    standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
+                            rs.getBoolean(3), rs.getBoolean(4)));
+                });
+        return standings;
+    }
+
+    /** @return when the job began firing on its current schedule, if it is stored */
+    public Optional<Instant> memberSince(String name) {
+        return jdbc.sql("SELECT member_since FROM onebeat_job WHERE name = ?").param(name)
+                .query((rs, row) -> rs.getTimestamp(1).toInstant()).optional();
     }
 
     /** @return every stored job's name */

@@ -20,8 +20,12 @@ final class JobValidation {
      * @throws JobDefinitionException if Quartz cannot parse the expression or it never fires again
      */
     static void checkCron(String path, Schedule.Cron cron) {
+        if (ScheduleMemo.checked(cron)) {
+            return;
+        }
         checkSyntax(path, cron);
         checkFiresAgain(path, cron);
+        ScheduleMemo.remember(cron);
     }
 
     /** @throws JobDefinitionException if Quartz's parser, which reads every cron onebeat runs, refuses it */
@@ -80,6 +84,12 @@ final class JobValidation {
         Duration catchUp = job.catchUpWindow();
         if (catchUp == null || catchUp.isNegative() || catchUp.isZero()) {
             throw new JobDefinitionException(where + ".catchUpWindow: must be positive, was " + catchUp);
+        }
+        if (job.maxCatchUp() < 1) {
+            throw new JobDefinitionException(where + ".maxCatchUp: must be at least 1, was " + job.maxCatchUp());
+        }
+        if (job.overlapPolicy() == null) {
+            throw new JobDefinitionException(where + ".overlapPolicy: is missing");
         }
         return registered;
     }

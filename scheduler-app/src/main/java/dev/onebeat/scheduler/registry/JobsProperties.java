@@ -37,10 +37,30 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      *     of a wall-clock time that an overlap repeats fire; refused with {@code every}
      * @param retry how a failed fire is tried again, default 3 attempts 10 s apart, doubling, at most 5m
      * @param catchUpWindow how old an instant may be and still be fired (a retry included), default 1h
+     * @param maxCatchUp under {@code fire-all-missed}, how many missed instants fire after an outage, default 10
+     * @param overlapPolicy {@code skip}, {@code buffer-one} (default) or {@code allow}: what an instant due while
+     *     the job's previous fire still runs does
+     * @param alerts when an instant is missed and where its events go; unset fields keep their defaults
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
-                             String gap, String overlap, Retry retry, String catchUpWindow) {
+                             String gap, String overlap, Retry retry, String catchUpWindow,
+                             Integer maxCatchUp, String overlapPolicy, Alerts alerts) {
+    }
+
+    /**
+     * A declarative job's {@link dev.onebeat.job.AlertPolicy}; an unset field keeps its default.
+     *
+     * @param enabled {@code false} keeps the job's events from the alert channels (default true)
+     * @param grace how long after an instant its fire may commit before it is missed (default: half the period,
+     *     30 s to 5 min)
+     * @param afterFailures instants in a row failed for good before the job is alerted on (default 1)
+     * @param resolveAfter instants in a row committed before an alerted job is resolved (default 1)
+     * @param healthchecksUrl a Healthchecks-style ping URL for the job
+     * @param sentryMonitor the slug of the job's Sentry Crons monitor
+     */
+    public record Alerts(Boolean enabled, String grace, Integer afterFailures, Integer resolveAfter,
+                         String healthchecksUrl, String sentryMonitor) {
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.onebeat.scheduler.registry;
 
+import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
@@ -31,6 +33,21 @@ record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfir
     @Override
     public Duration catchUpWindow() {
         return original.catchUpWindow();
+    }
+
+    @Override
+    public int maxCatchUp() {
+        return original.maxCatchUp();
+    }
+
+    @Override
+    public OverlapPolicy overlapPolicy() {
+        return original.overlapPolicy();
+    }
+
+    @Override
+    public AlertPolicy alerts() {
+        return original.alerts();
     }
 
     @Override

@@ -14,8 +14,8 @@ import java.util.HexFormat;
  *       zone, daylight-saving policy) and misfire policy fire at the same instants in the same way, so
  *       they share one trigger, named {@code s} + a digest of that description, and fire in batches.</li>
  *   <li>A job written in code has a trigger of its own, named {@code j} + a digest of its name and
- *       schedule: it runs user code of unknown length, and Quartz keeps two of its fires from running
- *       at once without holding a thread for the waiting one, as it always has.</li>
+ *       schedule: it runs user code of unknown length, alone, and its overlap policy says what an instant
+ *       that finds its previous fire still running does.</li>
  * </ul>
  */
 public final class ScheduleKeys {

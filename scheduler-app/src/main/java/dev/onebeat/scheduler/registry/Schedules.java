@@ -42,6 +42,17 @@ public final class Schedules {
      * @throws JobDefinitionException naming the field at fault and what is wrong with it
      */
     public static Schedule parse(String where, String cron, String every, String zone, String gap, String overlap) {
+        Schedule known = ScheduleMemo.parsed(cron, every, zone, gap, overlap);
+        if (known != null) {
+            return known;
+        }
+        Schedule parsed = parseAndCheck(where, cron, every, zone, gap, overlap);
+        ScheduleMemo.remember(parsed, cron, every, zone, gap, overlap);
+        return parsed;
+    }
+
+    private static Schedule parseAndCheck(String where, String cron, String every, String zone, String gap,
+                                          String overlap) {
         boolean hasCron = cron != null && !cron.isBlank();
         boolean hasEvery = every != null && !every.isBlank();
         if (hasCron == hasEvery) {

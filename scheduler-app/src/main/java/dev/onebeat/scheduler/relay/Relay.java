@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.relay;
 import dev.onebeat.scheduler.fire.FireListener;
 import dev.onebeat.scheduler.fire.FireOutcome;
 import dev.onebeat.scheduler.fire.FireResult;
+import dev.onebeat.scheduler.outbox.OutboxTask;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +16,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The relay of one replica: {@code concurrency} {@link RelayLoop} threads per broker, sharing its
  * connection, started with the application and
- * stopped before the data source closes. A committed fire with tasks wakes every loop, so tasks go out
- * right after the commit; the poll interval is the fallback for delayed tasks and other replicas' fires.
+ * stopped before the data source closes. A committed fire with tasks wakes every loop but that of onebeat's own
+ * alert queue, so tasks go out right after the commit; the poll interval is the fallback for delayed tasks, other
+ * replicas' fires and the alert deliveries.
  */
 public final class Relay implements SmartLifecycle, FireListener {
 
@@ -33,6 +35,8 @@ public final class Relay implements SmartLifecycle, FireListener {
     private final OutboxGauges gauges;
 
     private final List<RelayLoop> loops = new ArrayList<>();
+    /** The loops a committed fire wakes: not those of onebeat's own alert queue, which no fire writes to. */
+    private final List<RelayLoop> fireLoops = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private RelayTransports transports;
     private volatile boolean running;
@@ -82,11 +86,16 @@ public final class Relay implements SmartLifecycle, FireListener {
             log.info("relay: no queue is routed to a broker; tasks stay in the in-database queue");
         }
         queuesByBroker.forEach((broker, queues) -> {
-            for (int i = 1; i <= concurrency; i++) {
+            // the alert deliveries are a few rows a check: one loop, found by its poll
+            boolean alertsOnly = queues.equals(List.of(OutboxTask.RESERVED_QUEUE));
+            for (int i = 1; i <= (alertsOnly ? 1 : concurrency); i++) {
                 RelayLoop loop = new RelayLoop(broker, queues, transports, dataSource, node, settings, metrics, hook);
                 Thread thread = new Thread(loop, "onebeat-relay-" + broker + "-" + i);
                 thread.setDaemon(true);
                 loops.add(loop);
+                if (!alertsOnly) {
+                    fireLoops.add(loop);
+                }
                 threads.add(thread);
                 thread.start();
             }
@@ -109,6 +118,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         }
         transports.close();
         loops.clear();
+        fireLoops.clear();
         threads.clear();
         running = false;
     }
@@ -127,7 +137,9 @@ public final class Relay implements SmartLifecycle, FireListener {
     @Override
     public void committed(FireResult result) {
         if (result.outcome() == FireOutcome.COMMITTED && result.dispatched() > 0) {
-            wake();
+            for (RelayLoop loop : List.copyOf(fireLoops)) {
+                loop.wake();
+            }
         }
     }
 

@@ -22,7 +22,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class RelayConfiguration {
 
     @Bean
-    QueueRoutes queueRoutes(RelayProperties properties, List<TransportProvider> providers, JobsProperties jobs) {
+    QueueRoutes queueRoutes(RelayProperties configured, List<TransportProvider> providers, JobsProperties jobs,
+                            List<BuiltInRoutes> builtIn) {
+        RelayProperties properties = withBuiltIn(configured, builtIn);
         Map<String, String> declared = new LinkedHashMap<>();
         for (JobsProperties.Definition definition : jobs.jobs()) {
             if (definition.name() != null && definition.queue() != null) {
@@ -30,6 +32,22 @@ class RelayConfiguration {
             }
         }
         return QueueRoutes.of(properties, providers, declared);
+    }
+
+    private static RelayProperties withBuiltIn(RelayProperties p, List<BuiltInRoutes> builtIn) {
+        if (builtIn.isEmpty()) {
+            return p;
+        }
+        Map<String, RelayProperties.Broker> brokers = new LinkedHashMap<>();
+        Map<String, RelayProperties.Route> queues = new LinkedHashMap<>();
+        builtIn.forEach(routes -> {
+            brokers.putAll(routes.brokers());
+            queues.putAll(routes.queues());
+        });
+        brokers.putAll(p.brokers());
+        queues.putAll(p.queues());
+        return new RelayProperties(p.enabled(), p.batchSize(), p.concurrency(), p.pollInterval(), p.claimLease(),
+                p.retryInitial(), p.retryMax(), p.unrouted(), p.gaugeInterval(), brokers, queues);
     }
 
     @Bean

@@ -22,11 +22,12 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * GET (and HEAD) /api/**                                      viewer
  * POST /api/jobs/{name}/pause|resume|trigger                  operator
  * POST /api/jobs/{name}/instants/{instant}/run                operator
+ * POST /api/jobs/{name}/backfill, /backfills/{id}/cancel       operator
  * POST /api/tasks/{id}/retry|discard                          operator
  * any other /api/** (POST /api/jobs, PUT and DELETE /api/jobs/{name},
  *                    DELETE /api/jobs/{name}/schedule)        admin
  * GET (and HEAD) /ui/**                                       viewer
- * POST /ui/jobs/{name}/pause|resume|trigger|instants/{instant}/run,
+ * POST /ui/jobs/{name}/pause|resume|trigger|instants/{instant}/run|backfill|backfills/{id}/cancel,
  *      /ui/tasks/{id}/retry|discard                            operator
  * any other /ui/**                                            admin
  * anything else                                               any signed-in user
@@ -66,11 +67,13 @@ final class AccessRules {
             Rule.reads(Role.ADMIN, "/api/users/**", "/ui/users/**"),
             Rule.reads(Role.VIEWER, "/api/**"),
             Rule.of(HttpMethod.POST, Role.OPERATOR, "/api/jobs/*/pause", "/api/jobs/*/resume", "/api/jobs/*/trigger",
-                    "/api/jobs/*/instants/*/run", "/api/tasks/*/retry", "/api/tasks/*/discard"),
+                    "/api/jobs/*/instants/*/run", "/api/jobs/*/backfill", "/api/jobs/*/backfills/*/cancel",
+                    "/api/tasks/*/retry", "/api/tasks/*/discard"),
             Rule.of(null, Role.ADMIN, "/api/**"),
             Rule.reads(Role.VIEWER, "/ui/**"),
             Rule.of(HttpMethod.POST, Role.OPERATOR, "/ui/jobs/*/pause", "/ui/jobs/*/resume", "/ui/jobs/*/trigger",
-                    "/ui/jobs/*/instants/*/run", "/ui/tasks/*/retry", "/ui/tasks/*/discard"),
+                    "/ui/jobs/*/instants/*/run", "/ui/jobs/*/backfill", "/ui/jobs/*/backfills/*/cancel",
+                    "/ui/tasks/*/retry", "/ui/tasks/*/discard"),
             Rule.of(null, Role.ADMIN, "/ui/**"));
 
     private AccessRules() {

@@ -5,6 +5,8 @@ import dev.onebeat.scheduler.fire.FireLedger;
 import dev.onebeat.scheduler.fire.FireRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.onebeat.scheduler.monitor.MonitorTable;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +25,13 @@ class Dashboard {
     private final JdbcClient jdbc;
     private final MeterRegistry meters;
     private final FireLedger ledger;
+    private final MonitorTable monitor;
+    private final Clock clock;
 
-    Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters, FireLedger ledger) {
+    Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters, FireLedger ledger, MonitorTable monitor,
+              Clock clock) {
+        this.monitor = monitor;
+        this.clock = clock;
         this.ledger = ledger;
         this.cluster = cluster;
         this.jdbc = jdbc;
@@ -42,10 +49,12 @@ class Dashboard {
      * @param duplicatesSuppressed duplicate fires this replica suppressed since it started
      * @param tasksByStatus outbox rows waiting or needing attention, by status
      * @param recentFires the latest fires of any job
+     * @param missesLastDay per job with instants missed in the last 24 hours, how many, the most first
+     * @param latestEvents the detector's latest missed, failed and recovered events
      */
     record View(List<ClusterState.Node> nodes, long firesLastHour, long tasksLastHour, Duration lagAverage,
                 Duration lagMax, long duplicatesSuppressed, Map<String, Long> tasksByStatus,
-                List<FireRecord> recentFires) {
+                List<FireRecord> recentFires, Map<String, Integer> missesLastDay, List<MonitorTable.Event> latestEvents) {
     }
 
     View read() {
@@ -67,7 +76,8 @@ class Dashboard {
         List<FireRecord> recent = ledger.latest(10);
         return new View(cluster.nodes(), number(hour.get("fires")), number(hour.get("tasks")),
                 Duration.ofMillis(number(hour.get("lag_avg"))), Duration.ofMillis(number(hour.get("lag_max"))),
-                duplicates(), tasks, recent);
+                duplicates(), tasks, recent, monitor.missesSince(clock.instant().minus(Duration.ofDays(1))),
+                monitor.latest(10));
     }
 
     private long duplicates() {

@@ -28,7 +28,7 @@ final class FieldErrors {
         int colon = message.indexOf(": ");
         if (colon > 0) {
             for (String named : message.substring(0, colon).split(",")) {
-                // configuration spells lockAtMostFor lock-at-most-for
+                // configuration spells lockAtMostFor lock-at-most-for, retryAttempts retry.attempts
                 String key = normal(named);
                 fields.stream().filter(field -> normal(field).equals(key)).findFirst()
                         .ifPresent(field -> errors.put(field, message.substring(colon + 2)));
@@ -41,6 +41,6 @@ final class FieldErrors {
     }
 
     private static String normal(String name) {
-        return name.strip().replace("-", "").toLowerCase(Locale.ROOT);
+        return name.strip().replace("-", "").replace(".", "").toLowerCase(Locale.ROOT);
     }
 }

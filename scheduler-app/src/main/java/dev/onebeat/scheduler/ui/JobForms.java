@@ -6,6 +6,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.admin.ScheduleFields;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
+import dev.onebeat.scheduler.registry.JobsProperties;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import java.util.Arrays;
 import java.util.List;
@@ -87,12 +88,14 @@ class JobForms {
     }
 
     /**
-     * A new runtime job, every field as text; {@code args} and {@code kwargs} are JSON.
+     * A new runtime job, every field as text; {@code args} and {@code kwargs} are JSON; a blank field keeps its
+     * default.
      */
     record JobForm(String name, String cron, String every, String zone, String gap, String overlap, String task,
-                   String queue, String args, String kwargs, String misfire, String lockAtMostFor) {
+                   String queue, String args, String kwargs, String misfire, String lockAtMostFor,
+                   String retryAttempts, String catchUpWindow, String maxCatchUp, String overlapPolicy) {
 
-        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "");
+        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "", "", "", "", "");
     }
 
     /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
@@ -103,7 +106,22 @@ class JobForms {
         return new Definition(blankToNull(form.name()), blankToNull(form.cron()), blankToNull(form.every()),
                 blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
                 blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()), blankToNull(form.gap()),
-                blankToNull(form.overlap()), null, null);
+                blankToNull(form.overlap()), retry(form.retryAttempts()), blankToNull(form.catchUpWindow()),
+                number("max-catch-up", form.maxCatchUp()), blankToNull(form.overlapPolicy()), null);
+    }
+
+    private static JobsProperties.Retry retry(String attempts) {
+        Integer tries = number("retry.attempts", attempts);
+        return tries == null ? null : new JobsProperties.Retry(tries, null, null);
+    }
+
+    private static Integer number(String field, String text) {
+        String given = blankToNull(text);
+        try {
+            return given == null ? null : Integer.valueOf(given);
+        } catch (NumberFormatException e) {
+            throw new JobDefinitionException(field + ": '" + given + "' is not a whole number");
+        }
     }
 
     private <T> T parse(String field, String text, TypeReference<T> type, String expected) {

@@ -60,7 +60,8 @@ class JobPages {
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "gap", "overlap", "misfire");
     private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "gap", "overlap", "task",
-            "queue", "args", "kwargs", "misfire", "lockAtMostFor");
+            "queue", "args", "kwargs", "misfire", "lockAtMostFor", "retryAttempts", "catchUpWindow", "maxCatchUp",
+            "overlapPolicy");
 
     private final JobDirectory directory;
     private final JobRegistry registry;
@@ -73,9 +74,12 @@ class JobPages {
     private final Clock clock;
     private final InstantRuns instantRuns;
 
+    private final JobTimeline timeline;
+
     JobPages(JobDirectory directory, JobRegistry registry, FireLedger ledger, JobControl control,
              ManualTriggers triggers, RuntimeJobs runtimeJobs, AuditLog audit, JobForms forms, Clock clock,
-             InstantRuns instantRuns) {
+             InstantRuns instantRuns, JobTimeline timeline) {
+        this.timeline = timeline;
         this.instantRuns = instantRuns;
         this.directory = directory;
         this.registry = registry;
@@ -273,6 +277,9 @@ class JobPages {
         model.addAttribute("errors", errors);
         model.addAttribute("audit", audit.page(job.name(), null, 10, 0));
         model.addAttribute("requestId", UUID.randomUUID().toString());
+        PeriodicJob registered = registry.find(job.name()).map(RegisteredJob::job).orElse(null);
+        model.addAttribute("timeline", registered == null ? null : timeline.of(registered));
+        model.addAttribute("alerts", registered == null ? null : timeline.alerts(registered));
         return "job";
     }
 

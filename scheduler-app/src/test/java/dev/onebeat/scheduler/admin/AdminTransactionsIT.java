@@ -94,14 +94,14 @@ class AdminTransactionsIT {
         for (int round = 0; round < 10; round++) {
             String name = "raced-" + round;
             runtimeJobs.create(new Definition(name, null, "1h", null, "ops.raced", null, null, null, null, null, null,
-                    null, null, null));
+                    null, null, null, null, null, null));
             CyclicBarrier start = new CyclicBarrier(2);
             ExecutorService threads = Executors.newFixedThreadPool(2);
             try {
                 Future<?> change = threads.submit(() -> {
                     start.await();
                     return runtimeJobs.update(name, new Definition(name, null, "2h", null, "ops.raced", null, null,
-                            null, null, null, null, null, null, null));
+                            null, null, null, null, null, null, null, null, null, null));
                 });
                 Future<?> delete = threads.submit(() -> {
                     start.await();

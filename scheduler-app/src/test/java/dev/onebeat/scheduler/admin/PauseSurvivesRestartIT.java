@@ -61,7 +61,7 @@ class PauseSurvivesRestartIT {
         List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + database.jdbcUrl(),
                 "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(),
-                "--spring.main.web-application-type=none", "--onebeat.demo.enabled=false",
+                "--spring.main.web-application-type=none", "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.jobs[0].name=nightly", "--onebeat.jobs[0].cron=" + cron, "--onebeat.jobs[0].task=t"));
         return new SpringApplicationBuilder(OnebeatApplication.class).run(args.toArray(String[]::new));
     }

@@ -8,8 +8,10 @@ import static org.awaitility.Awaitility.await;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
+import io.micrometer.core.instrument.Metrics;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +31,8 @@ import tools.jackson.databind.JsonNode;
         "onebeat.jobs[0].name=heartbeat", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.heartbeat",
         "onebeat.jobs[0].kwargs.source=api-test",
         "onebeat.jobs[1].name=weekday-report", "onebeat.jobs[1].cron=30 8 * * MON-FRI",
-        "onebeat.jobs[1].zone=Europe/Paris", "onebeat.jobs[1].task=reports.daily"})
+        "onebeat.jobs[1].zone=Europe/Paris", "onebeat.jobs[1].task=reports.daily",
+        "onebeat.monitor.check-interval=1s"})
 class ApiIT {
 
     @LocalServerPort
@@ -154,5 +157,48 @@ class ApiIT {
                 .contains("onebeat_tasks_dispatched_total{application=\"onebeat\",job=\"heartbeat\"}")
                 .contains("onebeat_tasks_duplicate_total{application=\"onebeat\",job=\"heartbeat\"}")
                 .contains("onebeat_fire_lag_seconds_bucket{application=\"onebeat\",trigger=\"scheduled\""));
+    }
+
+    @Test
+    void prometheusExposesTheDetectorsPerJobMetricsAndTheLostFires() {
+        // a hand-back gives a fire up in a static callback, through Micrometer's global registry
+        Metrics.counter("onebeat.fire.lost").increment();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api.get("/actuator/prometheus").body())
+                .containsPattern("onebeat_job_last_success_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\"} 1\\.\\d+E9")
+                .containsPattern("onebeat_job_deadline_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\"} 1\\.\\d+E9")
+                .contains("onebeat_monitor_last_check_timestamp_seconds{application=\"onebeat\"}")
+                .containsPattern("onebeat_fire_lost_total\\{application=\"onebeat\"} [1-9]"));
+    }
+
+    @Test
+    void instantsGiveEachExpectedInstantOfTheRangeWithItsOutcome() throws Exception {
+        await().atMost(Duration.ofSeconds(30)).until(() -> json(api.get("/api/jobs/heartbeat/instants?limit=50"))
+                .get("counts").get("on-time").asInt() >= 8);
+
+        JsonNode timeline = json(api.get("/api/jobs/heartbeat/instants?limit=5"));
+
+        assertThat(timeline.get("job").asString()).isEqualTo("heartbeat");
+        assertThat(timeline.get("truncated").asBoolean()).as("the job's day so far holds more than 5").isTrue();
+        JsonNode instants = timeline.get("instants");
+        assertThat(instants).hasSize(5);
+        JsonNode fired = instants.get(0);
+        assertThat(fired.get("outcome").asString()).isIn("on-time", "late");
+        assertThat(fired.get("trigger").asString()).isEqualTo("scheduled");
+        assertThat(fired.get("lagMillis").asLong()).isNotNegative();
+        assertThat(Instant.parse(fired.get("graceEnds").asString()))
+                .isEqualTo(Instant.parse(fired.get("instant").asString()).plusSeconds(30));
+        assertThat(instants.get(4).get("outcome").asString()).as("the instant due now").isIn("pending", "on-time");
+    }
+
+    @Test
+    void instantsOfAnUnknownJobAre404AndABadRangeA400NamingTheParameter() throws Exception {
+        assertThat(api.get("/api/jobs/nope/instants").statusCode()).isEqualTo(404);
+        var backwards = api.get("/api/jobs/heartbeat/instants?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z");
+        assertThat(backwards.statusCode()).isEqualTo(400);
+        assertThat(backwards.body()).contains("from: 2027-01-02T00:00:00Z is not before to: 2027-01-01T00:00:00Z");
+        var tooMany = api.get("/api/jobs/heartbeat/instants?from=2027-01-01T00:00:00Z&to=2027-01-02T00:00:00Z");
+        assertThat(tooMany.statusCode()).isEqualTo(400);
+        assertThat(tooMany.body()).contains("holds more than 500 instants of job 'heartbeat'");
     }
 }

@@ -122,7 +122,8 @@ class MalformedBodyIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
-                    + "[args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, misfire, name, overlap, queue, retry, task, zone]");
+                    + "[alerts, args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, maxCatchUp, misfire, name, overlap, "
+                    + "overlapPolicy, queue, retry, task, zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
 

@@ -136,6 +136,55 @@ class RuntimeJobsIT {
         }
 
         @Test
+        void createdJobKeepsItsCatchUpAndOverlapPolicy() throws Exception {
+            HttpResponse<String> created = api.send("POST", "/api/jobs", "{\"name\":\"tuned\",\"cron\":\"0 6 1 1 *\","
+                    + "\"task\":\"t\",\"misfire\":\"fire-all-missed\",\"maxCatchUp\":4,\"overlapPolicy\":\"allow\"}");
+
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            JsonNode tuned = job("tuned");
+            assertThat(tuned.get("maxCatchUp").asInt()).isEqualTo(4);
+            assertThat(tuned.get("overlapPolicy").asString()).isEqualTo("ALLOW");
+            assertThat(job("kept").get("overlapPolicy").asString()).as("the default").isEqualTo("BUFFER_ONE");
+            assertThat(job("kept").get("maxCatchUp").asInt()).isEqualTo(10);
+        }
+
+        @Test
+        void badOverlapPolicyOrMaxCatchUpIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> policy = api.send("POST", "/api/jobs",
+                    "{\"name\":\"bad-policy\",\"every\":\"10s\",\"task\":\"t\",\"overlapPolicy\":\"sometimes\"}");
+            HttpResponse<String> none = api.send("POST", "/api/jobs",
+                    "{\"name\":\"bad-catch-up\",\"every\":\"10s\",\"task\":\"t\",\"maxCatchUp\":0}");
+
+            assertThat(policy.statusCode()).isEqualTo(400);
+            assertThat(detail(policy)).isEqualTo("overlap-policy: 'sometimes' is not one of [skip, buffer-one, allow]");
+            assertThat(none.statusCode()).isEqualTo(400);
+            assertThat(detail(none)).isEqualTo("max-catch-up: maxCatchUp must be at least 1, was 0");
+        }
+
+        @Test
+        void createdJobKeepsItsAlertPolicyAndABadOneIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> created = api.send("POST", "/api/jobs", "{\"name\":\"watched\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"alerts\":{\"grace\":\"2m\",\"afterFailures\":3,"
+                    + "\"healthchecksUrl\":\"https://hc-ping.com/5f2e\",\"sentryMonitor\":\"watched\"}}");
+            HttpResponse<String> bad = api.send("POST", "/api/jobs", "{\"name\":\"badly-watched\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"alerts\":{\"resolveAfter\":0}}");
+            HttpResponse<String> unknown = api.send("POST", "/api/jobs", "{\"name\":\"typo\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"alerts\":{\"graec\":\"2m\"}}");
+
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            JsonNode alerts = job("watched").get("alerts");
+            assertThat(alerts.get("enabled").asBoolean()).isTrue();
+            assertThat(alerts.get("afterFailures").asInt()).isEqualTo(3);
+            assertThat(alerts.get("resolveAfter").asInt()).isEqualTo(1);
+            assertThat(alerts.get("healthchecksUrl").asString()).isEqualTo("https://hc-ping.com/5f2e");
+            assertThat(alerts.get("sentryMonitor").asString()).isEqualTo("watched");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(detail(bad)).isEqualTo("alerts.resolve-after: resolveAfter must be 1 to 1000, was 0");
+            assertThat(unknown.statusCode()).isEqualTo(400);
+            assertThat(detail(unknown)).contains("graec");
+        }
+
+        @Test
         void missingTaskIsBadRequestNamingTheField() throws Exception {
             HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"no-task\",\"every\":\"10s\"}");
 
@@ -207,6 +256,16 @@ class RuntimeJobsIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).startsWith("task: job 'kept' is defined in code or configuration");
+            assertThat(job("kept").get("schedule").asString()).isEqualTo("0 6 1 1 *");
+        }
+
+        @Test
+        void changingTheOverlapPolicyOfAConfiguredJobIsBadRequest() throws Exception {
+            HttpResponse<String> response = api.send("PUT", "/api/jobs/kept",
+                    "{\"every\":\"10s\",\"overlapPolicy\":\"skip\"}");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(detail(response)).startsWith("overlapPolicy: job 'kept' is defined in code or configuration");
             assertThat(job("kept").get("schedule").asString()).isEqualTo("0 6 1 1 *");
         }
 

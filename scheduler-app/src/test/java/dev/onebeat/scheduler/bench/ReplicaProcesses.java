@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.OnebeatApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,17 +19,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Scheduler replicas of the fire benchmark: the application's own main class, each in its JVM on the
- * benchmark's class path, its web server on a free port, its log in a file kept after the run.
+ * Scheduler replicas of the benchmarks, each in its own JVM launched by a {@link ReplicaCommand}
+ * (by default the application's main class on the benchmark's class path), its web server on a free
+ * port, its log in a file kept after the run.
  */
 final class ReplicaProcesses implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
-    private static final Pattern STARTED = Pattern.compile("Started OnebeatApplication in ([0-9.]+) seconds");
+    private static final Pattern STARTED = Pattern.compile(
+            "Started OnebeatApplication in ([0-9.]+) seconds(?: \\(process running for ([0-9.]+)\\))?");
 
     private final BenchDatabase database;
     private final Path logDir;
-    private final List<String> javaOptions;
+    private final ReplicaCommand launcher;
     private final Map<String, Replica> replicas = new LinkedHashMap<>();
     private final List<Path> logs = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -45,16 +45,24 @@ final class ReplicaProcesses implements AutoCloseable {
      *
      * @param wall from launching the JVM until {@code /actuator/health} answered UP
      * @param application Spring Boot's own figure: from {@code main} until the context was started
-     *        (Liquibase, storing the jobs and their triggers included; the JVM's start is not)
+     *        (Liquibase, storing the jobs and their triggers included; the JVM's start is not), null if
+     *        the log lacks it; Spring Boot takes it from the wall clock, which a machine may adjust
+     * @param process Spring Boot's "process running for": the JVM's uptime when the context was
+     *        started, from its monotonic clock; null if the log lacks it
      */
-    record StartUp(Duration wall, Duration application) {
+    record StartUp(Duration wall, Duration application, Duration process) {
     }
 
+    /** Replicas on the benchmark's class path: {@link ReplicaCommand#classPath()}. */
     ReplicaProcesses(BenchDatabase database, Path logDir) {
+        this(database, logDir, ReplicaCommand.classPath());
+    }
+
+    /** Replicas launched by {@code launcher}, each with its database, port and instance id as arguments. */
+    ReplicaProcesses(BenchDatabase database, Path logDir, ReplicaCommand launcher) {
         this.database = database;
         this.logDir = logDir;
-        String options = System.getenv().getOrDefault(FireOptions.REPLICA_OPTS_VARIABLE, "-Xmx1g");
-        this.javaOptions = Arrays.stream(options.split("\\s+")).filter(option -> !option.isEmpty()).toList();
+        this.launcher = launcher;
         try {
             Files.createDirectories(logDir);
         } catch (IOException e) {
@@ -66,14 +74,11 @@ final class ReplicaProcesses implements AutoCloseable {
     void launch(String id) {
         int port = freePort();
         Path log = logDir.resolve(id + "-" + System.currentTimeMillis() + ".log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(javaOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), OnebeatApplication.class.getName(),
+        List<String> command = launcher.command(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
                 "--server.port=" + port,
-                "--onebeat.demo.enabled=false",
+                "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.jobs-dir=" + logDir.resolve("no-jobs")));
         try {
             long launched = System.nanoTime();
@@ -99,7 +104,7 @@ final class ReplicaProcesses implements AutoCloseable {
                 HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
                     Duration wall = Duration.ofNanos(System.nanoTime() - replica.launchedNanos());
-                    return new StartUp(wall, applicationStartUp(replica));
+                    return startUp(wall, replica);
                 }
             } catch (IOException e) {
                 // not listening yet
@@ -151,13 +156,18 @@ final class ReplicaProcesses implements AutoCloseable {
         ids().forEach(this::stop);
     }
 
-    private static Duration applicationStartUp(Replica replica) {
+    private static StartUp startUp(Duration wall, Replica replica) {
         try {
             Matcher started = STARTED.matcher(Files.readString(replica.log()));
-            return started.find() ? Duration.ofMillis(Math.round(Double.parseDouble(started.group(1)) * 1000)) : null;
+            return started.find() ? new StartUp(wall, seconds(started.group(1)), seconds(started.group(2)))
+                    : new StartUp(wall, null, null);
         } catch (IOException e) {
-            return null;
+            return new StartUp(wall, null, null);
         }
+    }
+
+    private static Duration seconds(String seconds) {
+        return seconds == null ? null : Duration.ofMillis(Math.round(Double.parseDouble(seconds) * 1000));
     }
 
     private static int freePort() {

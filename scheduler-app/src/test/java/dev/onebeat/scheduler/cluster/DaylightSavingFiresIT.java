@@ -66,6 +66,14 @@ class DaylightSavingFiresIT {
                         .containsExactly(IdempotencyKey.of(job.getKey(), at, DaylightSavingJobs.TASK, null).value());
             }
         }
+        assertThat(jdbc.sql("""
+                        SELECT scheduled_at FROM onebeat_fire_attempt
+                        WHERE job_name = 'gap-skip' AND outcome = 'skipped' AND reason = ? ORDER BY scheduled_at""")
+                .param("in a daylight-saving gap (gap=skip)").query(Timestamp.class).list().stream()
+                .map(Timestamp::toInstant).toList())
+                .as("the gap's times recorded as skipped, where gap=shift fires them")
+                .containsExactlyElementsOf(EXPECTED.get("gap-shift").stream().filter(second -> second >= 0)
+                        .map(t::plusSeconds).toList());
         assertThat(jdbc.sql("SELECT DISTINCT trigger_kind FROM onebeat_fire").query(String.class).list())
                 .as("every instant fired on time, none as a misfire").containsExactly("scheduled");
     }

@@ -61,7 +61,7 @@ final class Replicas implements AutoCloseable {
                 "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
                 "--server.port=0",
                 "--onebeat.demo.enabled=false",
-                "--onebeat.jobs-dir=target/no-jobs"));
+                "--onebeat.jobs-dir=target/no-jobs", "--onebeat.retention.enabled=false"));
         command.addAll(List.of(arguments));
         try {
             Process process = new ProcessBuilder(command)

@@ -75,8 +75,8 @@ class EmbeddedDefaultIT {
         } finally {
             stop(second);
         }
-        // both demo jobs kept their schedules: nothing stored anew or moved by the restart
-        assertThat(Files.readString(workDir.resolve("second.log"))).contains("jobs synced registered=2 storedOrMoved=0");
+        // both demo jobs and the built-in retention job kept their schedules: nothing stored anew or moved by the restart
+        assertThat(Files.readString(workDir.resolve("second.log"))).contains("jobs synced registered=3 storedOrMoved=0");
     }
 
     private Process start(int httpPort, int pgPort, String log) throws IOException {

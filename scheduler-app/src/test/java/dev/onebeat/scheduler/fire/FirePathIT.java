@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.Jobs;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -47,6 +49,8 @@ import org.springframework.test.context.DynamicPropertySource;
 class FirePathIT {
 
     private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
+    /** A replica that checks in to the cluster (a row the test writes), so that the fires it holds count as running. */
+    private static final String LIVE_NODE = "live-node";
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -62,12 +66,13 @@ class FirePathIT {
     @Autowired
     LockProvider lockProvider;
 
-    private final ExecutorService threads = Executors.newFixedThreadPool(2);
+    private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
     @AfterEach
     void cleanUp() {
         threads.shutdownNow();
         jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = ?").param(LIVE_NODE).update();
         jdbc.sql("DROP TABLE IF EXISTS business_effect").update();
         meters.clear();
     }
@@ -181,6 +186,127 @@ class FirePathIT {
     }
 
     @Test
+    void scheduledInstantMeetingTheRunningScheduledFireOfAnEarlierInstantIsSkippedUnderSkip() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        PeriodicJob job = blockingUntil("overlapping", release);
+        Instant first = liveNodeAndAnInstant();
+        Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED, LIVE_NODE));
+        awaitLockHeldFor(job);
+
+        FireResult next = firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE);
+        release.countDown();
+
+        assertThat(next.outcome()).isEqualTo(FireOutcome.SKIPPED);
+        assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    @Test
+    void scheduledInstantMeetingARecoveryOfAnEarlierInstantWaitsForItInsteadOfBeingSkipped() throws Exception {
+        // a replica died mid-fire and a survivor re-runs that instant: the schedule's next instant meets the
+        // recovery, which the crash made late, and must not lose its turn to it
+        CountDownLatch release = new CountDownLatch(1);
+        PeriodicJob job = blockingUntil("recovering", release);
+        Instant first = liveNodeAndAnInstant();
+        Future<FireResult> recovery = threads.submit(() -> firePath.fire(job, first, FireTrigger.RECOVERY, LIVE_NODE));
+        awaitLockHeldFor(job);
+
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED,
+                LIVE_NODE));
+        Thread.sleep(1000);
+        assertThat(next).as("the next instant waits for the recovery").isNotDone();
+        release.countDown();
+
+        assertThat(join(recovery).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(join(next).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(ledgerRows(job.name())).isEqualTo(2);
+    }
+
+    @Test
+    void ofTheFiresWaitingForTheLockTheOldestInstantGoesFirst() throws Exception {
+        // a survivor recovers an instant a crash interrupted while the schedule's later instants keep falling due:
+        // the recovery must not lose every gap between fires to them (and give up), whoever started waiting first
+        CountDownLatch release = new CountDownLatch(1);
+        List<Instant> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Instant first = liveNodeAndAnInstant();
+        PeriodicJob job = Jobs.periodic("oldest-first", Schedule.every(Duration.ofMinutes(1)))
+                .lockAtMostFor(Duration.ofSeconds(30))
+                .execute(ctx -> {
+                    ctx.dispatch(TaskRequest.of("t", "q"));
+                    if (ctx.scheduledAt().equals(first)) {
+                        release.await(30, TimeUnit.SECONDS);
+                    } else {
+                        order.add(ctx.scheduledAt());
+                    }
+                });
+        Future<FireResult> holder = threads.submit(() -> firePath.fire(job, first, FireTrigger.MANUAL, LIVE_NODE));
+        awaitLockHeldFor(job);
+        Future<FireResult> later = threads.submit(() -> firePath.fire(job, first.plusSeconds(120), FireTrigger.SCHEDULED,
+                LIVE_NODE));
+        awaitNextWaiter(job, first.plusSeconds(120));
+        Future<FireResult> older = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.RECOVERY,
+                LIVE_NODE));
+        awaitNextWaiter(job, first.plusSeconds(60));
+        release.countDown();
+
+        assertThat(join(holder).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(join(older).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(join(later).outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(order).as("the older instant, which began waiting second, took the lock first")
+                .containsExactly(first.plusSeconds(60), first.plusSeconds(120));
+        assertThat(jdbc.sql("SELECT count(*) FROM shedlock WHERE name = ?").param(JobLocks.NEXT_PREFIX + job.name())
+                .query(Integer.class).single()).as("the last waiter left the next-waiter row").isZero();
+    }
+
+    private void awaitNextWaiter(PeriodicJob job, Instant instant) throws InterruptedException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            boolean standing = jdbc.sql("SELECT count(*) FROM shedlock WHERE name = ? AND locked_by = ?")
+                    .params(JobLocks.NEXT_PREFIX + job.name(), String.format("%020d", instant.toEpochMilli()))
+                    .query(Integer.class).single() == 1;
+            if (standing) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError("no fire of " + instant + " waits for the lock of " + job.name());
+    }
+
+    /** A job under {@code SKIP} whose fires block until {@code release}. */
+    private static PeriodicJob blockingUntil(String name, CountDownLatch release) {
+        return Jobs.periodic(name, Schedule.every(Duration.ofMinutes(1)))
+                .overlapPolicy(OverlapPolicy.SKIP)
+                .lockAtMostFor(Duration.ofSeconds(30))
+                .execute(ctx -> {
+                    ctx.dispatch(TaskRequest.of("t", "q"));
+                    release.await(30, TimeUnit.SECONDS);
+                });
+    }
+
+    /** Writes {@link #LIVE_NODE}'s check-in; returns the minute now is in, the instant of the first fire. */
+    private Instant liveNodeAndAnInstant() {
+        jdbc.sql("""
+                        INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time, checkin_interval)
+                        VALUES ('test', ?, extract(epoch FROM clock_timestamp()) * 1000 + 600000, 1000)
+                        """)
+                .param(LIVE_NODE).update();
+        return Instant.now().truncatedTo(ChronoUnit.MINUTES);
+    }
+
+    private void awaitLockHeldFor(PeriodicJob job) throws InterruptedException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            boolean held = jdbc.sql("""
+                            SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                              AND locked_by LIKE ? || ' %'
+                            """)
+                    .params(JobLocks.PREFIX + job.name(), LIVE_NODE).query(Integer.class).single() == 1;
+            if (held) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError("the first fire never held the lock of " + job.name());
+    }
+
+    @Test
     void jobThrowingAfterHalfItsTasksCommitsNothingAndTheRetryDispatchesEveryTaskOnce(CapturedOutput output) {
         jdbc.sql("CREATE TABLE business_effect (id int)").update();
         AtomicInteger attempts = new AtomicInteger();
@@ -255,6 +381,18 @@ class FirePathIT {
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).hasMessageStartingWith("args[1]: a java.lang.Object is not a JSON value");
+    }
+
+    @Test
+    void aJobCannotDispatchToTheAlertDeliveriesQueue() {
+        PeriodicJob job = Jobs.periodic("forger", Schedule.every(Duration.ofSeconds(1)))
+                .execute(ctx -> ctx.dispatch(TaskRequest.of("onebeat.alert.webhook", "onebeat.alerts")));
+
+        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "n");
+
+        assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
+        assertThat(result.error()).hasMessageStartingWith("queue: 'onebeat.alerts' is onebeat's own");
+        assertThat(taskRows()).isZero();
     }
 
     @Test

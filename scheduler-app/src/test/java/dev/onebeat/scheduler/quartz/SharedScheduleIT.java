@@ -212,6 +212,6 @@ class SharedScheduleIT {
     }
 
     private static Definition definition(String name, String every) {
-        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null);
+        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null, null, null, null);
     }
 }

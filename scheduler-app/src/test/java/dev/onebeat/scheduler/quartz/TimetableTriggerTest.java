@@ -8,10 +8,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The trigger's fire times are its instants less the lead, and every way Quartz moves the trigger on (an
- * on-time fire, a fire of a trigger armed without the lead, both misfire policies) keeps the instant a
+ * on-time fire, a fire of a trigger armed without the lead, every misfire policy) keeps the instant a
  * fire stands for and the next one apart.
  */
 class TimetableTriggerTest {
@@ -79,20 +81,60 @@ class TimetableTriggerTest {
         assertThat(next).isEqualTo(standsFor.plusSeconds(1));
     }
 
-    @Test
-    void doNothingWaitsForTheFirstInstantAfterNowEvenWhenItIsLessThanTheLeadAway() {
+    @ParameterizedTest
+    @ValueSource(ints = {TimetableTrigger.MISFIRE_FIRE_ONCE_NOW, TimetableTrigger.MISFIRE_DO_NOTHING,
+            TimetableTrigger.MISFIRE_CATCH_UP})
+    void everyMisfirePolicyFiresOnceNowAndThatFireAloneKnowsTheFirstMissedInstant(int instruction) {
         Instant longAgo = Instant.now().minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
         TimetableTrigger trigger = trigger("every 1s", longAgo);
-        trigger.setMisfireInstruction(TimetableTrigger.MISFIRE_DO_NOTHING);
-        trigger.setNextFireTime(Date.from(longAgo));
-        Instant before = Instant.now();
+        trigger.setMisfireInstruction(instruction);
+        trigger.setNextFireTime(Date.from(longAgo.minus(LEAD)));
+        Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
         trigger.updateAfterMisfire(null);
+        trigger.triggered(null);
 
-        Instant after = Instant.now();
-        Instant instant = trigger.getNextFireTime().toInstant().plus(LEAD);
-        assertThat(instant.getNano()).isZero();
-        assertThat(instant).isAfter(before).isBeforeOrEqualTo(after.plusSeconds(1));
+        Instant firedAt = trigger.getPreviousFireTime().toInstant();
+        assertThat(firedAt).as("now").isBetween(before, Instant.now());
+        assertThat(trigger.missedSince(firedAt)).as("the first instant missed").isEqualTo(longAgo);
+        Instant next = trigger.getNextFireTime().toInstant();
+        trigger.triggered(null);
+        assertThat(trigger.missedSince(next)).as("the next fire is an ordinary one").isNull();
+        assertThat(trigger.missedSince(firedAt)).as("still known to a recovery of the fire after the misfire")
+                .isEqualTo(longAgo);
+    }
+
+    @Test
+    void aMisfireOfTheFireAfterAMisfireKeepsTheFirstMissedInstant() {
+        Instant longAgo = Instant.now().minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+        TimetableTrigger trigger = trigger("every 1s", longAgo);
+        trigger.setMisfireInstruction(TimetableTrigger.MISFIRE_CATCH_UP);
+        trigger.setNextFireTime(Date.from(longAgo.minus(LEAD)));
+
+        trigger.updateAfterMisfire(null);
+        trigger.setNextFireTime(Date.from(Instant.now().minusSeconds(120)));
+        trigger.updateAfterMisfire(null);
+        trigger.triggered(null);
+
+        assertThat(trigger.missedSince(trigger.getPreviousFireTime().toInstant())).isEqualTo(longAgo);
+    }
+
+    @Test
+    void theMissedRangeIsStoredWithTheTrigger() {
+        Instant longAgo = Instant.parse("2027-01-01T00:00:00Z");
+        TimetableTrigger trigger = trigger("every 10s", longAgo);
+        trigger.setMisfireInstruction(TimetableTrigger.MISFIRE_CATCH_UP);
+        trigger.setNextFireTime(Date.from(longAgo.minus(LEAD)));
+        trigger.updateAfterMisfire(null);
+        trigger.triggered(null);
+        Instant firedAt = trigger.getPreviousFireTime().toInstant();
+
+        TimetableTriggerPersistence persistence = new TimetableTriggerPersistence();
+        TimetableTrigger loaded = (TimetableTrigger) ((TimetableScheduleBuilder) persistence.getTriggerPropertyBundle(
+                persistence.getTriggerProperties(trigger)).getScheduleBuilder()).build();
+
+        assertThat(loaded.missedSince(firedAt)).isEqualTo(longAgo);
+        assertThat(loaded.schedule()).isEqualTo("every 10s");
     }
 
     private static TimetableTrigger trigger(String schedule, Instant start) {

@@ -3,7 +3,9 @@ package dev.onebeat.scheduler.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
@@ -198,11 +200,79 @@ class DeclarativeJobsTest {
                     .hasMessage("onebeat.jobs[0] (job 'x').catch-up-window: catchUpWindow must be positive, was PT0S");
         }
 
+        @Test
+        void maxCatchUpAndOverlapPolicyAreReadAndDefaultToTenAndBufferOne() {
+            PeriodicJob plain = job(Map.of());
+            PeriodicJob tuned = job(Map.of("onebeat.jobs[0].max-catch-up", "3", "onebeat.jobs[0].overlap-policy", "Skip"));
+
+            assertThat(plain.maxCatchUp()).isEqualTo(10);
+            assertThat(plain.overlapPolicy()).isEqualTo(OverlapPolicy.BUFFER_ONE);
+            assertThat(tuned.maxCatchUp()).isEqualTo(3);
+            assertThat(tuned.overlapPolicy()).isEqualTo(OverlapPolicy.SKIP);
+        }
+
+        @Test
+        void anUnknownOverlapPolicyOrAMaxCatchUpBelowOneIsRefusedNamingIt() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].overlap-policy", "queue")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').overlap-policy: 'queue' is not one of [skip, buffer-one, allow]");
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].max-catch-up", "0")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').max-catch-up: maxCatchUp must be at least 1, was 0");
+        }
+
         private static PeriodicJob job(Map<String, String> more) {
             Map<String, String> properties = new LinkedHashMap<>(Map.of("onebeat.jobs[0].name", "x",
                     "onebeat.jobs[0].every", "1h", "onebeat.jobs[0].task", "t"));
             properties.putAll(more);
             return jobs(properties).get(0).job();
+        }
+    }
+
+    @Nested
+    class Alerts {
+
+        @Test
+        void unsetTheyAreTheDefaultPolicy() {
+            assertThat(job(Map.of()).alerts()).isEqualTo(AlertPolicy.DEFAULT);
+        }
+
+        @Test
+        void eachFieldSetsItsPartAndTheOthersKeepTheirDefault() {
+            PeriodicJob job = job(Map.of("onebeat.jobs[0].alerts.grace", "2m", "onebeat.jobs[0].alerts.after-failures", "3",
+                    "onebeat.jobs[0].alerts.healthchecks-url", "https://hc-ping.com/5f2e",
+                    "onebeat.jobs[0].alerts.sentry-monitor", "nightly-x"));
+
+            assertThat(job.alerts()).isEqualTo(new AlertPolicy(true, Duration.ofMinutes(2), 3, 1,
+                    "https://hc-ping.com/5f2e", "nightly-x"));
+            assertThat(job(Map.of("onebeat.jobs[0].alerts.enabled", "false")).alerts())
+                    .isEqualTo(AlertPolicy.DEFAULT.disabled());
+        }
+
+        @Test
+        void theAlertQueueIsOnebeatsOwn() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].queue", "onebeat.alerts")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').queue: 'onebeat.alerts' is onebeat's own (alert deliveries); "
+                            + "use another queue");
+        }
+
+        @Test
+        void badValuesAreRefusedNamingPathJobFieldAndValue() {
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].alerts.grace", "0s")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').alerts.grace: grace must be positive, was PT0S");
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].alerts.resolve-after", "0")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').alerts.resolve-after: resolveAfter must be 1 to 1000, was 0");
+            assertThatThrownBy(() -> job(Map.of("onebeat.jobs[0].alerts.healthchecks-url", "hc-ping.com/5f2e")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').alerts.healthchecks-url: healthchecksUrl must be an http:// "
+                            + "or https:// URL, was 'hc-ping.com/5f2e'");
+        }
+
+        private static PeriodicJob job(Map<String, String> more) {
+            return RetryAndCatchUp.job(more);
         }
     }
 

@@ -65,7 +65,7 @@ class StartupValidationIT {
                 "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(),
                 "--spring.main.web-application-type=none", "--spring.quartz.auto-startup=false",
-                "--onebeat.demo.enabled=false");
+                "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false");
     }
 
     private static Throwable definitionError(Throwable failure) {

@@ -23,7 +23,7 @@ class RelayStartupValidationIT {
                 "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(),
                 "--spring.main.web-application-type=none", "--spring.quartz.auto-startup=false",
-                "--onebeat.demo.enabled=false",
+                "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.relay.brokers.rabbit.type=rabbitmq",
                 "--onebeat.relay.brokers.rabbit.url=amqp://guest:guest@localhost:5672/",
                 "--onebeat.relay.queues.billing.transport=celeri",
@@ -32,7 +32,7 @@ class RelayStartupValidationIT {
         assertThat(rootCause(failure)).isInstanceOf(RelayConfigurationException.class);
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("The relay configuration is invalid:\n  - onebeat.relay.queues.billing.transport: "
-                        + "unknown transport 'celeri'; known transports: [amqp, arq, celery, database, dramatiq, http, kafka, rq]")
+                        + "unknown transport 'celeri'; known transports: [amqp, arq, celery, database, dramatiq, http, kafka, onebeat-alert, rq]")
                 .contains("Fix the onebeat.relay.* properties named above, then restart.");
     }
 

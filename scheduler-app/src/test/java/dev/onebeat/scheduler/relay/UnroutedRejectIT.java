@@ -54,7 +54,7 @@ class UnroutedRejectIT {
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).hasMessageContaining("queue 'nowhere' is not routed in onebeat.relay.queues "
-                + "(onebeat.relay.unrouted=reject); routed queues: [kept]");
+                + "(onebeat.relay.unrouted=reject); routed queues: [kept, onebeat.alerts]");
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isZero();
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = 'misrouted'").query(Integer.class).single())
                 .isZero();

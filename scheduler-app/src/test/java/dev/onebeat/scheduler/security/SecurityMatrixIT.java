@@ -84,6 +84,11 @@ class SecurityMatrixIT {
             POST   | /api/jobs/heartbeat/trigger| operator  | allowed
             POST   | /api/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | viewer   | denied
             POST   | /api/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | operator | allowed
+            POST   | /api/jobs/heartbeat/backfill | viewer  | denied
+            POST   | /api/jobs/heartbeat/backfill | operator | allowed
+            POST   | /api/jobs/heartbeat/backfills/1/cancel | viewer   | denied
+            POST   | /api/jobs/heartbeat/backfills/1/cancel | operator | allowed
+            GET    | /api/jobs/heartbeat/backfills | viewer  | allowed
             POST   | /api/tasks/42/retry        | viewer    | denied
             POST   | /api/tasks/42/retry        | operator  | allowed
             POST   | /api/tasks/42/discard      | viewer    | denied
@@ -117,6 +122,9 @@ class SecurityMatrixIT {
             POST   | /ui/jobs/heartbeat/trigger | operator  | allowed
             POST   | /ui/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | viewer   | denied
             POST   | /ui/jobs/heartbeat/instants/2027-01-01T00:00:00Z/run | operator | allowed
+            POST   | /ui/jobs/heartbeat/backfill | viewer   | denied
+            POST   | /ui/jobs/heartbeat/backfill | operator | allowed
+            POST   | /ui/jobs/heartbeat/backfills/1/cancel | operator | allowed
             POST   | /ui/tasks/42/retry         | operator  | allowed
             POST   | /ui/tasks/42/discard       | viewer    | denied
             POST   | /ui/tasks/42/discard       | operator  | allowed

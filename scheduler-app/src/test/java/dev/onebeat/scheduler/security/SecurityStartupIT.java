@@ -66,6 +66,6 @@ class SecurityStartupIT {
                 "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(),
                 "--spring.main.web-application-type=" + webApplicationType, "--server.port=0",
-                "--spring.quartz.auto-startup=false", "--onebeat.demo.enabled=false");
+                "--spring.quartz.auto-startup=false", "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false");
     }
 }

@@ -53,6 +53,15 @@ final class Browser implements AutoCloseable {
         return file;
     }
 
+    /** Saves what the window shows, {@code width} by {@code height}, as {@code target/screenshots/<name>.png}. */
+    Path viewport(String name, int width, int height) throws IOException {
+        driver.manage().window().setSize(new Dimension(width, height));
+        Files.createDirectories(SCREENSHOTS);
+        Path file = SCREENSHOTS.resolve(name + ".png");
+        Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+        return file;
+    }
+
     @Override
     public void close() {
         driver.quit();

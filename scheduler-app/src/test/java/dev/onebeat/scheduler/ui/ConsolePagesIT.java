@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.admin.JobDirectory;
+import dev.onebeat.scheduler.admin.JobView;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -312,6 +313,61 @@ class ConsolePagesIT {
         assertThat(directory.find("nightly-export")).isEmpty();
         assertThat(jdbc.sql("SELECT action FROM onebeat_audit WHERE target = 'nightly-export' ORDER BY id")
                 .query(String.class).list()).containsExactly("job.create", "job.update", "job.delete");
+    }
+
+    @Test
+    void newJobFormSetsRetriesCatchUpAndOverlapPolicyAndNamesABadOne() throws Exception {
+        MockHttpServletResponse bad = page(post("/ui/jobs").param("name", "tuned-export").param("every", "1h")
+                .param("task", "exports.run").param("overlapPolicy", "sometimes").with(csrf()), "admin");
+
+        assertThat(bad.getStatus()).isEqualTo(400);
+        assertThat(bad.getContentAsString()).contains("id=\"overlapPolicy-error\"")
+                .contains("&#39;sometimes&#39; is not one of [skip, buffer-one, allow]");
+        MockHttpServletResponse notANumber = page(post("/ui/jobs").param("name", "tuned-export").param("every", "1h")
+                .param("task", "exports.run").param("maxCatchUp", "ten").with(csrf()), "admin");
+        assertThat(notANumber.getContentAsString()).contains("id=\"maxCatchUp-error\"");
+        assertThat(directory.find("tuned-export")).isEmpty();
+
+        MockHttpServletResponse created = page(post("/ui/jobs").param("name", "tuned-export").param("every", "1h")
+                .param("task", "exports.run").param("retryAttempts", "5").param("catchUpWindow", "2h")
+                .param("maxCatchUp", "4").param("misfire", "fire-all-missed").param("overlapPolicy", "skip")
+                .with(csrf()), "admin");
+
+        assertThat(created.getStatus()).isEqualTo(302);
+        JobView job = directory.find("tuned-export").orElseThrow();
+        assertThat(job.retryAttempts()).isEqualTo(5);
+        assertThat(job.catchUpWindow()).isEqualTo(java.time.Duration.ofHours(2));
+        assertThat(job.maxCatchUp()).isEqualTo(4);
+        assertThat(job.overlapPolicy()).isEqualTo("SKIP");
+        assertThat(page(get("/ui/jobs/tuned-export"), "viewer").getContentAsString())
+                .contains("FIRE_ALL_MISSED, at most 4 instants").contains("id=\"job-overlap-policy\">SKIP<");
+    }
+
+    @Test
+    void operatorBackfillsARangeFromTheJobPageAndSeesItsProgress() throws Exception {
+        assertThat(page(get("/ui/jobs/keep-me"), "operator").getContentAsString()).contains("id=\"backfill-form\"");
+        assertThat(page(get("/ui/jobs/keep-me"), "viewer").getContentAsString()).doesNotContain("id=\"backfill-form\"");
+        // 06:00 on the first of January, 2025 and 2026: two instants of the yearly job
+        MvcResult dryRun = perform(post("/ui/jobs/yearly-report/backfill").param("from", "2025-01-01T00:00:00Z")
+                .param("to", "2026-06-01T00:00:00Z").param("dryRun", "true").with(csrf()), "operator");
+
+        assertThat(dryRun.getFlashMap().get("notice")).isEqualTo("Dry run: 2 instants from 2025-01-01 00:00:00 to "
+                + "2026-06-01 00:00:00 UTC, 2 without a committed fire would fire. Nothing was started.");
+        MvcResult started = perform(post("/ui/jobs/yearly-report/backfill").param("from", "2025-01-01T00:00:00Z")
+                .param("to", "2026-06-01T00:00:00Z").param("dryRun", "false").with(csrf()), "operator");
+        assertThat(String.valueOf(started.getFlashMap().get("notice"))).startsWith("Backfill ").contains("started");
+        MvcResult bad = perform(post("/ui/jobs/yearly-report/backfill").param("from", "yesterday")
+                .param("to", "2026-06-01T00:00:00Z").with(csrf()), "operator");
+        assertThat(bad.getFlashMap().get("problem")).isEqualTo("from: 'yesterday' is not an instant such as "
+                + "2027-01-01T00:00:00Z");
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> jdbc.sql(
+                "SELECT count(*) FROM onebeat_fire WHERE job_name = 'yearly-report' AND trigger_kind = 'backfill'")
+                .query(Long.class).single() == 2);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() ->
+                page(get("/ui/jobs/yearly-report"), "viewer").getContentAsString().contains(">done<"));
+        assertThat(page(get("/ui/jobs/yearly-report"), "viewer").getContentAsString())
+                .contains("<progress value=\"2\" max=\"2\"").contains("2 / 2");
     }
 
     @Test

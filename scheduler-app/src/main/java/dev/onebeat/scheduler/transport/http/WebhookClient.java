@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The relay's HTTP client for one webhook broker, shared by the queues routed to it: POSTs each task
@@ -58,9 +59,18 @@ public final class WebhookClient implements AutoCloseable {
      * @return a client; it connects on the first request
      */
     public static WebhookClient open(BrokerSettings broker) {
+        return open(broker.name(), HttpSettings.headers(broker));
+    }
+
+    /**
+     * @param name names its threads
+     * @param headers sent with every request of {@link #publish(URI, Duration, List)}
+     * @return a client; it connects on the first request
+     */
+    public static WebhookClient open(String name, Map<String, String> headers) {
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "onebeat-http-" + broker.name() + "-" + threads.incrementAndGet());
+            Thread thread = new Thread(task, "onebeat-http-" + name + "-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -69,7 +79,7 @@ public final class WebhookClient implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        return new WebhookClient(client, executor, HttpSettings.headers(broker));
+        return new WebhookClient(client, executor, headers);
     }
 
     /**
@@ -81,11 +91,29 @@ public final class WebhookClient implements AutoCloseable {
      *     run on, their outcomes unread, and the claims expire
      */
     public List<Delivery> publish(URI target, Duration timeout, List<OutboundTask> tasks) throws InterruptedException {
+        return publish(tasks, task -> request(target, timeout, task));
+    }
+
+    /**
+     * Sends each task of a batch as the request {@code requests} makes of it, with the same outcomes and limits as
+     * {@link #publish(URI, Duration, List)}.
+     *
+     * @param requests the request of a task; an {@link IllegalArgumentException} from it refuses that task
+     * @throws InterruptedException as {@link #publish(URI, Duration, List)}
+     */
+    public List<Delivery> publish(List<OutboundTask> tasks, Function<OutboundTask, HttpRequest> requests)
+            throws InterruptedException {
         Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
         AtomicReference<String> unreachable = new AtomicReference<>();
         List<CompletableFuture<Delivery>> outcomes = new ArrayList<>(tasks.size());
         for (OutboundTask task : tasks) {
-            HttpRequest request = request(target, timeout, task);
+            HttpRequest request;
+            try {
+                request = requests.apply(task);
+            } catch (IllegalArgumentException e) {
+                outcomes.add(CompletableFuture.completedFuture(Delivery.refused("not sent: " + e.getMessage())));
+                continue;
+            }
             slots.acquire();
             // a server that could not be reached or timed out gets no more of this batch: a dead or hung
             // endpoint costs one round of timeouts, not one per eight tasks

@@ -24,35 +24,37 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real HTTP server on an ephemeral loopback port that records every request and answers each path
  * as its {@link Responder} says (200 for a path without one).
  */
-final class WebhookServer implements AutoCloseable {
+public final class WebhookServer implements AutoCloseable {
 
     /**
+     * @param method the request method
      * @param path the request path
+     * @param query the query string, or null
      * @param headers the first value of each header, by lower-case name
      * @param body the body, UTF-8
      */
-    record Request(String path, Map<String, String> headers, String body) {
+    public record Request(String method, String path, String query, Map<String, String> headers, String body) {
 
-        String header(String name) {
+        public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
 
-        String key() {
+        public String key() {
             return header("Idempotency-Key");
         }
     }
 
     /** The answer to a request: a status and body, given after a delay. */
-    record Answer(int status, String body, Duration delay) {
+    public record Answer(int status, String body, Duration delay) {
 
-        static Answer of(int status) {
+        public static Answer of(int status) {
             return new Answer(status, "", Duration.ZERO);
         }
     }
 
     /** Decides the answer; {@code attempt} counts the requests of the same path and key, from 1. */
     @FunctionalInterface
-    interface Responder {
+    public interface Responder {
         Answer answer(Request request, int attempt);
     }
 
@@ -64,7 +66,7 @@ final class WebhookServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
-    WebhookServer() throws IOException {
+    public WebhookServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         server.createContext("/", this::handle);
         server.setExecutor(executor);
@@ -72,22 +74,22 @@ final class WebhookServer implements AutoCloseable {
     }
 
     /** @return {@code http://127.0.0.1:<port>} */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    WebhookServer on(String path, Responder responder) {
+    public WebhookServer on(String path, Responder responder) {
         responders.put(path, responder);
         return this;
     }
 
     /** @return the requests to a path so far, in arrival order */
-    List<Request> requests(String path) {
+    public List<Request> requests(String path) {
         return requests.stream().filter(request -> request.path().equals(path)).toList();
     }
 
     /** @return how many requests to a path carried this idempotency key */
-    long count(String path, String key) {
+    public long count(String path, String key) {
         return requests(path).stream().filter(request -> key.equals(request.key())).count();
     }
 
@@ -109,7 +111,8 @@ final class WebhookServer implements AutoCloseable {
                 body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             String path = exchange.getRequestURI().getPath();
-            Request request = new Request(path, Map.copyOf(headers), body);
+            Request request = new Request(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
+                    Map.copyOf(headers), body);
             requests.add(request);
             int attempt = attempts.computeIfAbsent(path + " " + request.key(), k -> new AtomicInteger()).incrementAndGet();
             Answer answer = responders.getOrDefault(path, (r, a) -> Answer.of(200)).answer(request, attempt);
@@ -135,6 +138,11 @@ final class WebhookServer implements AutoCloseable {
                 inFlight.decrementAndGet();
             }
         }
+    }
+
+    /** @return every request so far, in arrival order */
+    public List<Request> requests() {
+        return List.copyOf(requests);
     }
 
     @Override

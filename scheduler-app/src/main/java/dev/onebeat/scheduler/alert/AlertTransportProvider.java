@@ -1,0 +1,90 @@
+package dev.onebeat.scheduler.alert;
+
+import dev.onebeat.scheduler.relay.BrokerType;
+import dev.onebeat.scheduler.relay.QueueRoute;
+import dev.onebeat.scheduler.relay.Transport;
+import dev.onebeat.scheduler.relay.TransportContext;
+import dev.onebeat.scheduler.relay.TransportProvider;
+import dev.onebeat.scheduler.transport.OutboundTask;
+import dev.onebeat.scheduler.transport.http.WebhookClient;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code transport: onebeat-alert}: sends each alert delivery as the request it describes, with the relay's HTTP
+ * client and outcomes (2xx published; 408, 429, 5xx and timeouts retried with backoff; any other status failed). A
+ * webhook alert is a JSON {@code POST} with {@code Idempotency-Key} (the same on every retry), {@code Onebeat-Job},
+ * {@code Onebeat-Scheduled-At}, {@code Onebeat-Event} and the headers of {@code onebeat.alerts.webhook.headers},
+ * which no other channel gets; a Healthchecks ping is a plain-text {@code POST}; a Sentry check-in a {@code GET}.
+ */
+@Component
+class AlertTransportProvider implements TransportProvider {
+
+    static final String NAME = "onebeat-alert";
+    static final String EVENT_HEADER = "Onebeat-Event";
+
+    private final AlertProperties properties;
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    AlertTransportProvider(AlertProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<BrokerType> brokerTypes() {
+        return Set.of(BrokerType.HTTP);
+    }
+
+    @Override
+    public void validate(QueueRoute route) {
+        // every delivery carries its own address; the channels' settings are checked where they are bound
+    }
+
+    @Override
+    public Transport create(QueueRoute route, TransportContext context) {
+        WebhookClient client = context.shared(WebhookClient.class, () -> WebhookClient.open("alerts", Map.of()));
+        return tasks -> client.publish(tasks, this::request);
+    }
+
+    /** @throws IllegalArgumentException if the row is not a delivery this transport wrote */
+    HttpRequest request(OutboundTask task) {
+        JsonNode kwargs = json.readTree(task.payloadJson()).path("kwargs");
+        AlertChannel channel = AlertChannel.of(kwargs.path("channel").asString(""))
+                .orElseThrow(() -> new IllegalArgumentException("no alert channel in the task's kwargs"));
+        URI url;
+        try {
+            url = URI.create(kwargs.path("url").asString(""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad url in the task's kwargs: " + e.getMessage(), e);
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(properties.timeout())
+                .header("User-Agent", "onebeat");
+        JsonNode body = kwargs.path("body");
+        switch (channel) {
+            case WEBHOOK -> {
+                request.header("Content-Type", "application/json")
+                        .header(WebhookClient.KEY_HEADER, task.key().value())
+                        .header(WebhookClient.JOB_HEADER, task.jobName())
+                        .header(WebhookClient.SCHEDULED_AT_HEADER, task.scheduledAt().toString())
+                        .header(EVENT_HEADER, body.path("kind").asString(""));
+                properties.webhook().headers().forEach(request::header);
+                request.POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body), StandardCharsets.UTF_8));
+            }
+            case HEALTHCHECKS -> request.header("Content-Type", "text/plain; charset=utf-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.asString(""), StandardCharsets.UTF_8));
+            case SENTRY -> request.GET();
+        }
+        return request.build();
+    }
+}

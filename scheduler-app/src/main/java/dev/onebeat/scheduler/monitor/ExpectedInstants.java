@@ -1,0 +1,139 @@
+package dev.onebeat.scheduler.monitor;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.monitor.InstantJudge.Verdict;
+import dev.onebeat.scheduler.monitor.InstantRecords.Run;
+import dev.onebeat.scheduler.monitor.InstantRecords.Slot;
+import dev.onebeat.scheduler.monitor.MonitorTable.Event;
+import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.registry.JobDefinitionException;
+import dev.onebeat.scheduler.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.schedule.Timetable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Expected against actual for one job: every instant its schedule (with its daylight-saving policy) expected in a
+ * range (none before the job began firing on that schedule), each with its outcome as of now ({@link InstantJudge}), the runs outside the schedule in the range, and the
+ * detector's events for it.
+ */
+@Component
+public class ExpectedInstants {
+
+    /** The most instants one answer holds. */
+    public static final int MAX_LIMIT = 5000;
+    /** The range an answer covers when it names no start: the day before its end. */
+    public static final Duration DEFAULT_SPAN = Duration.ofDays(1);
+    // a range left to its default may hold more instants than an answer: the latest are kept
+    private static final int MAX_COMPUTED = 200_000;
+
+    private final InstantRecords records;
+    private final MonitorTable table;
+    private final JobCatalog catalog;
+    private final MonitorProperties properties;
+    private final Clock clock;
+
+    ExpectedInstants(InstantRecords records, MonitorTable table, JobCatalog catalog, MonitorProperties properties,
+                     Clock clock) {
+        this.catalog = catalog;
+        this.records = records;
+        this.table = table;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /**
+     * One expected instant and what became of it.
+     *
+     * @param local the instant in the schedule's zone, with its offset
+     * @param note which daylight-saving rule gave it, or null
+     * @param outcome {@link InstantOutcome#text()}
+     * @param reason why it was skipped, failed, retried or missed, or null
+     * @param lagMillis how long after the instant its committed attempt began, or null
+     * @param trigger the committed fire's trigger kind, or null
+     * @param attempt the committed fire's attempt, or the latest attempt's, or null
+     * @param graceEnds when a fire that has not begun makes the instant missed
+     */
+    public record Expected(Instant instant, OffsetDateTime local, String note, String outcome, String reason,
+                           Long lagMillis, String trigger, Integer attempt, Instant firedAt, Instant committedAt,
+                           String node, Instant graceEnds) {
+    }
+
+    /**
+     * @param from the first instant of the range, inclusive
+     * @param to the end of the range, exclusive
+     * @param truncated whether the range held more instants than the limit: the latest are given
+     * @param counts instants per outcome
+     */
+    public record Timeline(String job, Instant from, Instant to, boolean truncated, Map<String, Integer> counts,
+                           List<Expected> instants, List<Run> runs, List<Event> events) {
+    }
+
+    /**
+     * @param from inclusive, or null for the day before {@code to}
+     * @param to exclusive, or null for now (an instant due now included)
+     * @param limit the most instants to give
+     * @throws JobDefinitionException naming {@code from}, {@code to} or {@code limit} when the range is empty or, given
+     *     a start, holds more instants than {@code limit}
+     */
+    public Timeline of(PeriodicJob job, Instant from, Instant to, int limit) {
+        Instant now = clock.instant();
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new JobDefinitionException("limit: " + limit + " is not between 1 and " + MAX_LIMIT);
+        }
+        // a millisecond past now, so that an instant due now is in: PostgreSQL keeps microseconds
+        Instant end = to == null ? now.plusMillis(1) : to;
+        Instant start = from == null ? end.minus(DEFAULT_SPAN) : from;
+        if (!start.isBefore(end)) {
+            throw new JobDefinitionException("from: " + start + " is not before to: " + end);
+        }
+        Timetable timetable = Timetable.of(job.schedule());
+        // nothing was expected of the job before it began firing on its schedule
+        Instant since = catalog.memberSince(job.name()).filter(start::isBefore).orElse(start);
+        List<ScheduledInstant> instants = since.isBefore(end) ? timetable.between(since, end, from == null ? MAX_COMPUTED : limit + 1)
+                : List.of();
+        boolean truncated = instants.size() > limit;
+        if (truncated && from != null) {
+            throw new JobDefinitionException("from: the range from " + start + " to " + end + " holds more than " + limit
+                    + " instants of job '" + job.name() + "'; narrow it or ask for up to " + MAX_LIMIT + " with limit");
+        }
+        if (truncated) {
+            instants = instants.subList(instants.size() - limit, instants.size());
+        }
+        Map<Instant, Slot> slots = records.slots(job.name(), start, end);
+        Set<Instant> running = records.running(job.name());
+        List<Expected> expected = new ArrayList<>(instants.size());
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (InstantOutcome outcome : InstantOutcome.values()) {
+            counts.put(outcome.text(), 0);
+        }
+        for (int i = 0; i < instants.size(); i++) {
+            ScheduledInstant at = instants.get(i);
+            ScheduledInstant next = i + 1 < instants.size() ? instants.get(i + 1) : timetable.next(at.at());
+            Duration grace = job.alerts().graceFor(next == null ? null : Duration.between(at.at(), next.at()));
+            Slot slot = slots.getOrDefault(at.at(), Slot.EMPTY);
+            Verdict verdict = InstantJudge.judge(at.at(), at.fires(), slot, running.contains(at.at()), grace,
+                    properties.lateAfter(), job.catchUpWindow(), now);
+            counts.merge(verdict.outcome().text(), 1, Integer::sum);
+            expected.add(new Expected(at.at(), at.localAt(), at.note(), verdict.outcome().text(), verdict.reason(),
+                    verdict.lag() == null ? null : verdict.lag().toMillis(),
+                    slot.fire() == null ? null : slot.fire().trigger(),
+                    slot.fire() != null ? Integer.valueOf(slot.fire().attempt())
+                            : slot.attempt() == null ? null : slot.attempt().attempt(),
+                    slot.fire() == null ? null : slot.fire().firedAt(),
+                    slot.fire() == null ? null : slot.fire().committedAt(),
+                    slot.fire() == null ? null : slot.fire().node(), at.at().plus(grace)));
+        }
+        Instant first = expected.isEmpty() ? start : expected.get(0).instant();
+        return new Timeline(job.name(), truncated ? first : start, end, truncated, counts, expected,
+                records.runs(job.name(), start, end), table.events(job.name(), start, end));
+    }
+}

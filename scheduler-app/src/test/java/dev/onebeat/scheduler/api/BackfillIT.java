@@ -1,0 +1,156 @@
+package dev.onebeat.scheduler.api;
+
+import static dev.onebeat.scheduler.api.ApiClient.detail;
+import static dev.onebeat.scheduler.api.ApiClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.fire.FirePath;
+import dev.onebeat.scheduler.fire.FireTrigger;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.testsupport.PostgresExtension;
+import java.net.http.HttpResponse;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code POST /api/jobs/{name}/backfill}: a range in which some instants fired and some did not is listed
+ * with each instant's outcome (a dry run), then backfilled: only the missing instants fire, with their own
+ * keys, the progress reaches the total; a backfill is cancelled mid-way; bad ranges are refused naming the
+ * field. The jobs fire hourly and every minute, so nothing of the schedules' own fires meets the ranges.
+ */
+@ExtendWith(PostgresExtension.class)
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
+        "onebeat.backfill.spacing=250ms", "onebeat.backfill.poll=300ms",
+        "onebeat.jobs[0].name=hourly-report", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=reports.hourly",
+        "onebeat.jobs[1].name=minutely-sync", "onebeat.jobs[1].every=1m", "onebeat.jobs[1].task=sync.run"})
+class BackfillIT {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    FirePath firePath;
+    @Autowired
+    JobRegistry registry;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        SchedulerTestDatabase.register(registry, BackfillIT.class);
+        SecurityTestUsers.register(registry);
+    }
+
+    @Test
+    void onlyTheInstantsWithoutACommittedFireFireOnceEachAndTheProgressReachesTheTotal() throws Exception {
+        Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Instant from = to.minus(Duration.ofHours(6));
+        List<Instant> instants = IntStream.range(0, 6).mapToObj(i -> from.plus(Duration.ofHours(i))).toList();
+        for (Instant fired : List.of(instants.get(1), instants.get(4))) {
+            firePath.fire(registry.find("hourly-report").orElseThrow().job(), fired, FireTrigger.SCHEDULED, "test");
+        }
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+
+        HttpResponse<String> dryRun = operator.send("POST", "/api/jobs/hourly-report/backfill",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"dryRun\":true}");
+
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        JsonNode plan = json(dryRun);
+        assertThat(plan.get("toFire").asInt()).isEqualTo(4);
+        assertThat(plan.get("instants").size()).isEqualTo(6);
+        assertThat(plan.get("instants").get(1).get("outcome").asString()).isEqualTo("committed (scheduled)");
+        assertThat(plan.get("instants").get(0).get("outcome").asString()).isEqualTo("none");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_backfill").query(Long.class).single()).as("a dry run starts nothing")
+                .isZero();
+
+        HttpResponse<String> started = operator.send("POST", "/api/jobs/hourly-report/backfill",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}");
+
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        long id = json(started).get("backfill").get("id").asLong();
+        await().atMost(Duration.ofSeconds(30)).until(() -> json(operator.get("/api/jobs/hourly-report/backfills/" + id))
+                .get("state").asString().equals("done"));
+        JsonNode done = json(operator.get("/api/jobs/hourly-report/backfills/" + id));
+        assertThat(done.get("done").asInt()).isEqualTo(6);
+        assertThat(done.get("total").asInt()).isEqualTo(6);
+        assertThat(done.get("fired").asInt()).isEqualTo(4);
+        assertThat(jdbc.sql("""
+                        SELECT trigger_kind FROM onebeat_fire WHERE job_name = 'hourly-report' AND scheduled_at >= ?
+                        AND scheduled_at < ? ORDER BY scheduled_at""")
+                .params(Timestamp.from(from), Timestamp.from(to)).query(String.class).list())
+                .containsExactly("backfill", "scheduled", "backfill", "backfill", "scheduled", "backfill");
+        assertThat(jdbc.sql("SELECT idempotency_key FROM onebeat_task WHERE job_name = 'hourly-report' ORDER BY scheduled_at")
+                .query(String.class).list()).as("each instant's own key, once")
+                .containsExactlyElementsOf(instants.stream()
+                        .map(at -> IdempotencyKey.of("hourly-report", at, "reports.hourly", null).value()).toList());
+        assertThat(json(operator.get("/api/audit?target=hourly-report")).get(0).get("action").asString())
+                .isEqualTo("job.backfill");
+    }
+
+    @Test
+    void aCancelledBackfillFiresNoMoreInstants() throws Exception {
+        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
+        Instant from = to.minus(Duration.ofMinutes(40));
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        long id = json(operator.send("POST", "/api/jobs/minutely-sync/backfill",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}")).get("backfill").get("id").asLong();
+        await().atMost(Duration.ofSeconds(30)).until(() -> fired("minutely-sync", from, to) >= 3);
+
+        HttpResponse<String> cancelled = operator.send("POST", "/api/jobs/minutely-sync/backfills/" + id + "/cancel", null);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        assertThat(json(cancelled).get("state").asString()).isEqualTo("cancelled");
+        long firedWhenCancelled = fired("minutely-sync", from, to);
+        Thread.sleep(1500); // four spacings: a backfill still running would have fired more meanwhile
+        JsonNode after = json(operator.get("/api/jobs/minutely-sync/backfills/" + id));
+        assertThat(fired("minutely-sync", from, to)).isLessThanOrEqualTo(firedWhenCancelled + 1).isLessThan(40);
+        assertThat(after.get("done").asInt()).isLessThan(40);
+        assertThat(operator.send("POST", "/api/jobs/minutely-sync/backfills/" + id + "/cancel", null).statusCode())
+                .as("cancelled already").isEqualTo(409);
+    }
+
+    @Test
+    void badRangesAreRefusedNamingTheField() throws Exception {
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+
+        HttpResponse<String> future = operator.send("POST", "/api/jobs/hourly-report/backfill",
+                "{\"from\":\"2026-01-01T00:00:00Z\",\"to\":\"2099-01-01T00:00:00Z\"}");
+        HttpResponse<String> reversed = operator.send("POST", "/api/jobs/hourly-report/backfill",
+                "{\"from\":\"2026-01-02T00:00:00Z\",\"to\":\"2026-01-01T00:00:00Z\"}");
+        HttpResponse<String> tooLong = operator.send("POST", "/api/jobs/minutely-sync/backfill",
+                "{\"from\":\"2020-01-01T00:00:00Z\",\"to\":\"2026-01-01T00:00:00Z\",\"dryRun\":true}");
+        HttpResponse<String> unknown = operator.send("POST", "/api/jobs/nope/backfill",
+                "{\"from\":\"2026-01-01T00:00:00Z\",\"to\":\"2026-01-02T00:00:00Z\"}");
+
+        assertThat(future.statusCode()).isEqualTo(400);
+        assertThat(detail(future)).isEqualTo("to: 2099-01-01T00:00:00Z is in the future; the schedule fires those instants itself");
+        assertThat(reversed.statusCode()).isEqualTo(400);
+        assertThat(detail(reversed)).isEqualTo("to: 2026-01-01T00:00:00Z is not after from: 2026-01-02T00:00:00Z");
+        assertThat(tooLong.statusCode()).isEqualTo(400);
+        assertThat(detail(tooLong)).startsWith("to: the range from 2020-01-01T00:00:00Z to 2026-01-01T00:00:00Z holds more than 10000");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+    }
+
+    private long fired(String job, Instant from, Instant to) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND scheduled_at >= ? AND scheduled_at < ?")
+                .params(job, Timestamp.from(from), Timestamp.from(to)).query(Long.class).single();
+    }
+}
