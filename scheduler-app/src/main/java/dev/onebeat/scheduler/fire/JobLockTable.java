@@ -5,10 +5,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -184,7 +186,7 @@ class JobLockTable {
      * @param until how long from now the row holds
      * @return whether this instant is now the next waiter (alone, or with other fires of the same instant)
      */
-    boolean standNext(String name, Instant instant, java.time.Duration until) {
+    boolean standNext(String name, Instant instant, Duration until) {
         // locked_by holds the instant as zero-padded epoch milliseconds, so text order is time order
         return jdbc.sql("""
                         INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
@@ -204,8 +206,9 @@ class JobLockTable {
         jdbc.sql("DELETE FROM shedlock WHERE name = ? AND locked_by = ?").params(name, nextKey(instant)).update();
     }
 
-    private static String nextKey(Instant instant) {
-        return String.format(java.util.Locale.ROOT, "%020d", instant.toEpochMilli());
+    /** @return an instant as the next-waiter row writes it */
+    static String nextKey(Instant instant) {
+        return String.format(Locale.ROOT, "%020d", instant.toEpochMilli());
     }
 
     private static Array array(Connection con, List<String> values) throws SQLException {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,8 +46,7 @@ class EmbeddedDefaultIT {
         String firstPassword;
         Process first = start(httpPort, pgPort, "first.log");
         try {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
+            awaitHealthy(httpPort, first, "first.log");
             firstPassword = generatedPassword("first.log");
             assertThat(status(httpPort, "/api/jobs", null)).isEqualTo(401);
             assertThat(status(httpPort, "/api/jobs", "wrong-" + firstPassword)).isEqualTo(401);
@@ -65,8 +65,7 @@ class EmbeddedDefaultIT {
 
         Process second = start(httpPort, pgPort, "second.log");
         try {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
+            awaitHealthy(httpPort, second, "second.log");
             String secondPassword = generatedPassword("second.log");
             assertThat(secondPassword).isNotEqualTo(firstPassword);
             assertThat(status(httpPort, "/api/jobs", firstPassword)).isEqualTo(401);
@@ -88,6 +87,19 @@ class EmbeddedDefaultIT {
                 .redirectErrorStream(true)
                 .redirectOutput(workDir.resolve(log).toFile())
                 .start();
+    }
+
+    /** Waits for the jar's health to be UP; when it is not, fails with whether it still runs and its log's end. */
+    private void awaitHealthy(int httpPort, Process process, String log) throws IOException {
+        try {
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
+        } catch (ConditionTimeoutException e) {
+            List<String> lines = Files.readAllLines(workDir.resolve(log));
+            throw new AssertionError("health not UP within 90 s; the jar " + (process.isAlive() ? "still runs"
+                    : "exited with " + process.exitValue()) + "; the end of " + log + ":\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
+        }
     }
 
     private static void stop(Process process) throws InterruptedException {
@@ -119,7 +131,8 @@ class EmbeddedDefaultIT {
     }
 
     private Optional<HttpResponse<String>> send(int port, String path, String adminPassword) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(10));
         if (adminPassword != null) {
             request.header("Authorization", "Basic " + Base64.getEncoder()
                     .encodeToString(("admin:" + adminPassword).getBytes(StandardCharsets.UTF_8)));

@@ -18,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -226,7 +227,7 @@ class FirePathIT {
         // a survivor recovers an instant a crash interrupted while the schedule's later instants keep falling due:
         // the recovery must not lose every gap between fires to them (and give up), whoever started waiting first
         CountDownLatch release = new CountDownLatch(1);
-        List<Instant> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Instant> order = new CopyOnWriteArrayList<>();
         Instant first = liveNodeAndAnInstant();
         PeriodicJob job = Jobs.periodic("oldest-first", Schedule.every(Duration.ofMinutes(1)))
                 .lockAtMostFor(Duration.ofSeconds(30))
@@ -258,16 +259,9 @@ class FirePathIT {
     }
 
     private void awaitNextWaiter(PeriodicJob job, Instant instant) throws InterruptedException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            boolean standing = jdbc.sql("SELECT count(*) FROM shedlock WHERE name = ? AND locked_by = ?")
-                    .params(JobLocks.NEXT_PREFIX + job.name(), String.format("%020d", instant.toEpochMilli()))
-                    .query(Integer.class).single() == 1;
-            if (standing) {
-                return;
-            }
-            Thread.sleep(25);
-        }
-        throw new AssertionError("no fire of " + instant + " waits for the lock of " + job.name());
+        awaitOneRow("no fire of " + instant + " waits for the lock of " + job.name(),
+                "SELECT count(*) FROM shedlock WHERE name = ? AND locked_by = ?",
+                JobLocks.NEXT_PREFIX + job.name(), JobLockTable.nextKey(instant));
     }
 
     /** A job under {@code SKIP} whose fires block until {@code release}. */
@@ -292,18 +286,20 @@ class FirePathIT {
     }
 
     private void awaitLockHeldFor(PeriodicJob job) throws InterruptedException {
+        awaitOneRow("the first fire never held the lock of " + job.name(), """
+                        SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                          AND locked_by LIKE ? || ' %'
+                        """, JobLocks.PREFIX + job.name(), LIVE_NODE);
+    }
+
+    private void awaitOneRow(String failure, String countSql, Object... params) throws InterruptedException {
         for (int attempt = 0; attempt < 200; attempt++) {
-            boolean held = jdbc.sql("""
-                            SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
-                              AND locked_by LIKE ? || ' %'
-                            """)
-                    .params(JobLocks.PREFIX + job.name(), LIVE_NODE).query(Integer.class).single() == 1;
-            if (held) {
+            if (jdbc.sql(countSql).params(params).query(Integer.class).single() == 1) {
                 return;
             }
             Thread.sleep(25);
         }
-        throw new AssertionError("the first fire never held the lock of " + job.name());
+        throw new AssertionError(failure);
     }
 
     @Test
