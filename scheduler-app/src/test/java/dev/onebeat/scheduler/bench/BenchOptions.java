@@ -101,6 +101,18 @@ record BenchOptions(String adminUrl, int entities, int warmups, int rounds, List
         return numbers;
     }
 
+    /** @return the name of a {@code --name=value} or {@code --flag} argument */
+    static String argName(String arg) {
+        int equals = arg.indexOf('=');
+        return equals < 0 ? arg : arg.substring(0, equals);
+    }
+
+    /** @return the value of a {@code --name=value} argument, empty for a {@code --flag} */
+    static String argValue(String arg) {
+        int equals = arg.indexOf('=');
+        return equals < 0 ? "" : arg.substring(equals + 1);
+    }
+
     static int number(String name, String value) {
         try {
             return Integer.parseInt(value.replace("_", ""));

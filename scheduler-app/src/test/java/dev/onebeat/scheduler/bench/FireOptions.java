@@ -79,9 +79,8 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
         Integer rawJobs = null;
         int rawThreads = 20;
         for (String arg : args) {
-            int equals = arg.indexOf('=');
-            String name = equals < 0 ? arg : arg.substring(0, equals);
-            String value = equals < 0 ? "" : arg.substring(equals + 1);
+            String name = BenchOptions.argName(arg);
+            String value = BenchOptions.argValue(arg);
             switch (name) {
                 case "--mode" -> mode = value;
                 case "--jobs" -> jobs = BenchOptions.number(name, value);

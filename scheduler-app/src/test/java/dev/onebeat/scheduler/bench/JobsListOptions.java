@@ -43,9 +43,8 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
         int breakdownRounds = 100;
         boolean analyze = true;
         for (String arg : args) {
-            int equals = arg.indexOf('=');
-            String name = equals < 0 ? arg : arg.substring(0, equals);
-            String value = equals < 0 ? "" : arg.substring(equals + 1);
+            String name = BenchOptions.argName(arg);
+            String value = BenchOptions.argValue(arg);
             switch (name) {
                 case "--jobs" -> jobs = BenchOptions.number(name, value);
                 case "--warmups" -> warmups = BenchOptions.number(name, value);

@@ -48,9 +48,8 @@ public final class MonitorBenchmark {
             int jobs = 10_000;
             int rounds = 5;
             for (String arg : args) {
-                int equals = arg.indexOf('=');
-                String name = equals < 0 ? arg : arg.substring(0, equals);
-                String value = equals < 0 ? "" : arg.substring(equals + 1);
+                String name = BenchOptions.argName(arg);
+                String value = BenchOptions.argValue(arg);
                 switch (name) {
                     case "--jobs" -> jobs = BenchOptions.number(name, value);
                     case "--rounds" -> rounds = BenchOptions.number(name, value);

@@ -62,9 +62,8 @@ record RelayOptions(String adminUrl, String amqpUrl, int messages, int warmups, 
         int latencySamples = 50;
         int concurrency = 2;
         for (String arg : args) {
-            int equals = arg.indexOf('=');
-            String name = equals < 0 ? arg : arg.substring(0, equals);
-            String value = equals < 0 ? "" : arg.substring(equals + 1);
+            String name = BenchOptions.argName(arg);
+            String value = BenchOptions.argValue(arg);
             switch (name) {
                 case "--messages" -> messages = BenchOptions.number(name, value);
                 case "--warmups" -> warmups = BenchOptions.number(name, value);

@@ -59,9 +59,8 @@ record StartUpOptions(String adminUrl, Path jar, int jobs, int rounds, Path aotJ
         int rounds = 3;
         boolean aot = true;
         for (String arg : args) {
-            int equals = arg.indexOf('=');
-            String name = equals < 0 ? arg : arg.substring(0, equals);
-            String value = equals < 0 ? "" : arg.substring(equals + 1);
+            String name = BenchOptions.argName(arg);
+            String value = BenchOptions.argValue(arg);
             switch (name) {
                 case "--jobs" -> jobs = BenchOptions.number(name, value);
                 case "--rounds" -> rounds = BenchOptions.number(name, value);
