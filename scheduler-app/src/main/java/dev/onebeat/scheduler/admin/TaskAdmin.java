@@ -65,15 +65,18 @@ public class TaskAdmin {
     }
 
     /**
-     * Makes a failed or dead task pending again, due now; its attempts are kept.
+     * Makes a failed or dead task pending again, due now, with its attempts back to 0: a queue worker
+     * runs it again with all of its {@code maxAttempts}, a relay publishes it again starting from its
+     * first backoff. Its last error is kept, the attempts it had are in the audit row.
      *
      * @throws UnknownTaskException if there is no such task
      * @throws AdminConflictException if it is not failed or dead
      */
     public TaskView retry(long id) {
         return change(id, "task.retry", Set.of("failed", "dead"), "retried", () -> jdbc.sql("""
-                        UPDATE onebeat_task SET status = 'pending', available_at = now(), locked_by = NULL,
-                            locked_until = NULL
+                        -- attempts = 0 is what makes it run: a worker buries unrun a task claimed past maxAttempts
+                        UPDATE onebeat_task SET status = 'pending', available_at = now(), attempts = 0,
+                            locked_by = NULL, locked_until = NULL
                         WHERE id = ?""").param(id).update());
     }
 

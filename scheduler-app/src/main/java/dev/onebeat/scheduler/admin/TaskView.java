@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param task task name
  * @param queue queue it is routed to
  * @param status pending, claimed, published, done, failed or dead
- * @param attempts publish attempts so far
+ * @param attempts claims so far, by a relay or a queue worker; 0 again after an operator's retry
  * @param createdAt when the fire wrote it
  * @param availableAt when it may next be claimed
  * @param publishedAt when a transport confirmed it, if it did

@@ -1,12 +1,12 @@
 package dev.onebeat.scheduler.alert;
 
-import dev.onebeat.scheduler.relay.BrokerType;
-import dev.onebeat.scheduler.relay.QueueRoute;
-import dev.onebeat.scheduler.relay.Transport;
-import dev.onebeat.scheduler.relay.TransportContext;
-import dev.onebeat.scheduler.relay.TransportProvider;
-import dev.onebeat.scheduler.transport.OutboundTask;
-import dev.onebeat.scheduler.transport.http.WebhookClient;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.http.WebhookClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

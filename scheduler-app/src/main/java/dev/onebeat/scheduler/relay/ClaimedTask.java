@@ -1,6 +1,6 @@
 package dev.onebeat.scheduler.relay;
 
-import dev.onebeat.scheduler.transport.OutboundTask;
+import dev.onebeat.transport.OutboundTask;
 
 /**
  * A row this relay claimed.

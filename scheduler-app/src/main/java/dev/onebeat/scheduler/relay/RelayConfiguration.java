@@ -2,7 +2,10 @@ package dev.onebeat.scheduler.relay;
 
 import dev.onebeat.scheduler.registry.JobsProperties;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.TransportProviders;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +18,21 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The routing (validated at start-up), the relay and the outbox gauges. The relay runs when
+ * The routing (validated at start-up, over the transports found with {@link TransportProviders} and
+ * those the app declares as beans), the relay and the outbox gauges. The relay runs when
  * {@code onebeat.relay.enabled} (the default) and some queue is routed to a broker.
  */
 @Configuration(proxyBeanMethods = false)
 class RelayConfiguration {
 
+    /**
+     * @param beans the app's own providers (such as the alerts' transport), which need its settings
+     */
     @Bean
-    QueueRoutes queueRoutes(RelayProperties configured, List<TransportProvider> providers, JobsProperties jobs,
+    QueueRoutes queueRoutes(RelayProperties configured, List<TransportProvider> beans, JobsProperties jobs,
                             List<BuiltInRoutes> builtIn) {
+        List<TransportProvider> providers = new ArrayList<>(TransportProviders.load());
+        providers.addAll(beans);
         RelayProperties properties = withBuiltIn(configured, builtIn);
         Map<String, String> declared = new LinkedHashMap<>();
         for (JobsProperties.Definition definition : jobs.jobs()) {

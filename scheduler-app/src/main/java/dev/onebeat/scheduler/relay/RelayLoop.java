@@ -1,7 +1,10 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.scheduler.transport.OutboundTask;
+import dev.onebeat.transport.OutboundTask;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

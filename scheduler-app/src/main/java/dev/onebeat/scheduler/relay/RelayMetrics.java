@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.QueueRoute;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,5 +1,9 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.BrokerSettings;
+import dev.onebeat.transport.QueueRoute;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -75,18 +75,20 @@ class TasksIT {
     }
 
     @Test
-    void deadTaskIsRetriedAsPendingKeepingItsAttemptsAndAudited() throws Exception {
+    void deadTaskIsRetriedAsPendingWithItsAttemptsResetAndAudited() throws Exception {
         long id = task("retried", "mail", "dead", 7);
 
         HttpResponse<String> response = api.send("POST", "/api/tasks/" + id + "/retry", null);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(json(response).get("status").asString()).isEqualTo("pending");
-        assertThat(json(response).get("attempts").asInt()).isEqualTo(7);
+        assertThat(json(response).get("attempts").asInt()).isZero();
         JsonNode audit = json(api.get("/api/audit?target=" + id)).get(0);
         assertThat(audit.get("action").asString()).isEqualTo("task.retry");
         assertThat(audit.get("before").get("status").asString()).isEqualTo("dead");
+        assertThat(audit.get("before").get("attempts").asInt()).isEqualTo(7);
         assertThat(audit.get("after").get("status").asString()).isEqualTo("pending");
+        assertThat(audit.get("after").get("attempts").asInt()).isZero();
     }
 
     @Test

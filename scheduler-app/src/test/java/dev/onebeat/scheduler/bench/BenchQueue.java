@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.bench;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.onebeat.scheduler.transport.celery.CeleryQueueDeclaration;
+import dev.onebeat.transport.celery.CeleryQueueDeclaration;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;

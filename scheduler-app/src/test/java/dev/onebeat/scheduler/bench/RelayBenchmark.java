@@ -1,9 +1,9 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.transport.OutboundTask;
-import dev.onebeat.scheduler.transport.amqp.AmqpMessage;
-import dev.onebeat.scheduler.transport.celery.CeleryAmqpMessage;
-import dev.onebeat.scheduler.transport.celery.CeleryMessage;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.amqp.AmqpMessage;
+import dev.onebeat.transport.celery.CeleryAmqpMessage;
+import dev.onebeat.transport.celery.CeleryMessage;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

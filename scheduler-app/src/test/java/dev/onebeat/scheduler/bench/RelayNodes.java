@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.bench;
 import dev.onebeat.scheduler.relay.QueueRoutes;
 import dev.onebeat.scheduler.relay.RelayDriver;
 import dev.onebeat.scheduler.relay.RelayProperties;
-import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.onebeat.scheduler.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.scheduler.transport.OutboundTask;
+import dev.onebeat.transport.OutboundTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

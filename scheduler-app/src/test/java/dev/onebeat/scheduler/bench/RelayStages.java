@@ -1,12 +1,12 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.relay.BrokerType;
-import dev.onebeat.scheduler.relay.QueueRoute;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.scheduler.relay.RelayDriver;
 import dev.onebeat.scheduler.relay.RelayHook;
-import dev.onebeat.scheduler.relay.Transport;
-import dev.onebeat.scheduler.relay.TransportContext;
-import dev.onebeat.scheduler.relay.TransportProvider;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.TransportProvider;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;

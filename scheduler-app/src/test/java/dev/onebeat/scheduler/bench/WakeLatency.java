@@ -4,7 +4,7 @@ import dev.onebeat.scheduler.relay.QueueRoutes;
 import dev.onebeat.scheduler.relay.Relay;
 import dev.onebeat.scheduler.relay.RelayDriver;
 import dev.onebeat.scheduler.relay.RelayProperties;
-import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;

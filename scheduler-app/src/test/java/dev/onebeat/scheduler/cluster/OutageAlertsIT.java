@@ -3,9 +3,9 @@ package dev.onebeat.scheduler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.transport.http.WebhookServer;
-import dev.onebeat.scheduler.transport.http.WebhookServer.Answer;
-import dev.onebeat.scheduler.transport.http.WebhookServer.Request;
+import dev.onebeat.transport.testing.WebhookServer;
+import dev.onebeat.transport.testing.WebhookServer.Answer;
+import dev.onebeat.transport.testing.WebhookServer.Request;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;

@@ -2,9 +2,9 @@ package dev.onebeat.scheduler.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.relay.RabbitTestBroker;
 import dev.onebeat.scheduler.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;

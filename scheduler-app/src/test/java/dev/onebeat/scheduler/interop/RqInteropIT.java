@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.transport.testing.RedisTestDatabase;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.TestRoutes;

@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.transport.http.WebhookServer;
-import dev.onebeat.scheduler.transport.http.WebhookServer.Answer;
-import dev.onebeat.scheduler.transport.http.WebhookServer.Request;
+import dev.onebeat.transport.testing.WebhookServer.Answer;
+import dev.onebeat.transport.testing.WebhookServer.Request;
 import dev.onebeat.testsupport.PostgresExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;

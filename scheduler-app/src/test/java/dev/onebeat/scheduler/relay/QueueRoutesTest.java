@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.onebeat.scheduler.transport.amqp.AmqpJsonTransportProvider;
-import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
-import dev.onebeat.scheduler.transport.rq.RqTransportProvider;
+import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.rq.RqTransportProvider;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

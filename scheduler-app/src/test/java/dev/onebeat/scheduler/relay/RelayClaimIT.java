@@ -2,8 +2,9 @@ package dev.onebeat.scheduler.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import com.rabbitmq.client.GetResponse;
-import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.testsupport.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.SchedulerTestDatabase;

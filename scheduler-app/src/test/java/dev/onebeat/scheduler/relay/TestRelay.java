@@ -1,8 +1,9 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.TransportProvider;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.onebeat.scheduler.transport.amqp.AmqpJsonTransportProvider;
-import dev.onebeat.scheduler.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.testsupport.TestDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -1,0 +1,71 @@
+package dev.onebeat.transport.dramatiq;
+
+import com.rabbitmq.client.AMQP;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.Payloads;
+import dev.onebeat.transport.amqp.AmqpClient;
+import dev.onebeat.transport.amqp.AmqpMessage;
+import dev.onebeat.transport.redis.RedisClient;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code transport: dramatiq}: a Dramatiq message for the actor named by the task, to RabbitMQ (the
+ * three queues Dramatiq declares, mandatory, confirmed) or to Redis ({@code HSET} then {@code RPUSH}
+ * in one transaction, under {@code options.namespace}, default {@code dramatiq}).
+ */
+public class DramatiqTransportProvider implements TransportProvider {
+
+    /** Route option: the Redis key namespace. */
+    static final String NAMESPACE = "namespace";
+
+    @Override
+    public String name() {
+        return "dramatiq";
+    }
+
+    @Override
+    public Set<BrokerType> brokerTypes() {
+        return Set.of(BrokerType.RABBITMQ, BrokerType.REDIS);
+    }
+
+    @Override
+    public Transport create(QueueRoute route, TransportContext context) {
+        if (route.broker().type() == BrokerType.REDIS) {
+            String namespace = route.option(NAMESPACE, DramatiqEncoder.DEFAULT_NAMESPACE);
+            RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
+            return tasks -> redis.execute(tasks, task -> {
+                String[] payload = Payloads.split(task);
+                // Dramatiq draws the Redis message id afresh per enqueue; so does the relay
+                return DramatiqEncoder.redis(namespace, task.task(), task.queue(), task.key(), payload[0], payload[1],
+                        Instant.now(), UUID.randomUUID()).commands();
+            });
+        }
+        AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
+        List<DramatiqQueue> queues = DramatiqEncoder.queues(route.queue());
+        return tasks -> {
+            List<AmqpMessage> messages = new ArrayList<>(tasks.size());
+            Instant now = Instant.now();
+            for (OutboundTask task : tasks) {
+                String[] payload = Payloads.split(task);
+                DramatiqAmqpMessage message = DramatiqEncoder.amqp(task.task(), task.queue(), task.key(), payload[0],
+                        payload[1], now);
+                messages.add(new AmqpMessage("", message.routingKey(),
+                        new AMQP.BasicProperties.Builder().deliveryMode(message.deliveryMode()).build(), message.body()));
+            }
+            return amqp.publish("dramatiq:" + route.queue(), channel -> {
+                for (DramatiqQueue queue : queues) {
+                    channel.queueDeclare(queue.name(), true, false, false, queue.arguments());
+                }
+            }, messages);
+        };
+    }
+}

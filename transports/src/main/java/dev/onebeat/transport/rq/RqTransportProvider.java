@@ -1,0 +1,38 @@
+package dev.onebeat.transport.rq;
+
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.Payloads;
+import dev.onebeat.transport.redis.RedisClient;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * {@code transport: rq}: an RQ job calling the function named by the task (a dotted path such as
+ * {@code app.tasks.send}) on the RQ queue named like the route's queue; the job id is the UUIDv5 of
+ * the idempotency key.
+ */
+public class RqTransportProvider implements TransportProvider {
+
+    @Override
+    public String name() {
+        return "rq";
+    }
+
+    @Override
+    public Set<BrokerType> brokerTypes() {
+        return Set.of(BrokerType.REDIS);
+    }
+
+    @Override
+    public Transport create(QueueRoute route, TransportContext context) {
+        RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
+        return tasks -> redis.execute(tasks, task -> {
+            String[] payload = Payloads.split(task);
+            return RqEncoder.encode(task.task(), task.queue(), task.key(), payload[0], payload[1], Instant.now()).commands();
+        });
+    }
+}

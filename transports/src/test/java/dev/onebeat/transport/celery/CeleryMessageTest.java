@@ -1,0 +1,101 @@
+package dev.onebeat.transport.celery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class CeleryMessageTest {
+
+    private static final String TASK_ID = CeleryFixtures.TASK_ID;
+    private static final String KEY = CeleryFixtures.KEY;
+
+    @Test
+    void taskIdIsTheUuidV5OfTheIdempotencyKey() {
+        // uuid.uuid5(UUID("0a6e5be7-1f1d-4c8b-9d2e-6f6e65626561"), KEY) in Python gives the same
+        CeleryMessage message = CeleryMessage.of(CeleryFixtures.add(), CeleryFixtures.ORIGIN);
+
+        assertThat(message.taskId()).isEqualTo(TASK_ID);
+        assertThat(message.idempotencyKey()).isEqualTo(KEY);
+    }
+
+    @Test
+    void headersAreEveryKeyCelerySendsInItsOrderPlusTheIdempotencyKey() {
+        CeleryMessage message = CeleryMessage.of(CeleryFixtures.add(), CeleryFixtures.ORIGIN);
+
+        assertThat(message.headers()).containsExactly(CeleryFixtures.addHeaders());
+    }
+
+    @Test
+    void bodyIsByteForByteWhatCeleryWritesForTheSameArguments() {
+        CeleryMessage message = CeleryMessage.of(CeleryFixtures.add(), CeleryFixtures.ORIGIN);
+
+        assertThat(new String(message.body(), StandardCharsets.UTF_8))
+                .isEqualTo("[[2, 3], {}, {\"callbacks\": null, \"errbacks\": null, \"chain\": null, \"chord\": null}]");
+    }
+
+    @Test
+    void etaStaysNullWhenTheTaskHasANotBeforeTime() {
+        CeleryMessage message = CeleryMessage.of(
+                CeleryFixtures.task("{\"args\": [], \"kwargs\": {}}", Instant.parse("2026-11-29T09:00:00Z")),
+                CeleryFixtures.ORIGIN);
+
+        assertThat(message.headers()).containsEntry("eta", null).containsEntry("expires", null);
+    }
+
+    @Test
+    void reprHeadersFollowPythonForUnicodeQuotesFloatsAndLiterals() {
+        CeleryMessage message = CeleryMessage.of(CeleryFixtures.task(
+                "{\"args\": [\"Zoë → 東京 😀\", 1.5, 2.0, \"it's\", true, null],"
+                        + " \"kwargs\": {\"note\": \"a\\nb\", \"n\": [1, {\"x\": 0.0001}], \"big\": 1e20}}", null),
+                CeleryFixtures.ORIGIN);
+
+        // repr(tuple(args)) and repr(kwargs) as Python 3 prints them
+        assertThat(message.headers())
+                .containsEntry("argsrepr", "('Zoë → 東京 😀', 1.5, 2.0, \"it's\", True, None)")
+                .containsEntry("kwargsrepr", "{'note': 'a\\nb', 'n': [1, {'x': 0.0001}], 'big': 1e+20}");
+    }
+
+    @Test
+    void singleArgumentIsReprOfAOneElementTuple() {
+        CeleryMessage message = CeleryMessage.of(CeleryFixtures.task("{\"args\": [7], \"kwargs\": {}}", null),
+                CeleryFixtures.ORIGIN);
+
+        assertThat(message.headers()).containsEntry("argsrepr", "(7,)");
+    }
+
+    @Test
+    void longArgumentsAreCutInTheReprButNotInTheBody() {
+        String longText = "x".repeat(2000);
+        CeleryMessage message = CeleryMessage.of(
+                CeleryFixtures.task("{\"args\": [\"" + longText + "\"], \"kwargs\": {}}", null), CeleryFixtures.ORIGIN);
+
+        assertThat((String) message.headers().get("argsrepr")).hasSize(CeleryMessage.REPR_MAX_LENGTH).endsWith("...");
+        assertThat(new String(message.body(), StandardCharsets.UTF_8)).contains(longText);
+    }
+
+    @Test
+    void payloadWithoutKwargsIsRejectedNamingTheKeyAndPayload() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CeleryMessage.of(CeleryFixtures.task("{\"args\": [1]}", null), CeleryFixtures.ORIGIN))
+                .withMessageContaining(KEY)
+                .withMessageContaining("{\"args\": [1]}");
+    }
+
+    @Test
+    void payloadThatIsNotJsonIsRejectedNamingTheKey() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CeleryMessage.of(CeleryFixtures.task("{args: ", null), CeleryFixtures.ORIGIN))
+                .withMessageContaining(KEY)
+                .withMessageContaining("is not JSON");
+    }
+
+    @Test
+    void blankOriginIsRejected() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CeleryMessage.of(CeleryFixtures.add(), " "))
+                .withMessage("origin must not be blank, was ' '");
+    }
+}

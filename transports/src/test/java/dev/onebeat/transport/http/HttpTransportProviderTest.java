@@ -1,0 +1,220 @@
+package dev.onebeat.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.onebeat.transport.testing.WebhookServer;
+import dev.onebeat.transport.testing.TestTransportContext;
+import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.transport.BrokerSettings;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.OutboundTask;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The {@code http} transport against a real local HTTP server, one batch at a time. */
+class HttpTransportProviderTest {
+
+    private static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
+
+    private final HttpTransportProvider provider = new HttpTransportProvider();
+
+    @Nested
+    class Publishing {
+
+        private final WebhookServer server = newServer();
+        private final TestTransportContext context = new TestTransportContext();
+
+        @AfterEach
+        void stop() throws Exception {
+            context.close();
+            server.close();
+        }
+
+        @Test
+        void eachTaskIsPostedAsJsonWithItsKeyJobAndExtraHeadersToTheJoinedPath() throws Exception {
+            OutboundTask task = task("close-books", "billing.close", "{\"args\": [1], \"kwargs\": {\"region\": \"eu\"}}");
+
+            List<Delivery> outcomes = publish(server.baseUrl() + "/hooks/", Map.of("header.Authorization", "Bearer s3cret"),
+                    Map.of("path", "/onebeat"), List.of(task));
+
+            assertThat(outcomes).containsExactly(Delivery.published());
+            WebhookServer.Request request = server.requests("/hooks/onebeat").get(0);
+            assertThat(request.header("Content-Type")).isEqualTo("application/json");
+            assertThat(request.header("Idempotency-Key")).isEqualTo("close-books/2026-11-29T08:00:00Z/billing.close");
+            assertThat(request.header("Onebeat-Job")).isEqualTo("close-books");
+            assertThat(request.header("Onebeat-Scheduled-At")).isEqualTo("2026-11-29T08:00:00Z");
+            assertThat(request.header("Onebeat-Task")).isEqualTo("billing.close");
+            assertThat(request.header("Authorization")).isEqualTo("Bearer s3cret");
+            assertThat(request.body()).isEqualTo("{\"task\":\"billing.close\",\"args\":[1],\"kwargs\":{\"region\":\"eu\"},"
+                    + "\"job\":\"close-books\",\"scheduled_at\":\"2026-11-29T08:00:00Z\","
+                    + "\"idempotency_key\":\"close-books/2026-11-29T08:00:00Z/billing.close\",\"entity\":null}");
+        }
+
+        @ParameterizedTest(name = "HTTP {0} → {1}")
+        @CsvSource({"200, PUBLISHED", "201, PUBLISHED", "204, PUBLISHED", "408, RETRY", "429, RETRY", "500, RETRY",
+                "503, RETRY", "400, REFUSED", "404, REFUSED", "409, REFUSED", "422, REFUSED", "301, REFUSED"})
+        void statusDecidesTheOutcome(int status, Delivery.Status expected) throws Exception {
+            server.on("/status", (request, attempt) -> WebhookServer.Answer.of(status));
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "status"),
+                    List.of(task("job", "t", "{}")));
+
+            assertThat(outcomes).singleElement().extracting(Delivery::status).isEqualTo(expected);
+        }
+
+        @Test
+        void refusalKeepsTheStatusAndTheFirst500CharactersOfTheBody() throws Exception {
+            String body = "invalid entity: " + "x".repeat(1_000);
+            server.on("/reject", (request, attempt) -> new WebhookServer.Answer(422, body, Duration.ZERO));
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "reject"),
+                    List.of(task("job", "t", "{}")));
+
+            assertThat(outcomes).containsExactly(Delivery.refused("HTTP 422: " + body.substring(0, 500)));
+        }
+
+        @Test
+        void responseSlowerThanTheTimeoutIsRetried() throws Exception {
+            server.on("/slow", (request, attempt) -> new WebhookServer.Answer(200, "", Duration.ofSeconds(3)));
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "slow", "timeout", "200ms"),
+                    List.of(task("job", "t", "{}")));
+
+            assertThat(outcomes).singleElement().satisfies(outcome -> {
+                assertThat(outcome.status()).isEqualTo(Delivery.Status.RETRY);
+                assertThat(outcome.error()).startsWith("HttpTimeoutException");
+            });
+        }
+
+        @Test
+        void afterATimeoutTheRestOfTheBatchIsRetriedWithoutBeingSent() throws Exception {
+            server.on("/hung", (request, attempt) -> new WebhookServer.Answer(200, "", Duration.ofSeconds(3)));
+            List<OutboundTask> tasks = IntStream.range(0, 30).mapToObj(i -> task("job", "t" + i, "{}")).toList();
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "hung", "timeout", "300ms"), tasks);
+
+            assertThat(outcomes).hasSize(30).allMatch(outcome -> outcome.status() == Delivery.Status.RETRY);
+            assertThat(outcomes.get(29).error()).startsWith("not sent, an earlier request failed: HttpTimeoutException");
+            assertThat(server.requests("/hung")).hasSizeLessThanOrEqualTo(WebhookClient.MAX_IN_FLIGHT);
+        }
+
+        @Test
+        void batchIsSentConcurrentlyAtMostEightAtATime() throws Exception {
+            server.on("/batch", (request, attempt) -> new WebhookServer.Answer(200, "", Duration.ofMillis(100)));
+            List<OutboundTask> tasks = IntStream.range(0, 40).mapToObj(i -> task("job", "t" + i, "{}")).toList();
+
+            List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "batch"), tasks);
+
+            assertThat(outcomes).hasSize(40).containsOnly(Delivery.published());
+            assertThat(server.requests("/batch")).hasSize(40);
+            assertThat(server.maxInFlight()).isBetween(2, WebhookClient.MAX_IN_FLIGHT);
+        }
+
+        private List<Delivery> publish(String url, Map<String, String> properties, Map<String, String> options,
+                                       List<OutboundTask> tasks) throws Exception {
+            QueueRoute route = route(url, properties, options);
+            provider.validate(route);
+            try (Transport transport = provider.create(route, context)) {
+                return transport.publish(tasks);
+            }
+        }
+    }
+
+    @Test
+    void unreachableServerIsRetried() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        QueueRoute route = route("http://127.0.0.1:" + closedPort, Map.of(), Map.of());
+
+        try (TestTransportContext context = new TestTransportContext();
+             Transport transport = provider.create(route, context)) {
+            assertThat(transport.publish(List.of(task("job", "t", "{}")))).singleElement().satisfies(outcome -> {
+                assertThat(outcome.status()).isEqualTo(Delivery.Status.RETRY);
+                assertThat(outcome.error()).startsWith("ConnectException");
+            });
+        }
+    }
+
+    @Nested
+    class Validation {
+
+        @Test
+        void propertyOtherThanAHeaderIsRefusedNamingIt() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> provider.validate(route("http://hooks:8080", Map.of("timeout", "5s"), Map.of())))
+                    .withMessage("onebeat.relay.brokers.hooks.properties.timeout: unknown property; "
+                            + "an http broker takes header.<Name> = extra request header");
+        }
+
+        @Test
+        void headerTheTransportSetsItselfIsRefused() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> provider.validate(route("http://hooks:8080",
+                            Map.of("header.idempotency-key", "fixed"), Map.of())))
+                    .withMessage("onebeat.relay.brokers.hooks.properties.header.idempotency-key: "
+                            + "the transport sets idempotency-key itself");
+        }
+
+        @Test
+        void headerJavasClientRestrictsIsRefused() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> provider.validate(route("http://hooks:8080", Map.of("header.Host", "other"), Map.of())))
+                    .withMessageStartingWith("onebeat.relay.brokers.hooks.properties.header.Host: not a header that can be sent");
+        }
+
+        @Test
+        void timeoutThatIsNoDurationIsRefused() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> provider.validate(route("http://hooks:8080", Map.of(), Map.of("timeout", "soon"))))
+                    .withMessage("options.timeout: not a duration: 'soon'");
+        }
+
+        @Test
+        void urlThatIsNotHttpIsRefusedNamingIt() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> provider.validate(route("ftp://hooks/in", Map.of(), Map.of())))
+                    .withMessage("onebeat.relay.brokers.hooks.url: 'ftp://hooks/in' is not an absolute http:// or "
+                            + "https:// URL with a host");
+        }
+
+        @Test
+        void pathIsAppendedWithOneSlash() {
+            assertThat(HttpSettings.target(route("https://hooks.example.com/onebeat/", Map.of(), Map.of("path", "/billing"))))
+                    .hasToString("https://hooks.example.com/onebeat/billing");
+            assertThat(HttpSettings.target(route("https://hooks.example.com/in", Map.of(), Map.of())))
+                    .hasToString("https://hooks.example.com/in");
+        }
+    }
+
+    private static WebhookServer newServer() {
+        try {
+            return new WebhookServer();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot start the local webhook server", e);
+        }
+    }
+
+    private static QueueRoute route(String url, Map<String, String> properties, Map<String, String> options) {
+        return new QueueRoute("hooks-queue", "http", new BrokerSettings("hooks", BrokerType.HTTP, url, properties), options);
+    }
+
+    private static OutboundTask task(String job, String task, String payload) {
+        return new OutboundTask(IdempotencyKey.of(job, SCHEDULED_AT, task, null), job, SCHEDULED_AT, task, "hooks-queue",
+                null, null, payload, null);
+    }
+}
