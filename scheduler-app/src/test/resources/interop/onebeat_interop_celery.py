@@ -18,12 +18,13 @@ app.conf.update(
 
 @app.task(bind=True, name="interop.record")
 def record(self, *args, **kwargs):
-    """Records its own run: the task id, name, arguments and onebeat's idempotency_key header."""
+    """Records its own run: the task id, name, arguments and onebeat's idempotency_key and scheduled_at headers."""
     onebeat_interop_record.append({
         "id": self.request.id,
         "task": self.name,
         "args": list(args),
         "kwargs": kwargs,
         "idempotency_key": getattr(self.request, "idempotency_key", None),
+        "scheduled_at": getattr(self.request, "scheduled_at", None),
         "delivery_info": self.request.delivery_info,
     })

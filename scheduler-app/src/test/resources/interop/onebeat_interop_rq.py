@@ -5,7 +5,7 @@ import onebeat_interop_record
 
 
 def record(*args, **kwargs):
-    """Records its own run: the job id, function, origin queue and arguments."""
+    """Records its own run: the job id, function, origin queue, arguments and meta (onebeat's key and instant)."""
     job = rq.get_current_job()
     onebeat_interop_record.append({
         "id": job.id,
@@ -13,4 +13,5 @@ def record(*args, **kwargs):
         "origin": job.origin,
         "args": list(args),
         "kwargs": kwargs,
+        "meta": job.meta,
     })

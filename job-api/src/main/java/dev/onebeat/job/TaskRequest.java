@@ -1,5 +1,6 @@
 package dev.onebeat.job;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,9 +23,11 @@ import java.util.Objects;
  * @param args positional arguments, never {@code null}
  * @param kwargs keyword arguments, never {@code null}
  * @param notBefore the task is not handed to its transport before this instant, or {@code null}
+ * @param delivery how it is delivered where the transport has a place for it (expiry, priority,
+ *     exchange, routing key, headers); {@link DeliveryOptions#NONE} for the queue route's settings
  */
 public record TaskRequest(String task, String queue, Entity entity, List<Object> args,
-                          Map<String, Object> kwargs, Instant notBefore) {
+                          Map<String, Object> kwargs, Instant notBefore, DeliveryOptions delivery) {
 
     /** Queue used when none is given. */
     public static final String DEFAULT_QUEUE = "default";
@@ -39,6 +42,13 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
         }
         args = args == null ? List.of() : Collections.unmodifiableList(new java.util.ArrayList<>(args));
         kwargs = kwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
+        delivery = delivery == null ? DeliveryOptions.NONE : delivery;
+    }
+
+    /** A task delivered as its queue route says. */
+    public TaskRequest(String task, String queue, Entity entity, List<Object> args, Map<String, Object> kwargs,
+                       Instant notBefore) {
+        this(task, queue, entity, args, kwargs, notBefore, DeliveryOptions.NONE);
     }
 
     /**
@@ -66,6 +76,7 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
         private List<Object> args = List.of();
         private Map<String, Object> kwargs = Map.of();
         private Instant notBefore;
+        private DeliveryOptions delivery = DeliveryOptions.NONE;
 
         private Builder(String task) {
             this.task = task;
@@ -134,9 +145,36 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
             return this;
         }
 
+        /**
+         * @param delivery expiry, priority, exchange, routing key and headers of this task
+         * @return this builder
+         */
+        public Builder delivery(DeliveryOptions delivery) {
+            this.delivery = Objects.requireNonNull(delivery, "delivery must not be null");
+            return this;
+        }
+
+        /**
+         * @param expires how long after the scheduled instant the task is still worth running
+         * @return this builder
+         */
+        public Builder expires(Duration expires) {
+            return delivery(new DeliveryOptions(expires, delivery.priority(), delivery.exchange(),
+                    delivery.routingKey(), delivery.headers()));
+        }
+
+        /**
+         * @param priority 0 to 255
+         * @return this builder
+         */
+        public Builder priority(int priority) {
+            return delivery(new DeliveryOptions(delivery.expires(), priority, delivery.exchange(),
+                    delivery.routingKey(), delivery.headers()));
+        }
+
         /** @return the task request */
         public TaskRequest build() {
-            return new TaskRequest(task, queue, entity, args, kwargs, notBefore);
+            return new TaskRequest(task, queue, entity, args, kwargs, notBefore, delivery);
         }
     }
 }

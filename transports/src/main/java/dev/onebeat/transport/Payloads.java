@@ -1,11 +1,16 @@
 package dev.onebeat.transport;
 
+import dev.onebeat.job.DeliveryOptions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Splits an outbox payload {@code {"args": [...], "kwargs": {...}}} into the two JSON texts the
- * encoders take.
+ * Reads an outbox payload {@code {"args": [...], "kwargs": {...}, "delivery": {...}}}: the two JSON
+ * texts the encoders take, and the task's {@link DeliveryOptions}, written by the fire as
+ * {@link #deliveryJson} makes them ({@code delivery} is left out when nothing is set).
  */
 public final class Payloads {
 
@@ -20,14 +25,69 @@ public final class Payloads {
      * @throws IllegalArgumentException if the payload is not a JSON object
      */
     public static String[] split(OutboundTask task) {
-        JsonNode payload = JSON.readTree(task.payloadJson());
-        if (payload == null || !payload.isObject()) {
-            throw new IllegalArgumentException("payload of task " + task.key().value() + " is not a JSON object");
-        }
+        JsonNode payload = object(task);
         JsonNode args = payload.get("args");
         JsonNode kwargs = payload.get("kwargs");
         return new String[] {
                 args == null || args.isNull() ? "[]" : JSON.writeValueAsString(args),
                 kwargs == null || kwargs.isNull() ? "{}" : JSON.writeValueAsString(kwargs)};
+    }
+
+    /**
+     * @param task a task
+     * @return the delivery options the job set for it, {@link DeliveryOptions#NONE} when none
+     * @throws IllegalArgumentException if the payload or its {@code delivery} is malformed
+     */
+    public static DeliveryOptions delivery(OutboundTask task) {
+        JsonNode delivery = object(task).get("delivery");
+        if (delivery == null || delivery.isNull()) {
+            return DeliveryOptions.NONE;
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        JsonNode headerNode = delivery.path("headers");
+        for (Map.Entry<String, JsonNode> header : headerNode.properties()) {
+            headers.put(header.getKey(), header.getValue().asString());
+        }
+        return new DeliveryOptions(
+                delivery.hasNonNull("expires") ? Duration.parse(delivery.get("expires").asString()) : null,
+                delivery.hasNonNull("priority") ? delivery.get("priority").asInt() : null,
+                text(delivery, "exchange"), text(delivery, "routing_key"), headers);
+    }
+
+    /**
+     * @param delivery a task's delivery options
+     * @return their payload form: {@code expires} as ISO-8601, {@code priority}, {@code exchange},
+     *     {@code routing_key}, {@code headers}; unset parts left out
+     */
+    public static Map<String, Object> deliveryJson(DeliveryOptions delivery) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        if (delivery.expires() != null) {
+            json.put("expires", delivery.expires().toString());
+        }
+        if (delivery.priority() != null) {
+            json.put("priority", delivery.priority());
+        }
+        if (delivery.exchange() != null) {
+            json.put("exchange", delivery.exchange());
+        }
+        if (delivery.routingKey() != null) {
+            json.put("routing_key", delivery.routingKey());
+        }
+        if (!delivery.headers().isEmpty()) {
+            json.put("headers", delivery.headers());
+        }
+        return json;
+    }
+
+    private static JsonNode object(OutboundTask task) {
+        JsonNode payload = JSON.readTree(task.payloadJson());
+        if (payload == null || !payload.isObject()) {
+            throw new IllegalArgumentException("payload of task " + task.key().value() + " is not a JSON object");
+        }
+        return payload;
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asString() : null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.fire;
 
+import dev.onebeat.transport.Payloads;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.JobContext;
@@ -96,9 +97,12 @@ final class FireContext implements JobContext {
         if (!bufferedKeys.add(key.value())) {
             return key;
         }
-        Map<String, Object> payload = new LinkedHashMap<>(2);
+        Map<String, Object> payload = new LinkedHashMap<>(3);
         payload.put("args", request.args());
         payload.put("kwargs", request.kwargs());
+        if (!request.delivery().isEmpty()) {
+            payload.put("delivery", Payloads.deliveryJson(request.delivery()));
+        }
         buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
                 json.writeValueAsString(payload), request.notBefore()));
         if (buffer.size() >= batchSize) {

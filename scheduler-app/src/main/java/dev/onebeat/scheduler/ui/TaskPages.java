@@ -63,7 +63,7 @@ class TaskPages {
     RedirectView retry(@PathVariable long id, @RequestParam(required = false) String back, RedirectAttributes flash) {
         return act(id, back, flash, () -> {
             tasks.retry(id);
-            return "Task " + id + " is pending again and will be published shortly.";
+            return "Task " + id + " is pending again and will run (or be published) again shortly, with all its attempts.";
         });
     }
 

@@ -134,7 +134,7 @@ class ArqDramatiqBrokerIT {
     }
 
     @Test
-    void dramatiqMessageOnRedisIsInTheMessagesHashUnderTheIdQueuedInTheList() {
+    void dramatiqMessageOnRedisIsInTheMessagesHashUnderTheIdQueuedInTheListWithKeyAndInstantOptions() {
         IdempotencyKey key = firstPublished(DRAMATIQ_REDIS_QUEUE);
         String messagesKey = "dramatiq:" + DRAMATIQ_REDIS_QUEUE + ".msgs";
         String queueKey = "dramatiq:" + DRAMATIQ_REDIS_QUEUE;
@@ -156,11 +156,15 @@ class ArqDramatiqBrokerIT {
         assertThat(message.get("args").toString()).isEqualTo("[\"Grüße ✓\"]");
         assertThat(message.get("kwargs").toString()).isEqualTo("{\"region\":\"eu\"}");
         assertThat(message.get("options").get("redis_message_id").asString()).isEqualTo(redisMessageId);
+        assertThat(message.get("options").get("idempotency_key").asString()).isEqualTo(key.value());
+        assertThat(message.get("options").get("scheduled_at").asString())
+                .isEqualTo(WorkerInteropBase.scheduledAt(jdbc, key));
         assertThat(message.get("message_timestamp").isIntegralNumber()).isTrue();
     }
 
     @Test
-    void dramatiqOnRabbitDeclaresTheThreeQueuesAsDramatiqDoesAndPublishesToTheMainOne() throws Exception {
+    void dramatiqOnRabbitDeclaresTheThreeQueuesAsDramatiqDoesAndPublishesKeyAndInstantOptionsToTheMainOne()
+            throws Exception {
         IdempotencyKey key = firstPublished(DRAMATIQ_RABBIT_QUEUE);
         String queue = DRAMATIQ_RABBIT_QUEUE;
         Map<String, Object> deadLettering = Map.of("x-dead-letter-exchange", "",
@@ -182,7 +186,10 @@ class ArqDramatiqBrokerIT {
         assertThat(message.get("queue_name").asString()).isEqualTo(queue);
         assertThat(message.get("actor_name").asString()).isEqualTo(TASK);
         assertThat(message.get("args").toString()).isEqualTo("[\"Grüße ✓\"]");
-        assertThat(message.get("options").size()).isZero();
+        assertThat(message.get("options").propertyNames()).containsExactly("idempotency_key", "scheduled_at");
+        assertThat(message.get("options").get("idempotency_key").asString()).isEqualTo(key.value());
+        assertThat(message.get("options").get("scheduled_at").asString())
+                .isEqualTo(WorkerInteropBase.scheduledAt(jdbc, key));
         assertThat(first.getProps().getDeliveryMode()).isEqualTo(2);
         assertThat(first.getProps().getHeaders()).isNull();
         assertThat(first.getProps().getContentType()).isNull();

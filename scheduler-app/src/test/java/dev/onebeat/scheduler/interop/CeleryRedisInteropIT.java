@@ -21,7 +21,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * A real Celery worker (Debian's Celery 5.2, kombu's Redis transport) consumes the envelopes a
  * replica pushes to Redis with the {@code celery} transport, and runs every task once, under the
- * task id onebeat gave it.
+ * task id onebeat gave it; the bound task reads the key and the scheduled instant as
+ * {@code self.request.idempotency_key} and {@code self.request.scheduled_at}.
  */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
@@ -53,9 +54,11 @@ class CeleryRedisInteropIT extends WorkerInteropBase {
     }
 
     @Test
-    void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArguments() {
+    void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArgumentsKeyAndInstant() {
         WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.CELERY_TASK, (record, row) -> {
             assertThat(record.get("idempotency_key").asString()).as("idempotency_key header").isEqualTo(row.key().value());
+            assertThat(record.get("scheduled_at").asString()).as("scheduled_at header of %s", row.key())
+                    .isEqualTo(scheduledAt(jdbc, row.key()));
             assertThat(record.get("delivery_info").get("routing_key").asString()).isEqualTo(QUEUE);
         });
     }

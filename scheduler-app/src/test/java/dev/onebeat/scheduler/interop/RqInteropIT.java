@@ -20,7 +20,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A real RQ worker (Debian's RQ 1.13, forking a work horse per job) runs the jobs a replica writes
- * to Redis with the {@code rq} transport: every job once, under the job id onebeat gave it.
+ * to Redis with the {@code rq} transport: every job once, under the job id onebeat gave it, with the
+ * readable key and the scheduled instant in {@code get_current_job().meta}.
  */
 @ExtendWith(PostgresExtension.class)
 @DirtiesContext
@@ -52,9 +53,14 @@ class RqInteropIT extends WorkerInteropBase {
     }
 
     @Test
-    void rqWorkerRunsEveryPublishedJobOnceUnderItsJobIdWithItsArguments() {
-        WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.RQ_FUNCTION,
-                (record, row) -> assertThat(record.get("origin").asString()).as("origin of %s", row.key()).isEqualTo(QUEUE));
+    void rqWorkerRunsEveryPublishedJobOnceUnderItsJobIdWithItsArgumentsKeyAndInstantInMeta() {
+        WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.RQ_FUNCTION, (record, row) -> {
+            assertThat(record.get("origin").asString()).as("origin of %s", row.key()).isEqualTo(QUEUE);
+            assertThat(record.get("meta").get("idempotency_key").asString()).as("meta key of %s", row.key())
+                    .isEqualTo(row.key().value());
+            assertThat(record.get("meta").get("scheduled_at").asString()).as("meta instant of %s", row.key())
+                    .isEqualTo(scheduledAt(jdbc, row.key()));
+        });
     }
 
     /** Marks every job of the queue for removal: their keys carry the job id, not the queue. */

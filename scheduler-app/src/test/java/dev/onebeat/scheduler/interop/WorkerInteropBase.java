@@ -1,6 +1,8 @@
 package dev.onebeat.scheduler.interop;
 
+import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.relay.Relay;
+import java.sql.Timestamp;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -25,6 +27,12 @@ abstract class WorkerInteropBase {
 
     /** Runs once the relay published its last task; nothing by default. */
     void afterRelayStopped() {
+    }
+
+    /** @return the task's scheduled instant as the transports write it for the worker: ISO-8601 UTC text */
+    static String scheduledAt(JdbcTemplate jdbc, IdempotencyKey key) {
+        return jdbc.queryForObject("SELECT scheduled_at FROM onebeat_task WHERE idempotency_key = ?", Timestamp.class,
+                key.value()).toInstant().toString();
     }
 
     /** Stops the worker (if it started), then removes what the test made on its broker. */

@@ -22,10 +22,12 @@ public final class ArqEncoder {
     /** What arq adds to the wait before the score for the job key's lifetime: one day. */
     static final long EXPIRES_MILLIS = 86_400_000L;
 
-    // arq's WATCH / EXISTS / MULTI as one atomic step; the reply says whether it enqueued
+    // arq's WATCH / EXISTS / MULTI as one atomic step; the reply says whether it enqueued. ZADD goes
+    // first: a script stopped by an error keeps the writes before it, and a job key left without its
+    // queue entry would make every retry of a refused enqueue (a queue key of the wrong type) look done
     static final String ENQUEUE_SCRIPT = "if redis.call('EXISTS', KEYS[1], KEYS[2]) > 0 then return 0 end\n"
-            + "redis.call('PSETEX', KEYS[1], ARGV[1], ARGV[2])\n"
             + "redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])\n"
+            + "redis.call('PSETEX', KEYS[1], ARGV[1], ARGV[2])\n"
             + "return 1";
 
     private ArqEncoder() {

@@ -21,7 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code [args, kwargs, embed]}. The task id is the UUIDv5 of the idempotency key, so a republish
  * carries the same id; Celery does not deduplicate by id, the outbox does.
  *
- * <p>Headers are every key {@code as_task_v2} sends, in its order, plus {@code idempotency_key}.
+ * <p>Headers are every key {@code as_task_v2} sends, in its order, plus {@code idempotency_key} and
+ * {@code scheduled_at} (the fire's instant, ISO-8601 UTC). A protocol 2 worker builds the task's
+ * request from the headers, so a bound task reads them as {@code self.request.idempotency_key} and
+ * {@code self.request.scheduled_at}.
  * {@code eta} is always {@code null}: a broker-side ETA makes Celery over Redis run a task twice
  * once it outlasts the visibility timeout, so the relay publishes when the task is due instead.
  */
@@ -33,6 +36,8 @@ public final class CeleryMessage {
     public static final String CONTENT_ENCODING = "utf-8";
     /** The header carrying the readable idempotency key. */
     public static final String IDEMPOTENCY_KEY_HEADER = "idempotency_key";
+    /** The header carrying the fire's scheduled instant, ISO-8601 UTC ({@link java.time.Instant#toString()}). */
+    public static final String SCHEDULED_AT_HEADER = "scheduled_at";
     /** The longest {@code argsrepr} or {@code kwargsrepr}, as Celery cuts them; workers only log them. */
     static final int REPR_MAX_LENGTH = 1024;
     private static final String ELLIPSIS = "...";
@@ -105,6 +110,7 @@ public final class CeleryMessage {
         headers.put("stamped_headers", null);
         headers.put("stamps", Map.of());
         headers.put(IDEMPOTENCY_KEY_HEADER, task.key().value());
+        headers.put(SCHEDULED_AT_HEADER, task.scheduledAt().toString());
         return headers;
     }
 

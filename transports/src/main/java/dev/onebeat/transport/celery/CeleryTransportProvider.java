@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code transport: celery}: Celery protocol 2, what {@code send_task} publishes, to RabbitMQ
  * (declared like kombu declares it, mandatory, confirmed) or to Redis (kombu's envelope, pushed when
  * due: never a broker-side ETA). The task id is the UUIDv5 of the idempotency key, which also travels
- * readable in the {@code idempotency_key} header. The route's queue is the Celery queue name.
+ * readable in the {@code idempotency_key} header, beside the scheduled instant in {@code scheduled_at}.
+ * The route's queue is the Celery queue name.
  */
 public class CeleryTransportProvider implements TransportProvider {
 

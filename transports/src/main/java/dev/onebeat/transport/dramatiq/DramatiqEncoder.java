@@ -16,12 +16,19 @@ import java.util.UUID;
  *
  * <p>Dramatiq does not deduplicate: two messages with one {@code message_id} both run. The
  * {@code message_id} is the key's UUIDv5 so that a republished task is at least recognisable in the
- * worker's logs; preventing the second publish is the relay's job.
+ * worker's logs; preventing the second publish is the relay's job. The readable key and the
+ * scheduled instant are in the message's {@code options} ({@value #IDEMPOTENCY_KEY_OPTION},
+ * {@value #SCHEDULED_AT_OPTION}): Dramatiq keeps options it does not know in {@code message.options},
+ * where middleware or an actor (through {@code CurrentMessage}) reads them.
  */
 public final class DramatiqEncoder {
 
     /** Dramatiq's default Redis namespace. */
     public static final String DEFAULT_NAMESPACE = "dramatiq";
+    /** The option holding the readable idempotency key. */
+    public static final String IDEMPOTENCY_KEY_OPTION = "idempotency_key";
+    /** The option holding the fire's scheduled instant, ISO-8601 UTC ({@link Instant#toString()}). */
+    public static final String SCHEDULED_AT_OPTION = "scheduled_at";
     /** Dramatiq's default dead-message TTL, seven days in ms ({@code dramatiq_dead_message_ttl}). */
     static final int DEAD_MESSAGE_TTL_MILLIS = 604_800_000;
     static final int PERSISTENT = 2;
@@ -34,21 +41,34 @@ public final class DramatiqEncoder {
      *
      * @param actor the actor name
      * @param queue the queue name
-     * @param key the task's idempotency key; {@code message_id} is its UUIDv5
+     * @param key the task's idempotency key; {@code message_id} is its UUIDv5, and its text the
+     *            {@value #IDEMPOTENCY_KEY_OPTION} option
+     * @param scheduledAt the fire's logical scheduled instant, the {@value #SCHEDULED_AT_OPTION} option
      * @param argsJson the positional arguments, a JSON array (or {@code null})
      * @param kwargsJson the keyword arguments, a JSON object (or {@code null})
      * @param enqueuedAt the publish time, {@code message_timestamp} in epoch ms
-     * @param options the message options, in order; empty for none
+     * @param brokerOptions options the broker adds after those two, in order, as Dramatiq's brokers
+     *                      append theirs; empty for none
      * @return the JSON, UTF-8 (and ASCII only)
-     * @throws IllegalArgumentException if a name is blank or the arguments are not JSON of the expected shape
+     * @throws IllegalArgumentException if a name is blank, the arguments are not JSON of the expected
+     *                                  shape or a broker option would replace the key or the instant
      */
-    public static byte[] message(String actor, String queue, IdempotencyKey key, String argsJson, String kwargsJson,
-            Instant enqueuedAt, Map<String, Object> options) {
+    public static byte[] message(String actor, String queue, IdempotencyKey key, Instant scheduledAt, String argsJson,
+            String kwargsJson, Instant enqueuedAt, Map<String, Object> brokerOptions) {
         requireText(actor, "actor");
         requireText(queue, "queue");
         Objects.requireNonNull(key, "key must not be null");
+        Objects.requireNonNull(scheduledAt, "scheduledAt must not be null");
         Objects.requireNonNull(enqueuedAt, "enqueuedAt must not be null");
-        Objects.requireNonNull(options, "options must not be null");
+        Objects.requireNonNull(brokerOptions, "brokerOptions must not be null");
+        Map<String, Object> options = new LinkedHashMap<>();
+        options.put(IDEMPOTENCY_KEY_OPTION, key.value());
+        options.put(SCHEDULED_AT_OPTION, scheduledAt.toString());
+        brokerOptions.forEach((name, value) -> {
+            if (options.putIfAbsent(name, value) != null) {
+                throw new IllegalArgumentException("brokerOptions must not set " + name + ", was " + value);
+            }
+        });
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("queue_name", queue);
         message.put("actor_name", actor);
@@ -65,9 +85,9 @@ public final class DramatiqEncoder {
      *
      * @see #message
      */
-    public static DramatiqAmqpMessage amqp(String actor, String queue, IdempotencyKey key, String argsJson,
-            String kwargsJson, Instant enqueuedAt) {
-        byte[] body = message(actor, queue, key, argsJson, kwargsJson, enqueuedAt, Map.of());
+    public static DramatiqAmqpMessage amqp(String actor, String queue, IdempotencyKey key, Instant scheduledAt,
+            String argsJson, String kwargsJson, Instant enqueuedAt) {
+        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, Map.of());
         return new DramatiqAmqpMessage(queue, body, PERSISTENT, queues(queue));
     }
 
@@ -101,11 +121,12 @@ public final class DramatiqEncoder {
      * @see #message
      */
     public static DramatiqRedisMessage redis(String namespace, String actor, String queue, IdempotencyKey key,
-            String argsJson, String kwargsJson, Instant enqueuedAt, UUID redisMessageId) {
+            Instant scheduledAt, String argsJson, String kwargsJson, Instant enqueuedAt, UUID redisMessageId) {
         requireText(namespace, "namespace");
         Objects.requireNonNull(redisMessageId, "redisMessageId must not be null");
         String rid = redisMessageId.toString();
-        byte[] body = message(actor, queue, key, argsJson, kwargsJson, enqueuedAt, Map.of("redis_message_id", rid));
+        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt,
+                Map.of("redis_message_id", rid));
         String queueKey = namespace + ":" + queue;
         String messagesKey = queueKey + ".msgs";
         List<RedisCommand> commands = List.of(

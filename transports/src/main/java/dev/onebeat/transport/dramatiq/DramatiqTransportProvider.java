@@ -20,7 +20,8 @@ import java.util.UUID;
 /**
  * {@code transport: dramatiq}: a Dramatiq message for the actor named by the task, to RabbitMQ (the
  * three queues Dramatiq declares, mandatory, confirmed) or to Redis ({@code HSET} then {@code RPUSH}
- * in one transaction, under {@code options.namespace}, default {@code dramatiq}).
+ * in one transaction, under {@code options.namespace}, default {@code dramatiq}). The readable key and
+ * the scheduled instant are in the message's {@code options}.
  */
 public class DramatiqTransportProvider implements TransportProvider {
 
@@ -45,8 +46,8 @@ public class DramatiqTransportProvider implements TransportProvider {
             return tasks -> redis.execute(tasks, task -> {
                 String[] payload = Payloads.split(task);
                 // Dramatiq draws the Redis message id afresh per enqueue; so does the relay
-                return DramatiqEncoder.redis(namespace, task.task(), task.queue(), task.key(), payload[0], payload[1],
-                        Instant.now(), UUID.randomUUID()).commands();
+                return DramatiqEncoder.redis(namespace, task.task(), task.queue(), task.key(), task.scheduledAt(),
+                        payload[0], payload[1], Instant.now(), UUID.randomUUID()).commands();
             });
         }
         AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
@@ -56,8 +57,8 @@ public class DramatiqTransportProvider implements TransportProvider {
             Instant now = Instant.now();
             for (OutboundTask task : tasks) {
                 String[] payload = Payloads.split(task);
-                DramatiqAmqpMessage message = DramatiqEncoder.amqp(task.task(), task.queue(), task.key(), payload[0],
-                        payload[1], now);
+                DramatiqAmqpMessage message = DramatiqEncoder.amqp(task.task(), task.queue(), task.key(),
+                        task.scheduledAt(), payload[0], payload[1], now);
                 messages.add(new AmqpMessage("", message.routingKey(),
                         new AMQP.BasicProperties.Builder().deliveryMode(message.deliveryMode()).build(), message.body()));
             }

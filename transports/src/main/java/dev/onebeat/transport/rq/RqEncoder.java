@@ -22,6 +22,11 @@ import java.util.zip.Deflater;
  * Encodes a task as an RQ job that an unmodified RQ worker runs: {@code data} is the zlib'd pickle of
  * {@code (function, None, args, kwargs)}, the function named by its dotted path.
  *
+ * <p>The job id is a UUID, so the readable key and the scheduled instant travel in the job's
+ * {@code meta}: the pickle of {@code {"idempotency_key": key, "scheduled_at": instant}}, not zlib'd
+ * (RQ's default serializer, unlike {@code data}, never compresses), which a worker's
+ * {@code rq.get_current_job().meta} returns.
+ *
  * <p>RQ does not deduplicate: the job id is fixed by the idempotency key, so publishing the same
  * task twice enqueues it twice under one id, and preventing that is the relay's job.
  */
@@ -29,6 +34,10 @@ public final class RqEncoder {
 
     /** RQ's default job timeout in seconds, written as the queue would. */
     static final String DEFAULT_TIMEOUT = "180";
+    /** The {@code meta} entry holding the readable idempotency key. */
+    public static final String META_IDEMPOTENCY_KEY = "idempotency_key";
+    /** The {@code meta} entry holding the fire's scheduled instant, ISO-8601 UTC ({@link Instant#toString()}). */
+    public static final String META_SCHEDULED_AT = "scheduled_at";
     private static final int DESCRIPTION_ARG_LENGTH = 75;
     // RQ's parser is strict: six fraction digits and a literal Z, nothing else
     private static final DateTimeFormatter RQ_TIME =
@@ -43,17 +52,19 @@ public final class RqEncoder {
      * @param function the dotted path of the Python function, such as {@code rqtasks.add}
      * @param queue the RQ queue name, such as {@code default}
      * @param key the task's idempotency key; the job id is its UUIDv5
+     * @param scheduledAt the fire's logical scheduled instant, written with the key in {@code meta}
      * @param argsJson the positional arguments, a JSON array (or {@code null})
      * @param kwargsJson the keyword arguments, a JSON object (or {@code null})
      * @param enqueuedAt the publish time, written as {@code created_at} and {@code enqueued_at}
      * @return the job and the commands that enqueue it
      * @throws IllegalArgumentException if a name is blank or the arguments are not JSON of the expected shape
      */
-    public static RqJob encode(String function, String queue, IdempotencyKey key, String argsJson, String kwargsJson,
-            Instant enqueuedAt) {
+    public static RqJob encode(String function, String queue, IdempotencyKey key, Instant scheduledAt, String argsJson,
+            String kwargsJson, Instant enqueuedAt) {
         requireText(function, "function");
         requireText(queue, "queue");
         Objects.requireNonNull(key, "key must not be null");
+        Objects.requireNonNull(scheduledAt, "scheduledAt must not be null");
         Objects.requireNonNull(enqueuedAt, "enqueuedAt must not be null");
         List<Object> args = JsonValues.args(argsJson);
         Map<String, Object> kwargs = JsonValues.kwargs(kwargsJson);
@@ -72,9 +83,17 @@ public final class RqEncoder {
         fields.put("description", utf8(description(function, args, kwargs)));
         fields.put("status", utf8("queued"));
         fields.put("timeout", utf8(DEFAULT_TIMEOUT));
+        fields.put("meta", PickleWriter.dumps(meta(key, scheduledAt)));
         EMPTY_FIELDS.forEach(name -> fields.put(name, new byte[0]));
 
         return new RqJob(id, jobKey, queueKey, fields, commands(id, jobKey, queueKey, fields));
+    }
+
+    private static Map<String, Object> meta(IdempotencyKey key, Instant scheduledAt) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put(META_IDEMPOTENCY_KEY, key.value());
+        meta.put(META_SCHEDULED_AT, scheduledAt.toString());
+        return meta;
     }
 
     private static List<RedisCommand> commands(String id, String jobKey, String queueKey, Map<String, byte[]> fields) {

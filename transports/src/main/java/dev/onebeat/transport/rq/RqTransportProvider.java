@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * {@code transport: rq}: an RQ job calling the function named by the task (a dotted path such as
  * {@code app.tasks.send}) on the RQ queue named like the route's queue; the job id is the UUIDv5 of
- * the idempotency key.
+ * the idempotency key, and the readable key and the scheduled instant are in the job's {@code meta}.
  */
 public class RqTransportProvider implements TransportProvider {
 
@@ -32,7 +32,8 @@ public class RqTransportProvider implements TransportProvider {
         RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
         return tasks -> redis.execute(tasks, task -> {
             String[] payload = Payloads.split(task);
-            return RqEncoder.encode(task.task(), task.queue(), task.key(), payload[0], payload[1], Instant.now()).commands();
+            return RqEncoder.encode(task.task(), task.queue(), task.key(), task.scheduledAt(), payload[0], payload[1],
+                    Instant.now()).commands();
         });
     }
 }

@@ -50,8 +50,8 @@ class ArqEncoderTest {
         assertThat(command.name()).isEqualTo("EVAL");
         assertThat(new String(command.argument(1), StandardCharsets.UTF_8)).isEqualTo(
                 "if redis.call('EXISTS', KEYS[1], KEYS[2]) > 0 then return 0 end\n"
-                        + "redis.call('PSETEX', KEYS[1], ARGV[1], ARGV[2])\n"
                         + "redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])\n"
+                        + "redis.call('PSETEX', KEYS[1], ARGV[1], ARGV[2])\n"
                         + "return 1");
         assertThat(command.arguments()).hasSize(10);
         assertThat(command.toString()).endsWith(" 3 arq:job:reports/2026-11-29T08:00:00Z/add"

@@ -32,7 +32,7 @@ final class CeleryFixtures {
     static final String TASK_ID = "99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c";
     static final String KEY = "invoice-reminders/2026-11-29T08:00:00Z/proj.tasks.add/order:42";
 
-    /** The headers Celery protocol 2 carries for {@link #add()}, in Celery's order, then the key. */
+    /** The headers Celery protocol 2 carries for {@link #add()}, in Celery's order, then the key and the instant. */
     @SuppressWarnings("unchecked")
     static Map.Entry<String, Object>[] addHeaders() {
         return new Map.Entry[] {
@@ -55,6 +55,7 @@ final class CeleryFixtures {
                 entry("replaced_task_nesting", 0),
                 entry("stamped_headers", null),
                 entry("stamps", Map.of()),
-                entry("idempotency_key", KEY)};
+                entry("idempotency_key", KEY),
+                entry("scheduled_at", "2026-11-29T08:00:00Z")};
     }
 }

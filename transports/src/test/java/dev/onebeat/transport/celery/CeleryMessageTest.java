@@ -3,6 +3,8 @@ package dev.onebeat.transport.celery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.transport.OutboundTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -22,10 +24,20 @@ class CeleryMessageTest {
     }
 
     @Test
-    void headersAreEveryKeyCelerySendsInItsOrderPlusTheIdempotencyKey() {
+    void headersAreEveryKeyCelerySendsInItsOrderPlusTheKeyAndTheScheduledInstant() {
         CeleryMessage message = CeleryMessage.of(CeleryFixtures.add(), CeleryFixtures.ORIGIN);
 
         assertThat(message.headers()).containsExactly(CeleryFixtures.addHeaders());
+    }
+
+    @Test
+    void scheduledAtHeaderIsTheFiresInstantAsIsoUtcText() {
+        Instant scheduledAt = Instant.parse("2026-11-29T08:00:00.120Z");
+        OutboundTask task = new OutboundTask(IdempotencyKey.of("manual", scheduledAt, "r1", "proj.tasks.add", null),
+                "manual", scheduledAt, "proj.tasks.add", "reminders", null, null, "{\"args\": [], \"kwargs\": {}}", null);
+
+        assertThat(CeleryMessage.of(task, CeleryFixtures.ORIGIN).headers())
+                .containsEntry(CeleryMessage.SCHEDULED_AT_HEADER, "2026-11-29T08:00:00.120Z");
     }
 
     @Test

@@ -15,7 +15,8 @@ class CeleryRedisEnvelopeTest {
     /**
      * Checked field by field against the envelope captured from real Celery in wire-formats.md 1.3:
      * same keys in the same order, the same base64 body for {@code add(2, 3)}; ours has no
-     * {@code reply_to}, a delivery tag derived from the key, and the extra {@code idempotency_key}.
+     * {@code reply_to}, a delivery tag derived from the key, and the extra {@code idempotency_key} and
+     * {@code scheduled_at}.
      */
     private static final String ADD_ENVELOPE = "{"
             + "\"body\": \"W1syLCAzXSwge30sIHsiY2FsbGJhY2tzIjogbnVsbCwgImVycmJhY2tzIjogbnVsbCwgImNoYWluIjogbnVsbCwgImNob3JkIjogbnVsbH1d\", "
@@ -26,7 +27,8 @@ class CeleryRedisEnvelopeTest {
             + "\"timelimit\": [null, null], \"root_id\": \"99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c\", \"parent_id\": null, "
             + "\"argsrepr\": \"(2, 3)\", \"kwargsrepr\": \"{}\", \"origin\": \"onebeat@node-1\", \"ignore_result\": false, "
             + "\"replaced_task_nesting\": 0, \"stamped_headers\": null, \"stamps\": {}, "
-            + "\"idempotency_key\": \"invoice-reminders/2026-11-29T08:00:00Z/proj.tasks.add/order:42\"}, "
+            + "\"idempotency_key\": \"invoice-reminders/2026-11-29T08:00:00Z/proj.tasks.add/order:42\", "
+            + "\"scheduled_at\": \"2026-11-29T08:00:00Z\"}, "
             + "\"properties\": {\"correlation_id\": \"99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c\", \"delivery_mode\": 2, "
             + "\"delivery_info\": {\"exchange\": \"\", \"routing_key\": \"reminders\"}, \"priority\": 0, "
             + "\"body_encoding\": \"base64\", \"delivery_tag\": \"2b1890c2-ec21-391a-91d1-8dd472ca3e05\"}"

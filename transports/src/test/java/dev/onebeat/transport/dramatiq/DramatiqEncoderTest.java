@@ -8,6 +8,7 @@ import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.redis.RedisCommand;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Nested;
@@ -17,6 +18,9 @@ class DramatiqEncoderTest {
 
     private static final IdempotencyKey KEY = new IdempotencyKey("reports/2026-11-29T08:00:00Z/add");
     private static final String MESSAGE_ID = "43f25aea-23fd-5d2e-9b5b-306d060e2b51";
+    private static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
+    private static final String OPTIONS = "\"idempotency_key\":\"reports/2026-11-29T08:00:00Z/add\","
+            + "\"scheduled_at\":\"2026-11-29T08:00:00Z\"";
     private static final Instant ENQUEUED_AT = Instant.ofEpochMilli(1_795_938_930_663L);
     private static final UUID RID = UUID.fromString("6f9229c1-45c5-47ca-80d4-eb1f9a8d1e72");
 
@@ -25,17 +29,38 @@ class DramatiqEncoderTest {
 
         @Test
         void fieldsComeInDramatiqOrderWithCompactSeparators() {
-            byte[] body = DramatiqEncoder.message("add", "default", KEY, "[1, 2]", "{}", ENQUEUED_AT, Map.of());
+            byte[] body = DramatiqEncoder.message("add", "default", KEY, SCHEDULED_AT, "[1, 2]", "{}", ENQUEUED_AT,
+                    Map.of());
 
             assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("{\"queue_name\":\"default\","
-                    + "\"actor_name\":\"add\",\"args\":[1,2],\"kwargs\":{},\"options\":{},"
+                    + "\"actor_name\":\"add\",\"args\":[1,2],\"kwargs\":{},\"options\":{" + OPTIONS + "},"
                     + "\"message_id\":\"" + MESSAGE_ID + "\",\"message_timestamp\":1795938930663}");
         }
 
         @Test
+        void brokerOptionsFollowTheKeyAndTheInstantInTheirOrder() {
+            Map<String, Object> brokerOptions = new LinkedHashMap<>();
+            brokerOptions.put("max_retries", 3);
+            brokerOptions.put("broker_priority", 1);
+            byte[] body = DramatiqEncoder.message("add", "default", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT,
+                    brokerOptions);
+
+            assertThat(new String(body, StandardCharsets.UTF_8))
+                    .contains("\"options\":{" + OPTIONS + ",\"max_retries\":3,\"broker_priority\":1}");
+        }
+
+        @Test
+        void brokerOptionReplacingTheKeyIsRefusedByName() {
+            assertThatThrownBy(() -> DramatiqEncoder.message("add", "q", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT,
+                    Map.of("idempotency_key", "other")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("idempotency_key");
+        }
+
+        @Test
         void textIsAsciiWithLowercaseEscapesAsPythonJsonDumps() {
-            byte[] body = DramatiqEncoder.message("add", "default", KEY, "[\"Zoë 😀\", 0.1, 1e-05, null, true]",
-                    "{\"q\":\"a\\\"b\\\\\\n\\u0001\"}", ENQUEUED_AT, Map.of());
+            byte[] body = DramatiqEncoder.message("add", "default", KEY, SCHEDULED_AT,
+                    "[\"Zoë 😀\", 0.1, 1e-05, null, true]", "{\"q\":\"a\\\"b\\\\\\n\\u0001\"}", ENQUEUED_AT, Map.of());
 
             assertThat(new String(body, StandardCharsets.US_ASCII)).contains(
                     "\"args\":[\"Zo\\u00eb \\ud83d\\ude00\",0.1,1e-05,null,true],"
@@ -44,13 +69,16 @@ class DramatiqEncoderTest {
 
         @Test
         void sameKeyGivesIdenticalBytes() {
-            assertThat(DramatiqEncoder.message("add", "q", KEY, "[{\"b\":1,\"a\":2}]", null, ENQUEUED_AT, Map.of()))
-                    .isEqualTo(DramatiqEncoder.message("add", "q", KEY, "[{\"b\":1,\"a\":2}]", null, ENQUEUED_AT, Map.of()));
+            String args = "[{\"b\":1,\"a\":2}]";
+
+            assertThat(DramatiqEncoder.message("add", "q", KEY, SCHEDULED_AT, args, null, ENQUEUED_AT, Map.of()))
+                    .isEqualTo(DramatiqEncoder.message("add", "q", KEY, SCHEDULED_AT, args, null, ENQUEUED_AT, Map.of()));
         }
 
         @Test
         void blankActorIsRefusedByName() {
-            assertThatThrownBy(() -> DramatiqEncoder.message("", "q", KEY, "[]", "{}", ENQUEUED_AT, Map.of()))
+            assertThatThrownBy(() -> DramatiqEncoder.message("", "q", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT,
+                    Map.of()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("actor");
         }
@@ -58,8 +86,8 @@ class DramatiqEncoderTest {
         @Test
         void pythonReadsTheSameMessage() {
             PythonInterpreter.require();
-            byte[] body = DramatiqEncoder.message("add", "default", KEY, "[\"日本\", 2.5]", "{\"n\":null}", ENQUEUED_AT,
-                    Map.of());
+            byte[] body = DramatiqEncoder.message("add", "default", KEY, SCHEDULED_AT, "[\"日本\", 2.5]", "{\"n\":null}",
+                    ENQUEUED_AT, Map.of());
 
             String reencoded = PythonInterpreter.run(
                     "import json,sys; print(json.dumps(json.loads(bytes.fromhex(sys.argv[1])), separators=(',',':')))",
@@ -67,18 +95,31 @@ class DramatiqEncoderTest {
 
             assertThat(reencoded).isEqualTo(new String(body, StandardCharsets.US_ASCII));
         }
+
+        @Test
+        void pythonFindsTheKeyAndTheInstantInTheOptions() {
+            PythonInterpreter.require();
+            byte[] body = DramatiqEncoder.message("add", "default", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT,
+                    Map.of());
+
+            // Dramatiq's Message(**json.loads(body)) keeps options as they are
+            assertThat(PythonInterpreter.run("import json,sys; o = json.loads(bytes.fromhex(sys.argv[1]))['options'];"
+                    + " print(o['idempotency_key'], o['scheduled_at'])", body))
+                    .isEqualTo("reports/2026-11-29T08:00:00Z/add 2026-11-29T08:00:00Z");
+        }
     }
 
     @Nested
     class OverRabbitMq {
 
         @Test
-        void publishesPersistentToTheQueueWithNoOptions() {
-            DramatiqAmqpMessage message = DramatiqEncoder.amqp("add", "reports", KEY, "[1]", "{}", ENQUEUED_AT);
+        void publishesPersistentToTheQueueWithOnlyTheKeyAndTheInstantAsOptions() {
+            DramatiqAmqpMessage message = DramatiqEncoder.amqp("add", "reports", KEY, SCHEDULED_AT, "[1]", "{}",
+                    ENQUEUED_AT);
 
             assertThat(message.routingKey()).isEqualTo("reports");
             assertThat(message.deliveryMode()).isEqualTo(2);
-            assertThat(new String(message.body(), StandardCharsets.UTF_8)).contains("\"options\":{}");
+            assertThat(new String(message.body(), StandardCharsets.UTF_8)).contains("\"options\":{" + OPTIONS + "}");
         }
 
         @Test
@@ -96,13 +137,13 @@ class DramatiqEncoderTest {
     class OverRedis {
 
         private final DramatiqRedisMessage message = DramatiqEncoder.redis(DramatiqEncoder.DEFAULT_NAMESPACE, "add",
-                "default", KEY, "[1, 2]", "{}", ENQUEUED_AT, RID);
+                "default", KEY, SCHEDULED_AT, "[1, 2]", "{}", ENQUEUED_AT, RID);
 
         @Test
-        void bodyCarriesTheRedisMessageIdInItsOptions() {
+        void bodyCarriesTheKeyTheInstantThenTheRedisMessageIdInItsOptions() {
             assertThat(new String(message.body(), StandardCharsets.UTF_8)).isEqualTo("{\"queue_name\":\"default\","
                     + "\"actor_name\":\"add\",\"args\":[1,2],\"kwargs\":{},"
-                    + "\"options\":{\"redis_message_id\":\"6f9229c1-45c5-47ca-80d4-eb1f9a8d1e72\"},"
+                    + "\"options\":{" + OPTIONS + ",\"redis_message_id\":\"6f9229c1-45c5-47ca-80d4-eb1f9a8d1e72\"},"
                     + "\"message_id\":\"" + MESSAGE_ID + "\",\"message_timestamp\":1795938930663}");
         }
 

@@ -18,11 +18,13 @@ import org.junit.jupiter.api.Test;
 class RqEncoderTest {
 
     private static final IdempotencyKey KEY = new IdempotencyKey("invoice-reminders/2026-11-29T08:00:00Z/send_reminder");
+    private static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
     private static final Instant ENQUEUED_AT = Instant.parse("2026-11-29T07:55:45.944736Z");
     private static final String ID = "c61f66bf-bc57-542f-bde1-5590642833a5";
 
     private static RqJob job() {
-        return RqEncoder.encode("rqtasks.add", "onebeat-test", KEY, "[2, 3]", "{\"note\":\"Zoë\"}", ENQUEUED_AT);
+        return RqEncoder.encode("rqtasks.add", "onebeat-test", KEY, SCHEDULED_AT, "[2, 3]", "{\"note\":\"Zoë\"}",
+                ENQUEUED_AT);
     }
 
     @Test
@@ -51,7 +53,7 @@ class RqEncoderTest {
         Map<String, byte[]> fields = job().fields();
 
         assertThat(fields.keySet()).containsExactly("data", "created_at", "enqueued_at", "origin", "description",
-                "status", "timeout", "success_callback_name", "failure_callback_name", "stopped_callback_name",
+                "status", "timeout", "meta", "success_callback_name", "failure_callback_name", "stopped_callback_name",
                 "started_at", "ended_at", "last_heartbeat", "worker_name", "group_id");
         assertThat(text(fields, "created_at")).isEqualTo("2026-11-29T07:55:45.944736Z");
         assertThat(text(fields, "enqueued_at")).isEqualTo("2026-11-29T07:55:45.944736Z");
@@ -64,8 +66,33 @@ class RqEncoderTest {
     }
 
     @Test
+    void metaIsThePlainPickleOfTheKeyAndTheScheduledInstant() {
+        // RQ's default serializer writes and reads meta with pickle alone; unlike data, it is not zlib'd
+        assertThat(HexFormat.of().formatHex(job().fields().get("meta"))).isEqualTo("8002" + "7d28"
+                + "580f000000" + hex("idempotency_key") + "5834000000" + hex(KEY.value())
+                + "580c000000" + hex("scheduled_at") + "5814000000" + hex("2026-11-29T08:00:00Z")
+                + "75" + "2e");
+    }
+
+    @Test
+    void pythonLoadsTheMetaAsRqsDefaultSerializerDoes() {
+        PythonInterpreter.require();
+
+        assertThat(PythonInterpreter.unpickle(job().fields().get("meta"))).isEqualTo("{'idempotency_key': '"
+                + KEY.value() + "', 'scheduled_at': '2026-11-29T08:00:00Z'}");
+    }
+
+    @Test
+    void scheduledAtInMetaIsTheInstantsIsoTextNotRqsSixDigitTime() {
+        RqJob job = RqEncoder.encode("m.f", "q", KEY, Instant.parse("2026-11-29T08:00:00.120Z"), "[]", "{}",
+                ENQUEUED_AT);
+
+        assertThat(new String(job.fields().get("meta"), StandardCharsets.UTF_8)).contains("2026-11-29T08:00:00.120Z");
+    }
+
+    @Test
     void timesAlwaysCarrySixFractionDigits() {
-        RqJob job = RqEncoder.encode("m.f", "q", KEY, "[]", "{}", Instant.parse("2026-11-29T08:00:00Z"));
+        RqJob job = RqEncoder.encode("m.f", "q", KEY, SCHEDULED_AT, "[]", "{}", Instant.parse("2026-11-29T08:00:00Z"));
 
         assertThat(text(job.fields(), "created_at")).isEqualTo("2026-11-29T08:00:00.000000Z");
     }
@@ -80,7 +107,8 @@ class RqEncoderTest {
                         + " created_at 2026-11-29T07:55:45.944736Z enqueued_at 2026-11-29T07:55:45.944736Z"
                         + " origin onebeat-test description hex:"
                         + HexFormat.of().formatHex("rqtasks.add(2, 3, note='Zoë')".getBytes(StandardCharsets.UTF_8))
-                        + " status queued timeout 180 success_callback_name \"\" failure_callback_name \"\""
+                        + " status queued timeout 180 meta hex:" + HexFormat.of().formatHex(job().fields().get("meta"))
+                        + " success_callback_name \"\" failure_callback_name \"\""
                         + " stopped_callback_name \"\" started_at \"\" ended_at \"\" last_heartbeat \"\""
                         + " worker_name \"\" group_id \"\"",
                 "PERSIST rq:job:" + ID,
@@ -99,22 +127,22 @@ class RqEncoderTest {
     void descriptionCutsLongArgumentsAndSortsKeywords() {
         String longText = "x".repeat(100);
 
-        assertThat(RqEncoder.encode("m.f", "q", KEY, "[\"" + longText + "\"]", "{\"b\":1,\"a\":null}", ENQUEUED_AT)
-                .fields().get("description"))
+        assertThat(RqEncoder.encode("m.f", "q", KEY, SCHEDULED_AT, "[\"" + longText + "\"]", "{\"b\":1,\"a\":null}",
+                        ENQUEUED_AT).fields().get("description"))
                 .asString(StandardCharsets.UTF_8)
                 .isEqualTo("m.f('" + "x".repeat(74) + "..., a=None, b=1)");
     }
 
     @Test
     void blankQueueIsRefusedByName() {
-        assertThatThrownBy(() -> RqEncoder.encode("m.f", " ", KEY, "[]", "{}", ENQUEUED_AT))
+        assertThatThrownBy(() -> RqEncoder.encode("m.f", " ", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue");
     }
 
     @Test
     void argumentsThatAreNotAJsonArrayAreRefused() {
-        assertThatThrownBy(() -> RqEncoder.encode("m.f", "q", KEY, "{\"a\":1}", "{}", ENQUEUED_AT))
+        assertThatThrownBy(() -> RqEncoder.encode("m.f", "q", KEY, SCHEDULED_AT, "{\"a\":1}", "{}", ENQUEUED_AT))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("args must be a JSON array");
     }
@@ -127,6 +155,10 @@ class RqEncoderTest {
                 "import pickle,sys,zlib; print(ascii(pickle.loads(zlib.decompress(bytes.fromhex(sys.argv[1])))))",
                 job().fields().get("data")))
                 .isEqualTo("('rqtasks.add', None, (2, 3), {'note': 'Zo\\xeb'})");
+    }
+
+    private static String hex(String text) {
+        return HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String text(Map<String, byte[]> fields, String name) {

@@ -19,7 +19,8 @@ public final class RabbitTestBroker implements AutoCloseable {
     public static final String URL = System.getenv().getOrDefault("ONEBEAT_TEST_AMQP_URL",
             "amqp://guest:guest@127.0.0.1:5672/%2F");
 
-    private final Connection connection;
+    private final ConnectionFactory factory = new ConnectionFactory();
+    private Connection connection;
     private final Channel channel;
     private final List<String> queues = new ArrayList<>();
     private final List<String> exchanges = new ArrayList<>();
@@ -31,7 +32,6 @@ public final class RabbitTestBroker implements AutoCloseable {
     /** @param url another broker, such as a {@link PrivateRabbit} */
     public RabbitTestBroker(String url) {
         try {
-            ConnectionFactory factory = new ConnectionFactory();
             factory.setUri(url);
             connection = factory.newConnection("onebeat-test");
             channel = connection.createChannel();
@@ -80,6 +80,10 @@ public final class RabbitTestBroker implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (!connection.isOpen()) {
+            // the broker restarted under the test: clean up on a new connection
+            connection = factory.newConnection("onebeat-test-cleanup");
+        }
         for (String queue : queues) {
             for (String suffix : List.of("", ".DQ", ".XQ")) {
                 try (Channel ch = connection.createChannel()) {

@@ -58,7 +58,8 @@ public final class WebhookServer implements AutoCloseable {
         Answer answer(Request request, int attempt);
     }
 
-    private final HttpServer server;
+    private HttpServer server;
+    private final int port;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Map<String, Responder> responders = new ConcurrentHashMap<>();
     private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
@@ -67,15 +68,31 @@ public final class WebhookServer implements AutoCloseable {
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
     public WebhookServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.createContext("/", this::handle);
-        server.setExecutor(executor);
-        server.start();
+        server = serve(0);
+        port = server.getAddress().getPort();
+    }
+
+    private HttpServer serve(int onPort) throws IOException {
+        HttpServer started = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 50);
+        started.createContext("/", this::handle);
+        started.setExecutor(executor);
+        started.start();
+        return started;
     }
 
     /** @return {@code http://127.0.0.1:<port>} */
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * Stops listening (connections are refused), waits, and listens again on the same port; what was
+     * recorded stays.
+     */
+    public synchronized void restart(Duration down) throws IOException, InterruptedException {
+        server.stop(0);
+        Thread.sleep(down.toMillis());
+        server = serve(port);
     }
 
     public WebhookServer on(String path, Responder responder) {
@@ -146,7 +163,7 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         server.stop(0);
         executor.shutdownNow();
     }
