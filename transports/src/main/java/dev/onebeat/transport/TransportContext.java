@@ -1,5 +1,6 @@
 package dev.onebeat.transport;
 
+import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
@@ -19,4 +20,14 @@ public interface TransportContext {
      * @return the shared client
      */
     <T extends AutoCloseable> T shared(Class<T> type, Supplier<T> opener);
+
+    /**
+     * Told of a task published after its expiry: the worker will discard it instead of running it (a
+     * backlog sent late after an outage). The relay logs and counts it; the default ignores it.
+     *
+     * @param task the task
+     * @param expiredAt when it expired
+     */
+    default void expired(OutboundTask task, Instant expiredAt) {
+    }
 }

@@ -1,5 +1,6 @@
 package dev.onebeat.transport.celery;
 
+import dev.onebeat.job.DeliveryOptions;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,19 +10,19 @@ import java.util.Objects;
 /**
  * A Celery task as published to RabbitMQ: {@code basic.publish} to the default exchange {@code ""}
  * with the queue name as routing key, which is what Celery does for a queue bound to a direct
- * exchange. Publish it {@code mandatory} with confirms so an unroutable message is an error, not a
+ * exchange, unless the task's delivery options name an exchange or routing key. Publish it {@code mandatory} with confirms so an unroutable message is an error, not a
  * silent drop.
  *
  * <p>No {@code reply_to} (the worker reads it with {@code properties.get} for the rpc result
  * backend only), no
  * {@code message_id} (Celery sends none), no {@code expiration} (no expiry is set).
  *
- * @param exchange always {@code ""}, the default exchange
- * @param routingKey the queue name
+ * @param exchange {@code ""}, the default exchange, or the one the delivery options name
+ * @param routingKey the queue name, or the one the delivery options name
  * @param contentType {@code application/json}
  * @param contentEncoding {@code utf-8}
  * @param deliveryMode {@code 2}, persistent, as {@code task_default_delivery_mode}
- * @param priority {@code 0}; only matters on a queue with {@code x-max-priority}
+ * @param priority the delivery options' priority, else {@code 0}; only matters on a queue with {@code x-max-priority}
  * @param correlationId the task id
  * @param headers for the AMQP headers table; String, Integer, Boolean, null, List and Map only,
  *                never {@code byte[]}, which py-amqp would hand the worker as bytes
@@ -49,9 +50,14 @@ public record CeleryAmqpMessage(String exchange, String routingKey, String conte
      * @return its AMQP form
      */
     public static CeleryAmqpMessage of(CeleryMessage message) {
-        return new CeleryAmqpMessage("", message.queue(), CeleryMessage.CONTENT_TYPE, CeleryMessage.CONTENT_ENCODING,
-                PERSISTENT, 0, message.taskId(), message.headers(), message.body(),
-                CeleryQueueDeclaration.of(message.queue()));
+        DeliveryOptions delivery = message.delivery();
+        // a routing key alone goes to the queue's own exchange, named like the queue, as Celery publishes it
+        String exchange = delivery.exchange() != null ? delivery.exchange()
+                : delivery.routingKey() != null ? message.queue() : "";
+        String routingKey = delivery.routingKey() == null ? message.queue() : delivery.routingKey();
+        return new CeleryAmqpMessage(exchange, routingKey, CeleryMessage.CONTENT_TYPE, CeleryMessage.CONTENT_ENCODING,
+                PERSISTENT, delivery.priority() == null ? 0 : delivery.priority(), message.taskId(), message.headers(),
+                message.body(), CeleryQueueDeclaration.of(message.queue()));
     }
 
     /** @return the body, a fresh copy */

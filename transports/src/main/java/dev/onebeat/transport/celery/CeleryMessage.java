@@ -1,6 +1,10 @@
 package dev.onebeat.transport.celery;
 
+import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.OutboundTask;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import dev.onebeat.transport.pickle.PythonRepr;
 import dev.onebeat.transport.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
@@ -47,13 +51,18 @@ public final class CeleryMessage {
     private final String queue;
     private final Map<String, Object> headers;
     private final byte[] body;
+    private final DeliveryOptions delivery;
+    private final Instant expiresAt;
 
-    private CeleryMessage(String taskId, String idempotencyKey, String queue, Map<String, Object> headers, byte[] body) {
+    private CeleryMessage(String taskId, String idempotencyKey, String queue, Map<String, Object> headers, byte[] body,
+                          DeliveryOptions delivery, Instant expiresAt) {
         this.taskId = taskId;
         this.idempotencyKey = idempotencyKey;
         this.queue = queue;
         this.headers = headers;
         this.body = body;
+        this.delivery = delivery;
+        this.expiresAt = expiresAt;
     }
 
     /**
@@ -63,7 +72,20 @@ public final class CeleryMessage {
      * @throws IllegalArgumentException if the payload is not {@code {"args": [...], "kwargs": {...}}}
      */
     public static CeleryMessage of(OutboundTask task, String origin) {
+        return of(task, origin, DeliveryOptions.NONE);
+    }
+
+    /**
+     * @param task the task to encode
+     * @param origin the {@code origin} header, such as {@code onebeat@<node>}
+     * @param delivery its delivery options, the job's over the route's: {@code expires} becomes the
+     *     {@code expires} header (the scheduled instant plus it), {@code headers} are added after Celery's
+     *     own, priority, exchange and routing key are for the broker's message
+     * @return the message
+     */
+    public static CeleryMessage of(OutboundTask task, String origin, DeliveryOptions delivery) {
         Objects.requireNonNull(task, "task must not be null");
+        Objects.requireNonNull(delivery, "delivery must not be null");
         if (origin == null || origin.isBlank()) {
             throw new IllegalArgumentException("origin must not be blank, was " + (origin == null ? null : "'" + origin + "'"));
         }
@@ -75,8 +97,19 @@ public final class CeleryMessage {
                     + " must be {\"args\": [...], \"kwargs\": {...}}, was " + task.payloadJson());
         }
         String id = task.key().toUuid().toString();
-        return new CeleryMessage(id, task.key().value(), task.queue(),
-                Collections.unmodifiableMap(headers(task, id, origin, args, kwargs)), body(args, kwargs));
+        Instant expiresAt = delivery.expires() == null ? null : task.scheduledAt().plus(delivery.expires());
+        Map<String, Object> headers = headers(task, id, origin, args, kwargs);
+        if (expiresAt != null) {
+            headers.put("expires", isoformat(expiresAt));
+        }
+        headers.putAll(delivery.headers());
+        return new CeleryMessage(id, task.key().value(), task.queue(), Collections.unmodifiableMap(headers),
+                body(args, kwargs), delivery, expiresAt);
+    }
+
+    /** What Python's {@code datetime.isoformat()} writes for an aware UTC time, which Celery parses. */
+    static String isoformat(Instant instant) {
+        return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC)) + "+00:00";
     }
 
     private static JsonNode parse(OutboundTask task) {
@@ -138,6 +171,16 @@ public final class CeleryMessage {
     /** @return the Celery task id: the UUIDv5 of the idempotency key */
     public String taskId() {
         return taskId;
+    }
+
+    /** @return the delivery options it was made with */
+    public DeliveryOptions delivery() {
+        return delivery;
+    }
+
+    /** @return when the worker will revoke it instead of running it, or {@code null} if it never expires */
+    public Instant expiresAt() {
+        return expiresAt;
     }
 
     /** @return the readable idempotency key, also in the {@value #IDEMPOTENCY_KEY_HEADER} header */

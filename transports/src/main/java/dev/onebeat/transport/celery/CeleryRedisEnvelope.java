@@ -40,10 +40,10 @@ public record CeleryRedisEnvelope(String listKey, String json) {
 
     /**
      * @param message the protocol 2 message
-     * @return its envelope at priority 0, on the queue's plain list
+     * @return its envelope at the delivery options' priority (default 0), on that priority's list
      */
     public static CeleryRedisEnvelope of(CeleryMessage message) {
-        int priority = 0;
+        int priority = message.delivery().priority() == null ? 0 : message.delivery().priority();
         Map<String, Object> deliveryInfo = new LinkedHashMap<>();
         deliveryInfo.put("exchange", "");
         deliveryInfo.put("routing_key", message.queue());

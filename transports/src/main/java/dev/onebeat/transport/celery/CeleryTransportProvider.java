@@ -11,6 +11,8 @@ import dev.onebeat.transport.amqp.AmqpClient;
 import dev.onebeat.transport.amqp.AmqpMessage;
 import dev.onebeat.transport.redis.RedisClient;
 import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.Payloads;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,23 +37,29 @@ public class CeleryTransportProvider implements TransportProvider {
     }
 
     @Override
+    public void validate(QueueRoute route) {
+        CeleryRouteOptions.of(route);
+    }
+
+    @Override
     public Transport create(QueueRoute route, TransportContext context) {
         String origin = "onebeat@" + context.node();
+        CeleryRouteOptions options = CeleryRouteOptions.of(route);
         if (route.broker().type() == BrokerType.REDIS) {
             RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
             return tasks -> redis.execute(tasks, task -> {
-                CeleryRedisEnvelope envelope = CeleryRedisEnvelope.of(CeleryMessage.of(task, origin));
+                CeleryRedisEnvelope envelope = CeleryRedisEnvelope.of(message(task, origin, options, context));
                 return List.of(RedisCommand.of("LPUSH", envelope.listKey(), envelope.json()));
             });
         }
         AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
-        CeleryQueueDeclaration declaration = CeleryQueueDeclaration.of(route.queue());
+        CeleryQueueDeclaration declaration = CeleryQueueDeclaration.of(route.queue(), options);
         return tasks -> {
             List<AmqpMessage> messages = new ArrayList<>(tasks.size());
             for (OutboundTask task : tasks) {
-                messages.add(amqpMessage(CeleryAmqpMessage.of(CeleryMessage.of(task, origin))));
+                messages.add(amqpMessage(CeleryAmqpMessage.of(message(task, origin, options, context))));
             }
-            return amqp.publish("celery:" + route.queue(), channel -> {
+            return amqp.publish("celery:" + route.queue(), !options.declare() ? null : channel -> {
                 channel.exchangeDeclare(declaration.exchange(), declaration.exchangeType(), declaration.exchangeDurable(),
                         false, null);
                 channel.queueDeclare(declaration.queue(), declaration.queueDurable(), declaration.queueExclusive(),
@@ -59,6 +67,16 @@ public class CeleryTransportProvider implements TransportProvider {
                 channel.queueBind(declaration.queue(), declaration.exchange(), declaration.bindingKey());
             }, messages);
         };
+    }
+
+    /** The task's message with its own delivery options over the route's; one already past its expiry is reported. */
+    private static CeleryMessage message(OutboundTask task, String origin, CeleryRouteOptions options,
+                                         TransportContext context) {
+        CeleryMessage message = CeleryMessage.of(task, origin, Payloads.delivery(task).over(options.delivery()));
+        if (message.expiresAt() != null && !message.expiresAt().isAfter(Instant.now())) {
+            context.expired(task, message.expiresAt());
+        }
+        return message;
     }
 
     static AmqpMessage amqpMessage(CeleryAmqpMessage message) {

@@ -27,6 +27,8 @@ public class DramatiqTransportProvider implements TransportProvider {
 
     /** Route option: the Redis key namespace. */
     static final String NAMESPACE = "namespace";
+    /** Route option (RabbitMQ): {@code false} publishes to queues that exist already and declares nothing. */
+    static final String DECLARE = "declare";
 
     @Override
     public String name() {
@@ -36,6 +38,17 @@ public class DramatiqTransportProvider implements TransportProvider {
     @Override
     public Set<BrokerType> brokerTypes() {
         return Set.of(BrokerType.RABBITMQ, BrokerType.REDIS);
+    }
+
+    @Override
+    public void validate(QueueRoute route) {
+        String declare = route.option(DECLARE, "true");
+        if (!declare.equals("true") && !declare.equals("false")) {
+            throw new IllegalArgumentException("options." + DECLARE + ": must be true or false, was '" + declare + "'");
+        }
+        if (route.broker().type() == BrokerType.REDIS && route.option(DECLARE, null) != null) {
+            throw new IllegalArgumentException("options." + DECLARE + ": only a rabbitmq broker has it");
+        }
     }
 
     @Override
@@ -62,7 +75,7 @@ public class DramatiqTransportProvider implements TransportProvider {
                 messages.add(new AmqpMessage("", message.routingKey(),
                         new AMQP.BasicProperties.Builder().deliveryMode(message.deliveryMode()).build(), message.body()));
             }
-            return amqp.publish("dramatiq:" + route.queue(), channel -> {
+            return amqp.publish("dramatiq:" + route.queue(), !Boolean.parseBoolean(route.option(DECLARE, "true")) ? null : channel -> {
                 for (DramatiqQueue queue : queues) {
                     channel.queueDeclare(queue.name(), true, false, false, queue.arguments());
                 }
