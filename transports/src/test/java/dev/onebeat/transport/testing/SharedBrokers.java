@@ -9,6 +9,7 @@ public final class SharedBrokers {
 
     private static PrivateRabbit rabbit;
     private static PrivateRedis redis;
+    private static KafkaTestBroker kafka;
 
     private SharedBrokers() {
     }
@@ -29,6 +30,15 @@ public final class SharedBrokers {
             closeAtExit(redis);
         }
         return redis;
+    }
+
+    /** @return this JVM's Kafka broker */
+    public static synchronized KafkaTestBroker kafka() throws Exception {
+        if (kafka == null) {
+            kafka = KafkaTestBroker.start();
+            closeAtExit(kafka);
+        }
+        return kafka;
     }
 
     private static void closeAtExit(AutoCloseable broker) {
