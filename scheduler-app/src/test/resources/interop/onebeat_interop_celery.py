@@ -1,10 +1,16 @@
 """The Celery app of onebeat's interop tests: one task, registered as ``interop.record``.
 
-The worker is started with the broker URL and the queue on its command line; this module only
+The worker is started with the broker URL and the queues on its command line; this module only
 keeps the worker quiet on the broker (no remote control, no events, no results), so the test
-leaves nothing behind but its own queue.
+leaves nothing behind but its own queues. ``ONEBEAT_INTEROP_QUEUES`` (JSON, optional) declares the
+queues as a team's ``task_queues`` would, each ``{"name": ..., "arguments": {...}}`` with its
+RabbitMQ arguments (a quorum queue, a priority queue).
 """
+import json
+import os
+
 from celery import Celery
+from kombu import Exchange, Queue
 
 import onebeat_interop_record
 
@@ -14,6 +20,21 @@ app.conf.update(
     worker_send_task_events=False,
     task_ignore_result=True,
 )
+
+_QUEUES = json.loads(os.environ.get("ONEBEAT_INTEROP_QUEUES", "[]"))
+if _QUEUES:
+    app.conf.task_queues = [
+        Queue(q["name"], Exchange(q["name"], type="direct"), routing_key=q["name"],
+              queue_arguments=q.get("arguments") or None)
+        for q in _QUEUES
+    ]
+if any((q.get("arguments") or {}).get("x-queue-type") == "quorum" for q in _QUEUES):
+    # Celery before 5.5 asks RabbitMQ for a channel-wide prefetch, which a quorum queue refuses
+    # ("540 NOT_IMPLEMENTED ... global qos"); a per-consumer prefetch is what Celery 5.5's
+    # worker_detect_quorum_queues switches to, and what teams on older Celery patch in like this
+    from kombu.transport import pyamqp
+
+    pyamqp.Transport.qos_semantics_matches_spec = lambda self, connection: True
 
 
 @app.task(bind=True, name="interop.record")

@@ -80,7 +80,7 @@ public class RuntimeJobs {
         Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
                 change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor(),
                 change.gap(), change.overlap(), change.retry(), change.catchUpWindow(), change.maxCatchUp(),
-                change.overlapPolicy(), change.alerts());
+                change.overlapPolicy(), change.alerts(), change.options());
         Optional<RegisteredJob> defined = registry.defined(name);
         if (defined.isPresent()) {
             refuseSettings(name, change);
@@ -112,7 +112,7 @@ public class RuntimeJobs {
     private static void refuseSettings(String name, Definition change) {
         String setting = change.retry() != null ? "retry" : change.catchUpWindow() != null ? "catchUpWindow"
                 : change.maxCatchUp() != null ? "maxCatchUp" : change.overlapPolicy() != null ? "overlapPolicy"
-                : change.alerts() != null ? "alerts" : null;
+                : change.alerts() != null ? "alerts" : change.options() != null ? "options" : null;
         if (setting != null) {
             throw new JobDefinitionException(setting + ": job '" + name + "' is defined in code or configuration, "
                     + "where its " + setting + " is set; only its schedule (cron or every, zone, gap, overlap, misfire) "
@@ -133,13 +133,13 @@ public class RuntimeJobs {
     public Definition reschedule(String name, ScheduleFields schedule, String misfire) {
         if (registry.defined(name).isPresent()) {
             return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), null, null,
-                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null, null, null, null));
+                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null, null, null, null, null));
         }
         Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
         return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), stored.task(),
                 stored.queue(), stored.args(), stored.kwargs(), misfire == null ? stored.misfire() : misfire,
                 stored.lockAtMostFor(), schedule.gap(), schedule.overlap(), stored.retry(), stored.catchUpWindow(),
-                stored.maxCatchUp(), stored.overlapPolicy(), stored.alerts()));
+                stored.maxCatchUp(), stored.overlapPolicy(), stored.alerts(), stored.options()));
     }
 
 

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.registry;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.OverlapPolicy;
@@ -60,6 +61,7 @@ final class DeclarativeJobs {
                     .kwargs(d.kwargs() == null ? Map.of() : d.kwargs())
                     .build();
         });
+        DeliveryOptions delivery = delivery(where, d.options());
         // Jobs.periodic checks the name as it does for jobs written in code
         Schedule schedule = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
                 Schedules.parse(where, d.cron(), d.every(), d.zone(), d.gap(), d.overlap())).execute(context -> { }).schedule());
@@ -77,7 +79,23 @@ final class DeclarativeJobs {
                 : overlapPolicy(where, d.overlapPolicy());
         AlertPolicy alerts = alerts(where, d.alerts());
         return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
-                task);
+                new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
+                        delivery));
+    }
+
+    /** The job's delivery options; a problem names {@code options.<field>} and its value. */
+    static DeliveryOptions delivery(String where, JobsProperties.Options options) {
+        if (options == null) {
+            return DeliveryOptions.NONE;
+        }
+        Duration expires = options.expires() == null ? null
+                : Schedules.field(where, "options.expires", () -> DurationStyle.detectAndParse(options.expires()));
+        try {
+            return new DeliveryOptions(expires, options.priority(), options.exchange(), options.routingKey(),
+                    options.headers());
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(Schedules.path(where, "options." + e.getMessage()), e);
+        }
     }
 
     /** @throws JobDefinitionException naming the alerts field at fault and its value */

@@ -41,11 +41,26 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      * @param overlapPolicy {@code skip}, {@code buffer-one} (default) or {@code allow}: what an instant due while
      *     the job's previous fire still runs does
      * @param alerts when an instant is missed and where its events go; unset fields keep their defaults
+     * @param options how its task is delivered, over the queue route's options; unset fields keep the route's
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
                              String gap, String overlap, Retry retry, String catchUpWindow,
-                             Integer maxCatchUp, String overlapPolicy, Alerts alerts) {
+                             Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options) {
+    }
+
+    /**
+     * A declarative job's {@link dev.onebeat.job.DeliveryOptions}, for the transports that have a place for them
+     * (Celery's): each unset field keeps the queue route's option.
+     *
+     * @param expires how long after the scheduled instant the task is still worth running, such as {@code 1h}
+     * @param priority 0 to 255
+     * @param exchange the RabbitMQ exchange to publish to
+     * @param routingKey the routing key to publish with
+     * @param headers extra message headers
+     */
+    public record Options(String expires, Integer priority, String exchange, String routingKey,
+                          Map<String, String> headers) {
     }
 
     /**

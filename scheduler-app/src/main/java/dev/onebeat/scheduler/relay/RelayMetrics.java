@@ -8,7 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Relay counters, tagged {@code transport} and {@code queue}: {@code onebeat_relay_published_total}
  * (every confirmed publish), {@code onebeat_relay_republished_total} (those of rows whose earlier
  * claim had expired, so they may have gone out before), {@code onebeat_relay_retried_total} (publishes
- * put off by a passing failure) and {@code onebeat_relay_failed_total} (rows the broker refused).
+ * put off by a passing failure), {@code onebeat_relay_failed_total} (rows the broker refused) and
+ * {@code onebeat_relay_expired_total} (tasks published after their {@code expires}, which the worker revokes).
  */
 class RelayMetrics {
 
@@ -27,6 +28,10 @@ class RelayMetrics {
 
     void retried(QueueRoute route) {
         counter("onebeat.relay.retried", "Publishes put off after a passing failure", route).increment();
+    }
+
+    void expired(QueueRoute route) {
+        counter("onebeat.relay.expired", "Tasks published after their expiry, which the worker discards", route).increment();
     }
 
     void failed(QueueRoute route) {

@@ -4,6 +4,8 @@ import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.OutboundTask;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +25,19 @@ final class RelayTransports implements AutoCloseable {
 
     private final QueueRoutes routes;
     private final String node;
+    private final RelayMetrics metrics;
     private final Map<String, Transport> transports = new ConcurrentHashMap<>();
     private final Map<String, AutoCloseable> shared = new ConcurrentHashMap<>();
 
     RelayTransports(QueueRoutes routes, String node) {
+        this(routes, node, null);
+    }
+
+    /** @param metrics where tasks published past their expiry are counted, or {@code null} for the log alone */
+    RelayTransports(QueueRoutes routes, String node, RelayMetrics metrics) {
         this.routes = routes;
         this.node = node;
+        this.metrics = metrics;
     }
 
     QueueRoute route(String queue) {
@@ -100,6 +109,16 @@ final class RelayTransports implements AutoCloseable {
         public <T extends AutoCloseable> T shared(Class<T> type, Supplier<T> opener) {
             String key = broker.name() + "/" + type.getName();
             return type.cast(shared.computeIfAbsent(key, k -> opener.get()));
+        }
+
+        @Override
+        public void expired(OutboundTask task, Instant expiredAt) {
+            QueueRoute route = route(task.queue());
+            log.warn("relay published an expired task key={} {}: it expired at {} (scheduled {}), the worker will "
+                    + "discard it", task.key().value(), route.describe(), expiredAt, task.scheduledAt());
+            if (metrics != null) {
+                metrics.expired(route);
+            }
         }
     }
 }

@@ -107,7 +107,7 @@ class JobForms {
                 blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
                 blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()), blankToNull(form.gap()),
                 blankToNull(form.overlap()), retry(form.retryAttempts()), blankToNull(form.catchUpWindow()),
-                number("max-catch-up", form.maxCatchUp()), blankToNull(form.overlapPolicy()), null);
+                number("max-catch-up", form.maxCatchUp()), blankToNull(form.overlapPolicy()), null, null);
     }
 
     private static JobsProperties.Retry retry(String attempts) {

@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -16,22 +16,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * An admin change and its audit row commit together or not at all, and changes to one job made at
  * the same moment (real threads, each on its own connection) happen one after the other.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=paused-at-once", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.noop",
         "onebeat.jobs[1].name=audit-breaks", "onebeat.jobs[1].cron=0 7 1 1 *", "onebeat.jobs[1].task=ops.noop"})
 class AdminTransactionsIT {
@@ -52,10 +45,6 @@ class AdminTransactionsIT {
     @Autowired
     JobCatalog catalog;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, AdminTransactionsIT.class);
-    }
 
     @Test
     void changeWhoseAuditRowFailsIsRolledBack() throws Exception {
@@ -94,14 +83,14 @@ class AdminTransactionsIT {
         for (int round = 0; round < 10; round++) {
             String name = "raced-" + round;
             runtimeJobs.create(new Definition(name, null, "1h", null, "ops.raced", null, null, null, null, null, null,
-                    null, null, null, null, null, null));
+                    null, null, null, null, null, null, null));
             CyclicBarrier start = new CyclicBarrier(2);
             ExecutorService threads = Executors.newFixedThreadPool(2);
             try {
                 Future<?> change = threads.submit(() -> {
                     start.await();
                     return runtimeJobs.update(name, new Definition(name, null, "2h", null, "ops.raced", null, null,
-                            null, null, null, null, null, null, null, null, null, null));
+                            null, null, null, null, null, null, null, null, null, null, null));
                 });
                 Future<?> delete = threads.submit(() -> {
                     start.await();

@@ -3,25 +3,18 @@ package dev.onebeat.scheduler.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Audit rows commit and roll back with the change they record, and name who made it. */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class AuditLogIT {
 
     @Autowired
@@ -33,10 +26,6 @@ class AuditLogIT {
     @Autowired
     JdbcClient jdbc;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, AuditLogIT.class);
-    }
 
     @Test
     void auditRowOfAChangeThatRollsBackIsNotWritten() {

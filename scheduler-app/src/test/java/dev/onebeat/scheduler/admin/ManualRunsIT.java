@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,31 +15,20 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * "Trigger now" requests have a key space of their own: two accepted in the same millisecond, on the
  * very instant the schedule fires too, all fire, each with its own ledger row and task keys.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=grid", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=grid.tick",
         "onebeat.jobs[0].queue=grid"})
 class ManualRunsIT {
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ManualRunsIT.class);
-    }
 
     @Autowired
     JdbcClient jdbc;

@@ -3,8 +3,8 @@ package dev.onebeat.scheduler.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.worker.queue.TaskHandler;
 import dev.onebeat.worker.queue.TaskQueueWorker;
 import java.time.Duration;
@@ -13,22 +13,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A dead task of the in-database queue that an operator retries is run again by a real
  * {@link TaskQueueWorker} with all of its attempts, not buried unrun as if its last lease had expired.
  * Each test has a queue of its own and a worker that keeps running across the retry.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class RetriedTaskIT {
 
     private static final int MAX_ATTEMPTS = 2;
@@ -43,10 +36,6 @@ class RetriedTaskIT {
     @Autowired
     JdbcClient jdbc;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, RetriedTaskIT.class);
-    }
 
     @Test
     void deadTaskRetriedByAnOperatorIsRunOnceMoreAndDone() {

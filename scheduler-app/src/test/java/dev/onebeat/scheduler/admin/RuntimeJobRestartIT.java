@@ -24,9 +24,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 class RuntimeJobRestartIT {
 
     private static final Definition NIGHTLY_EXPORT = new Definition("nightly-export", "0 2 * * *", null,
-            "Europe/Paris", "exports.nightly", "exports", List.of(1), null, null, null, null, null, null, null, null, null, null);
+            "Europe/Paris", "exports.nightly", "exports", List.of(1), null, null, null, null, null, null, null, null, null, null, null);
     private static final Definition CONFIGURED_AT_NINE = new Definition(null, "0 9 * * *", null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null);
 
     @Test
     void runtimeJobAndNewScheduleSurviveARestart(TestDatabase database) {
@@ -51,7 +51,7 @@ class RuntimeJobRestartIT {
              ConfigurableApplicationContext other = start(database, "other", "--spring.quartz.scheduler-name=other")) {
             JobRegistry otherRegistry = other.getBean(JobRegistry.class);
             one.getBean(RuntimeJobs.class).create(new Definition("shared-export", null, "1h", null, "t", null, null,
-                    null, null, null, null, null, null, null, null, null, null));
+                    null, null, null, null, null, null, null, null, null, null, null));
 
             await().atMost(Duration.ofSeconds(10)).until(() -> otherRegistry.find("shared-export").isPresent());
             one.getBean(RuntimeJobs.class).delete("shared-export");

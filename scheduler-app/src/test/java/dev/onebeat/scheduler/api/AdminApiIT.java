@@ -5,9 +5,9 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -18,12 +18,10 @@ import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -33,9 +31,7 @@ import tools.jackson.databind.JsonNode;
  * schedule preview is {@link PreviewIT}'s). Every job fires once a year, so every fire seen here is a
  * manual one.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=yearly-report", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=reports.yearly",
         "onebeat.jobs[1].name=yearly-cleanup", "onebeat.jobs[1].cron=0 7 1 1 *", "onebeat.jobs[1].task=ops.cleanup",
@@ -55,7 +51,6 @@ class AdminApiIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, AdminApiIT.class);
         SecurityTestUsers.register(registry);
     }
 

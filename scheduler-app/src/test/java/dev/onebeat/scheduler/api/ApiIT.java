@@ -5,28 +5,24 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import io.micrometer.core.instrument.Metrics;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /** The read-only REST API and actuator endpoints of a running replica with a job firing every second. */
-@ExtendWith(PostgresExtension.class)
 // closes the context, and its running scheduler, before the extension drops the database
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=heartbeat", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.heartbeat",
         "onebeat.jobs[0].kwargs.source=api-test",
@@ -42,7 +38,6 @@ class ApiIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ApiIT.class);
         SecurityTestUsers.register(registry);
     }
 

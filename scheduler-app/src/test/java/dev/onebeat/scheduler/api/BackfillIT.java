@@ -5,13 +5,13 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.fire.FirePath;
 import dev.onebeat.scheduler.fire.FireTrigger;
 import dev.onebeat.scheduler.registry.JobRegistry;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -20,12 +20,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -36,9 +34,7 @@ import tools.jackson.databind.JsonNode;
  * keys, the progress reaches the total; a backfill is cancelled mid-way; bad ranges are refused naming the
  * field. The jobs fire hourly and every minute, so nothing of the schedules' own fires meets the ranges.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.backfill.spacing=250ms", "onebeat.backfill.poll=300ms",
         "onebeat.jobs[0].name=hourly-report", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=reports.hourly",
         "onebeat.jobs[1].name=minutely-sync", "onebeat.jobs[1].every=1m", "onebeat.jobs[1].task=sync.run"})
@@ -55,7 +51,6 @@ class BackfillIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, BackfillIT.class);
         SecurityTestUsers.register(registry);
     }
 

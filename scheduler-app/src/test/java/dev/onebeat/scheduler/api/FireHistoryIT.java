@@ -4,24 +4,22 @@ import static dev.onebeat.scheduler.api.ApiClient.detail;
 import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.fire.FireFilter;
 import dev.onebeat.scheduler.fire.FireLedger;
 import dev.onebeat.scheduler.fire.FireRecord;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -30,9 +28,7 @@ import tools.jackson.databind.JsonNode;
  * {@code GET /api/jobs/{name}/fires} filtered by outcome, trigger kind and scheduled instant, over ledger
  * rows written here (Quartz does not run, so these are the only fires).
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=hourly", "onebeat.jobs[0].cron=0 * * * *", "onebeat.jobs[0].task=ops.hourly",
         "onebeat.jobs[1].name=other", "onebeat.jobs[1].cron=0 * * * *", "onebeat.jobs[1].task=ops.other"})
@@ -51,7 +47,6 @@ class FireHistoryIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, FireHistoryIT.class);
         SecurityTestUsers.register(registry);
     }
 

@@ -5,6 +5,7 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
@@ -12,7 +13,6 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -20,14 +20,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -37,9 +35,7 @@ import tools.jackson.databind.JsonNode;
  * re-run by an operator, once, with its own keys; an instant that committed, or that is not on the
  * schedule, is refused saying why.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
 class InstantRerunIT {
 
     static final AtomicBoolean FAILING = new AtomicBoolean(true);
@@ -52,7 +48,6 @@ class InstantRerunIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, InstantRerunIT.class);
         SecurityTestUsers.register(registry);
     }
 

@@ -4,25 +4,21 @@ import static dev.onebeat.scheduler.api.ApiClient.detail;
 import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /** Request bodies that are not JSON, or whose fields have the wrong type or name: a 400 naming the field. */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured"})
 class MalformedBodyIT {
@@ -34,7 +30,6 @@ class MalformedBodyIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, MalformedBodyIT.class);
         SecurityTestUsers.register(registry);
     }
 

@@ -5,9 +5,9 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -16,12 +16,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -30,9 +28,7 @@ import tools.jackson.databind.JsonNode;
  * A pause with a reason and an end: shown in the API, no instant fired while it lasts, the instant at
  * its end fired, and the pause then cleared and audited as a resume by the system.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=ticker", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.tick",
         "onebeat.jobs[1].name=yearly", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.noop"})
@@ -48,7 +44,6 @@ class PauseUntilIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, PauseUntilIT.class);
         SecurityTestUsers.register(registry);
     }
 

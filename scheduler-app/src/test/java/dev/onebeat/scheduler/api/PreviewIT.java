@@ -4,19 +4,17 @@ import static dev.onebeat.scheduler.api.ApiClient.detail;
 import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -28,9 +26,7 @@ import tools.jackson.databind.JsonNode;
  * -04:00 becomes 01:00 -05:00, at 06:00Z). Quartz's own calendar lost the spring-forward fire and
  * only ever fired the second of two times; onebeat fires each as the job's policy says.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class PreviewIT {
 
@@ -45,7 +41,6 @@ class PreviewIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, PreviewIT.class);
         SecurityTestUsers.register(registry);
     }
 

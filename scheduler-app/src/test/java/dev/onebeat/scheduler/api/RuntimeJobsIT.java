@@ -5,12 +5,12 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.registry.JobRegistry;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,22 +20,20 @@ import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled and
  * put back on their defined schedule.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured",
         "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept",
@@ -55,9 +53,13 @@ class RuntimeJobsIT {
     @Autowired
     JobRegistry registry;
 
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, RuntimeJobsIT.class);
         SecurityTestUsers.register(registry);
     }
 
@@ -182,6 +184,24 @@ class RuntimeJobsIT {
             assertThat(detail(bad)).isEqualTo("alerts.resolve-after: resolveAfter must be 1 to 1000, was 0");
             assertThat(unknown.statusCode()).isEqualTo(400);
             assertThat(detail(unknown)).contains("graec");
+        }
+
+        @Test
+        void createdJobKeepsItsDeliveryOptionsAndABadOneIsBadRequestNamingTheField() throws Exception {
+            HttpResponse<String> created = api.send("POST", "/api/jobs", "{\"name\":\"urgent\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"options\":{\"expires\":\"30m\",\"priority\":9,\"routingKey\":\"t.urgent\","
+                    + "\"headers\":{\"tenant\":\"acme\"}}}");
+            HttpResponse<String> bad = api.send("POST", "/api/jobs", "{\"name\":\"too-urgent\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"options\":{\"priority\":300}}");
+
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            JsonNode stored = JSON.readTree(jdbc.queryForObject(
+                    "SELECT definition::text FROM onebeat_runtime_job WHERE name = 'urgent'", String.class)).get("options");
+            assertThat(stored.get("priority").asInt()).isEqualTo(9);
+            assertThat(stored.get("expires").asString()).isEqualTo("30m");
+            assertThat(stored.get("headers").get("tenant").asString()).isEqualTo("acme");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(detail(bad)).isEqualTo("options.priority: must be 0 to 255, was 300");
         }
 
         @Test

@@ -2,39 +2,28 @@ package dev.onebeat.scheduler.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.ScheduleKeys;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A schedule's fire for an instant older than a job's catch-up window (a late recovery, a replay of
  * missed instants) skips that job, recorded once with the reason; a younger instant fires.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=hourly-two-hours", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=reports.hourly",
         "onebeat.jobs[0].catch-up-window=2h",
         "onebeat.jobs[1].name=hourly-default", "onebeat.jobs[1].every=1h", "onebeat.jobs[1].task=reports.other"})
 class CatchUpWindowIT {
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, CatchUpWindowIT.class);
-    }
 
     @Autowired
     ScheduleFire scheduleFire;

@@ -3,12 +3,11 @@ package dev.onebeat.scheduler.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -21,24 +20,17 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Three jobs written in code fire every 2 s and each fire runs 5 s, two and a half periods, under each
  * overlap policy. Each fire notes when it ran; the ledger and the attempts say what each instant became.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 class OverlapPolicyIT {
 
     private static final Duration EVERY = Duration.ofSeconds(2);
@@ -51,10 +43,6 @@ class OverlapPolicyIT {
     record Run(Instant instant, Instant start, Instant end) {
     }
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, OverlapPolicyIT.class);
-    }
 
     @TestConfiguration
     static class SlowJobs {

@@ -3,14 +3,13 @@ package dev.onebeat.scheduler.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -25,24 +24,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failed fires on a running scheduler: each attempt is recorded, the next is armed with the instant and
  * its keys, one attempt at most commits, and the last failure leaves the instant {@code failed}.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 class RetryIT {
 
     /** One second between attempts at most: the tests wait for retries in real time. */
@@ -55,10 +47,6 @@ class RetryIT {
     static final CountDownLatch PID_KNOWN = new CountDownLatch(1);
     static final CountDownLatch BACKEND_GONE = new CountDownLatch(1);
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, RetryIT.class);
-    }
 
     @TestConfiguration
     static class FailingJobs {

@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.transport.testing.PythonInterpreter;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.Relay;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,11 +20,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -37,9 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the broker state those libraries' workers expect — keys, values, queue arguments — as their
  * sources define it (see the wire-format reference), and unpickles arq's payload with real Python.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArqDramatiqBrokerIT {
 
@@ -57,7 +51,6 @@ class ArqDramatiqBrokerIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ArqDramatiqBrokerIT.class);
         List<String> jobs = List.of(ARQ_JOB, "dramatiq-redis", "dramatiq-rabbit");
         List<String> queues = List.of(ARQ_QUEUE, DRAMATIQ_REDIS_QUEUE, DRAMATIQ_RABBIT_QUEUE);
         for (int i = 0; i < jobs.size(); i++) {

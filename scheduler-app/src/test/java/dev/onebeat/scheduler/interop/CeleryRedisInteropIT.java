@@ -2,19 +2,15 @@ package dev.onebeat.scheduler.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.TestRoutes;
-import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -24,9 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * task id onebeat gave it; the bound task reads the key and the scheduled instant as
  * {@code self.request.idempotency_key} and {@code self.request.scheduled_at}.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 class CeleryRedisInteropIT extends WorkerInteropBase {
 
     private static final RedisTestDatabase REDIS = new RedisTestDatabase();
@@ -40,7 +34,6 @@ class CeleryRedisInteropIT extends WorkerInteropBase {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, CeleryRedisInteropIT.class);
         InteropJobs.registerDeclarative(registry, PythonWorker.CELERY_TASK, QUEUE);
         TestRoutes.route(registry, "redis", "redis", RedisTestDatabase.URL, "celery", QUEUE);
     }

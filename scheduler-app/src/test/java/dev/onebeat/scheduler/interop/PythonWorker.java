@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -72,9 +73,17 @@ final class PythonWorker implements AutoCloseable {
      * @return the started worker, ready to consume
      */
     static PythonWorker celery(String name, String brokerUrl, String queue) {
+        return celery(name, brokerUrl, Map.of(), queue);
+    }
+
+    /**
+     * As {@link #celery(String, String, String)}, consuming several queues, with extra environment for
+     * the app (such as {@code ONEBEAT_INTEROP_QUEUES}, the queues' declarations).
+     */
+    static PythonWorker celery(String name, String brokerUrl, Map<String, String> environment, String... queues) {
         requireModule("celery", "python3-celery celery");
-        return start(name, "ready.", List.of(PYTHON.toString(), "-m", "celery", "-A", "onebeat_interop_celery",
-                "-b", brokerUrl, "worker", "-Q", queue, "-n", name + "@%h", "--pool=solo", "--concurrency=1",
+        return start(name, "ready.", environment, List.of(PYTHON.toString(), "-m", "celery", "-A", "onebeat_interop_celery",
+                "-b", brokerUrl, "worker", "-Q", String.join(",", queues), "-n", name + "@%h", "--pool=solo", "--concurrency=1",
                 // not --without-heartbeat: its 2 s timer is what wakes Celery 5.2's event loop on AMQP, which
                 // otherwise leaves deliveries py-amqp already read sitting in its buffer for 10 s and more
                 "--without-gossip", "--without-mingle", "-l", "INFO"));
@@ -90,11 +99,12 @@ final class PythonWorker implements AutoCloseable {
      */
     static PythonWorker rq(String name, String redisUrl, String queue) {
         requireModule("rq", "python3-rq");
-        return start(name, "Listening on", List.of(PYTHON.toString(), "-m", "rq.cli", "worker", "--url", redisUrl,
+        return start(name, "Listening on", Map.of(), List.of(PYTHON.toString(), "-m", "rq.cli", "worker", "--url", redisUrl,
                 "--name", name, "--logging_level", "INFO", queue));
     }
 
-    private static PythonWorker start(String name, String readyMarker, List<String> command) {
+    private static PythonWorker start(String name, String readyMarker, Map<String, String> environment,
+                                      List<String> command) {
         Path dir = Path.of("target", "interop");
         Path logFile = dir.resolve(name + ".log");
         Path recordFile = dir.resolve(name + ".jsonl").toAbsolutePath();
@@ -112,6 +122,7 @@ final class PythonWorker implements AutoCloseable {
             builder.environment().put("PYTHONIOENCODING", "utf-8");
             builder.environment().put("LANG", "C.UTF-8");
             builder.environment().put(RECORD_FILE_VARIABLE, recordFile.toString());
+            builder.environment().putAll(environment);
             PythonWorker worker = new PythonWorker(name, builder.start(), logFile, recordFile, readyMarker);
             worker.awaitReady();
             return worker;

@@ -2,19 +2,15 @@ package dev.onebeat.scheduler.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.relay.TestRoutes;
-import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -23,9 +19,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * to Redis with the {@code rq} transport: every job once, under the job id onebeat gave it, with the
  * readable key and the scheduled instant in {@code get_current_job().meta}.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 class RqInteropIT extends WorkerInteropBase {
 
     private static final RedisTestDatabase REDIS = new RedisTestDatabase();
@@ -39,7 +33,6 @@ class RqInteropIT extends WorkerInteropBase {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, RqInteropIT.class);
         InteropJobs.registerDeclarative(registry, PythonWorker.RQ_FUNCTION, QUEUE);
         TestRoutes.route(registry, "redis", "redis", RedisTestDatabase.URL, "rq", QUEUE);
     }

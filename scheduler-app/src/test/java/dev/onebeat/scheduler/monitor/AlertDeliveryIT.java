@@ -3,11 +3,11 @@ package dev.onebeat.scheduler.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.transport.testing.WebhookServer.Answer;
 import dev.onebeat.transport.testing.WebhookServer.Request;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Timestamp;
@@ -20,11 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -35,10 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Healthchecks ping URL and a Sentry monitor; the relay delivers the alerts and check-ins to a real local HTTP server,
  * which answers each webhook alert 503 once before 200.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.enabled=false", "onebeat.relay.retry-initial=100ms", "onebeat.relay.poll-interval=100ms",
         "onebeat.alerts.console-url=https://onebeat.example.com/",
         "onebeat.alerts.webhook.headers.Authorization=Bearer s3cret", "onebeat.alerts.sentry.environment=prod"})
@@ -50,7 +45,6 @@ class AlertDeliveryIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, AlertDeliveryIT.class);
         registry.add("onebeat.alerts.webhook.url", () -> SERVER.baseUrl() + "/hooks");
         registry.add("onebeat.alerts.sentry.dsn", () -> SERVER.baseUrl().replace("//", "//pubkey@") + "/42");
         // a list binds from one property source whole: every field of the jobs is set here, beside the server's port

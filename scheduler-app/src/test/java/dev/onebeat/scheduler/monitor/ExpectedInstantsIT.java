@@ -3,24 +3,19 @@ package dev.onebeat.scheduler.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.monitor.ExpectedInstants.Expected;
 import dev.onebeat.scheduler.monitor.ExpectedInstants.Timeline;
 import dev.onebeat.scheduler.registry.JobRegistry;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Expected against actual over two daylight-saving days of Europe/Paris in 2026: the night the clocks went back
@@ -28,10 +23,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * skipped while paused and never fired; and the night they went forward (29 March) for a daily 02:30 under
  * {@code gap=skip}. The rows are the ones the fire path writes, written by the test.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.enabled=false",
         "onebeat.jobs[0].name=paris-hourly", "onebeat.jobs[0].cron=0 * * * *", "onebeat.jobs[0].zone=Europe/Paris",
         "onebeat.jobs[0].task=t",
@@ -39,10 +32,6 @@ import org.springframework.test.context.DynamicPropertySource;
         "onebeat.jobs[1].gap=skip", "onebeat.jobs[1].task=t"})
 class ExpectedInstantsIT {
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ExpectedInstantsIT.class);
-    }
 
     @Autowired
     ExpectedInstants instants;

@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.monitor.MonitorTable.Progress;
-import dev.onebeat.testsupport.PostgresExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -14,22 +14,15 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Checks of the missed-fire detector run by hand at chosen times over ledger and attempt rows the test writes: what
  * each check judges, the events it writes once each, the jobs' streaks and thresholds, and what it leaves for later.
  * Quartz does not fire; every job is an interval of one minute, so its instants are the round minutes.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.enabled=false", "onebeat.monitor.max-events-per-check=3",
         "onebeat.jobs[0].name=steady", "onebeat.jobs[0].every=60s", "onebeat.jobs[0].task=t",
         "onebeat.jobs[0].alerts.grace=10s",
@@ -43,10 +36,6 @@ class MonitorCheckIT {
     /** A round minute well after the jobs were stored; each test works a day of its own after it. */
     private static final Instant T0 = Instant.parse("2027-06-01T00:00:00Z");
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, MonitorCheckIT.class);
-    }
 
     @Autowired
     MonitorCheck check;

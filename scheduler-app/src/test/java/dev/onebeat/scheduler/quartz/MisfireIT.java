@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.quartz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.admin.RuntimeJobs;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -18,15 +18,10 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.Scheduler;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every replica is down for eight seconds (the scheduler held in standby, past a one-second misfire
@@ -35,11 +30,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * instants the policy says fire. Two hundred runtime jobs under {@code fire-all-missed} with a
  * max-catch-up of 3 share one schedule with {@code all-missed}: three missed instants fire, spaced.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 // closes the context, and its running scheduler, before the extension drops the database
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "spring.quartz.properties.org.quartz.jobStore.misfireThreshold=1000",
         "onebeat.fire.catch-up-spacing=700ms",
         "onebeat.jobs[0].name=once-now", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=t",
@@ -53,10 +46,6 @@ class MisfireIT {
     private static final Duration OUTAGE = Duration.ofSeconds(8);
     private static final RowMapper<Instant> INSTANT = (rs, row) -> rs.getTimestamp(1).toInstant();
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, MisfireIT.class);
-    }
 
     @Autowired
     Scheduler scheduler;
@@ -72,7 +61,7 @@ class MisfireIT {
     void outage() throws Exception {
         for (int i = 0; i < BULK; i++) {
             runtimeJobs.create(new Definition("bulk-" + i, null, "1s", null, "t", null, null, null, "fire-all-missed",
-                    null, null, null, null, null, 3, null, null));
+                    null, null, null, null, null, 3, null, null, null));
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> committed("skip").size() >= 2
                 && committed("all-missed").size() >= 2 && committed("once-now").size() >= 2

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.quartz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
@@ -12,7 +13,6 @@ import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.registry.ScheduleKeys;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.JobBuilder;
@@ -38,25 +37,15 @@ import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-@ExtendWith(PostgresExtension.class)
 // closes the context, and its running scheduler, before the extension drops the database
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class ScheduleSyncIT {
 
     private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ScheduleSyncIT.class);
-    }
 
     @Autowired
     Scheduler scheduler;
@@ -241,7 +230,7 @@ class ScheduleSyncIT {
     /** A runtime job, as the admin API defines one: it shares its schedule's trigger with its like. */
     private PeriodicJob declared(String name, long everySeconds) {
         return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(new Definition(name, null,
-                everySeconds + "s", null, "declared.task", null, null, null, null, null, null, null, null, null, null, null, null));
+                everySeconds + "s", null, "declared.task", null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     private List<String> scheduleTriggers() throws SchedulerException {

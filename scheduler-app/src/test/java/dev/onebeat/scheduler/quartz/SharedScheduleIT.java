@@ -3,14 +3,13 @@ package dev.onebeat.scheduler.quartz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.admin.JobControl;
 import dev.onebeat.scheduler.admin.RuntimeJobs;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,25 +20,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Fifty runtime jobs share one schedule, every 2 s, on a running scheduler, with a slow job written in
  * code on the same schedule: what happens to one of them happens to it alone. {@code shared-7} is the
  * one paused, {@code shared-9} the one rescheduled; the 48 others must fire every instant throughout.
  */
-@ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT
 class SharedScheduleIT {
 
     private static final int JOBS = 50;
@@ -50,10 +42,6 @@ class SharedScheduleIT {
     static final CountDownLatch SLOW_RELEASED = new CountDownLatch(1);
     static final AtomicBoolean SLOW_RUNNING = new AtomicBoolean();
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, SharedScheduleIT.class);
-    }
 
     @TestConfiguration
     static class SlowJob {
@@ -212,6 +200,6 @@ class SharedScheduleIT {
     }
 
     private static Definition definition(String name, String every) {
-        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null, null, null, null);
+        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.OverlapPolicy;
@@ -273,6 +274,37 @@ class DeclarativeJobsTest {
 
         private static PeriodicJob job(Map<String, String> more) {
             return RetryAndCatchUp.job(more);
+        }
+    }
+
+    @Nested
+    class DeliveryOptionsOfAJob {
+
+        @Test
+        void optionsSetTheTasksDeliveryAndUnsetTheyAreNone() {
+            PeriodicJob job = RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.expires", "90m",
+                    "onebeat.jobs[0].options.priority", "7", "onebeat.jobs[0].options.routing-key", "reports.late",
+                    "onebeat.jobs[0].options.headers.tenant", "acme"));
+
+            assertThat(((DeclarativeJob) job).task().delivery()).isEqualTo(new DeliveryOptions(Duration.ofMinutes(90), 7,
+                    null, "reports.late", Map.of("tenant", "acme")));
+            assertThat(((DeclarativeJob) RetryAndCatchUp.job(Map.of())).task().delivery()).isSameAs(DeliveryOptions.NONE);
+        }
+
+        @Test
+        void badOptionsAreRefusedNamingPathJobFieldAndValue() {
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.priority", "256")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').options.priority: must be 0 to 255, was 256");
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.expires", "0s")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').options.expires: must be positive, was PT0S");
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.expires", "soon")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').options.expires: ");
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.headers.eta", "now")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').options.headers.eta: the transport sets this header itself");
         }
     }
 

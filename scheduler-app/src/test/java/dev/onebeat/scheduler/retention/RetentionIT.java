@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.fire.FireOutcome;
@@ -9,7 +10,6 @@ import dev.onebeat.scheduler.fire.FirePath;
 import dev.onebeat.scheduler.fire.FireResult;
 import dev.onebeat.scheduler.fire.FireTrigger;
 import dev.onebeat.scheduler.registry.JobRegistry;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -22,11 +22,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -35,9 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * than each table's age goes, in batches, a job's latest fires stay, the unfinished outbox rows stay, a fire deletes
  * no more than its cap, and a fire of another job holding rows is neither waited for nor touched.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.enabled=false", "onebeat.retention.batch-size=100", "onebeat.retention.keep-last-fires=5",
         "onebeat.retention.fires=30d", "onebeat.retention.audit=365d"})
 class RetentionIT {
@@ -46,7 +41,6 @@ class RetentionIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, RetentionIT.class);
         registry.add("onebeat.retention.enabled", () -> "true");
     }
 

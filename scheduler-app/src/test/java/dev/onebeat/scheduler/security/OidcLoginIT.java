@@ -3,26 +3,19 @@ package dev.onebeat.scheduler.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 /**
  * With a client registration configured, the UI offers OIDC login. The provider's endpoints are
  * fixed URIs on a closed local port, so nothing is fetched at start-up and no IdP is needed.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "spring.security.oauth2.client.registration.corp.client-id=onebeat",
         "spring.security.oauth2.client.registration.corp.client-secret=secret",
         "spring.security.oauth2.client.registration.corp.authorization-grant-type=authorization_code",
@@ -39,10 +32,6 @@ class OidcLoginIT {
     @Autowired
     MockMvc mvc;
 
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, OidcLoginIT.class);
-    }
 
     @Test
     void loginPageOffersTheRegistration() throws Exception {

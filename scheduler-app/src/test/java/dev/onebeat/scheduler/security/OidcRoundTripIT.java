@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
@@ -15,16 +15,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.mock.web.MockHttpSession;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.web.WebAttributes;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -39,9 +36,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
  * differs from the subject so the audit shows which one is used; Spring reads it from the user-info
  * answer when a {@code user-info-uri} is configured, so the provider must send it there too.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=oidc-pause-me", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.noop",
         "spring.security.oauth2.client.registration.corp.client-id=" + FakeOpenIdProvider.CLIENT_ID,
         "spring.security.oauth2.client.registration.corp.client-secret=" + FakeOpenIdProvider.CLIENT_SECRET,
@@ -63,7 +58,6 @@ class OidcRoundTripIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, OidcRoundTripIT.class);
         String provider = "spring.security.oauth2.client.provider.corp.";
         registry.add(provider + "authorization-uri", () -> PROVIDER.uri("/authorize"));
         registry.add(provider + "token-uri", () -> PROVIDER.uri("/token"));

@@ -3,21 +3,19 @@ package dev.onebeat.scheduler.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -26,9 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * operator pauses, resumes and triggers a job and sees the new fire in its history; a bad cron is
  * answered next to its field. Screenshots are kept under {@code target/screenshots}.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
 class ConsoleBrowserIT {
 
     @LocalServerPort
@@ -36,7 +32,6 @@ class ConsoleBrowserIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ConsoleBrowserIT.class);
         SecurityTestUsers.register(registry);
         Map.of("onebeat.jobs[0].name", "browser-heartbeat", "onebeat.jobs[0].every", "1s",
                         "onebeat.jobs[0].task", "ops.heartbeat",

@@ -6,24 +6,21 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.admin.JobDirectory;
 import dev.onebeat.scheduler.admin.JobView;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.HttpHeaders;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -37,9 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * chain): what each role is offered, what the forms change, and how a bad value comes back next to
  * its field. Every job fires once a year, so each fire seen here is a manual one.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=yearly-report", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=reports.yearly",
         "onebeat.jobs[1].name=monthly-cleanup", "onebeat.jobs[1].cron=0 7 1 * *", "onebeat.jobs[1].task=ops.cleanup",
         "onebeat.jobs[2].name=pause-me", "onebeat.jobs[2].cron=0 8 1 1 *", "onebeat.jobs[2].task=ops.noop",
@@ -66,7 +61,6 @@ class ConsolePagesIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, ConsolePagesIT.class);
         SecurityTestUsers.register(registry);
     }
 

@@ -3,9 +3,9 @@ package dev.onebeat.scheduler.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,17 +13,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The console's dashboard, rendered by a running replica from its ledger, outbox and cluster state, for signed-in users. */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
 class DashboardIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -33,7 +29,6 @@ class DashboardIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, DashboardIT.class);
         SecurityTestUsers.register(registry);
         Map.of("onebeat.jobs[0].name", "dashboard-heartbeat", "onebeat.jobs[0].every", "1s",
                         "onebeat.jobs[0].task", "ops.heartbeat")

@@ -3,9 +3,9 @@ package dev.onebeat.scheduler.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.testsupport.PostgresExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
@@ -15,7 +15,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -23,7 +22,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -32,9 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * good, one missed, one skipped while paused and one late among on-time ones, each cell coloured and titled by what
  * became of it; the dashboard lists the job among those with misses. The screenshot of the job page is the README's.
  */
-@ExtendWith(PostgresExtension.class)
-@DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
+@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
         SchedulerTestDatabase.QUARTZ_STOPPED, "onebeat.monitor.check-interval=1s"})
 class TimelineBrowserIT {
 
@@ -50,7 +46,6 @@ class TimelineBrowserIT {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        SchedulerTestDatabase.register(registry, TimelineBrowserIT.class);
         SecurityTestUsers.register(registry);
         Map.of("onebeat.jobs[0].name", JOB, "onebeat.jobs[0].every", "60s", "onebeat.jobs[0].task", "billing.invoices")
                 .forEach((name, value) -> registry.add(name, () -> value));
