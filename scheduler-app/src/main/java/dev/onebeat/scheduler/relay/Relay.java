@@ -4,6 +4,9 @@ import dev.onebeat.scheduler.fire.FireListener;
 import dev.onebeat.scheduler.fire.FireOutcome;
 import dev.onebeat.scheduler.fire.FireResult;
 import dev.onebeat.scheduler.outbox.OutboxTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +22,16 @@ import org.springframework.context.SmartLifecycle;
  * stopped before the data source closes. A committed fire with tasks wakes every loop but that of onebeat's own
  * alert queue, so tasks go out right after the commit; the poll interval is the fallback for delayed tasks, other
  * replicas' fires and the alert deliveries.
+ *
+ * <p>At shutdown it stops after the fires: Quartz stops taking fires in the default phase, the fires
+ * still running are waited for in the phase after ({@code quartz.RunningFiresAtShutdown}), and then the
+ * relay, in {@link #PHASE}, runs its loops' last rounds, publishing what is due (the last fires'
+ * tasks among it) for up to {@code onebeat.relay.drain-timeout}, and stops.
  */
 public final class Relay implements SmartLifecycle, FireListener {
+
+    /** Its lifecycle phase: started before Quartz fires, stopped after the fires it was running have ended. */
+    static final int PHASE = DEFAULT_PHASE - 1024;
 
     private static final Logger log = LoggerFactory.getLogger(Relay.class);
 
@@ -33,12 +44,13 @@ public final class Relay implements SmartLifecycle, FireListener {
     private final boolean enabled;
     private final int concurrency;
     private final OutboxGauges gauges;
+    private final Clock clock;
 
     private final List<RelayLoop> loops = new ArrayList<>();
     /** The loops a committed fire wakes: not those of onebeat's own alert queue, which no fire writes to. */
     private final List<RelayLoop> fireLoops = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
-    private RelayTransports transports;
+    private RelayNode relayNode;
     private volatile boolean running;
 
     /**
@@ -49,9 +61,10 @@ public final class Relay implements SmartLifecycle, FireListener {
      * @param metrics where counts go
      * @param gauges the pending-task gauges, registered at start
      * @param hook called between publish and marks (tests); {@link RelayHook#NONE} otherwise
+     * @param clock for health's instants, publish durations and the drain's deadline
      */
     Relay(QueueRoutes routes, DataSource dataSource, String node, RelayProperties properties, RelayMetrics metrics,
-          OutboxGauges gauges, RelayHook hook) {
+          OutboxGauges gauges, RelayHook hook, Clock clock) {
         this.routes = routes;
         this.dataSource = dataSource;
         this.node = node;
@@ -61,6 +74,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         this.enabled = properties.enabled();
         this.concurrency = properties.concurrency();
         this.gauges = gauges;
+        this.clock = clock;
     }
 
     @Override
@@ -73,7 +87,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         } catch (RuntimeException e) {
             log.warn("outbox gauges not registered yet: {}", e.toString());
         }
-        transports = new RelayTransports(routes, node);
+        relayNode = new RelayNode(routes, dataSource, node, settings, metrics, hook, clock);
         running = true;
         if (!enabled) {
             log.info("relay disabled on this replica (onebeat.relay.enabled=false)");
@@ -89,7 +103,7 @@ public final class Relay implements SmartLifecycle, FireListener {
             // the alert deliveries are a few rows a check: one loop, found by its poll
             boolean alertsOnly = queues.equals(List.of(OutboxTask.RESERVED_QUEUE));
             for (int i = 1; i <= (alertsOnly ? 1 : concurrency); i++) {
-                RelayLoop loop = new RelayLoop(broker, queues, transports, dataSource, node, settings, metrics, hook);
+                RelayLoop loop = relayNode.loop(broker, queues);
                 Thread thread = new Thread(loop, "onebeat-relay-" + broker + "-" + i);
                 thread.setDaemon(true);
                 loops.add(loop);
@@ -102,21 +116,33 @@ public final class Relay implements SmartLifecycle, FireListener {
         });
     }
 
+    /**
+     * Stops every loop after its last rounds, waiting for them up to {@code drain-timeout} in all; a
+     * loop still publishing then loses its broker connection, and its claims come back after their lease.
+     */
     @Override
     public synchronized void stop() {
         if (!running) {
             return;
         }
         loops.forEach(RelayLoop::stop);
+        Instant deadline = clock.instant().plus(settings.drainTimeout());
         for (Thread thread : threads) {
             try {
-                thread.join(settings.claimLease().toMillis());
+                long left = Duration.between(clock.instant(), deadline).toMillis();
+                if (left > 0) {
+                    thread.join(left);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
+            if (thread.isAlive()) {
+                log.warn("relay thread {} still busy after onebeat.relay.drain-timeout ({} ms); stopping it, its claims "
+                        + "come back to the outbox after their lease", thread.getName(), settings.drainTimeout().toMillis());
+            }
         }
-        transports.close();
+        relayNode.close();
         loops.clear();
         fireLoops.clear();
         threads.clear();
@@ -128,10 +154,10 @@ public final class Relay implements SmartLifecycle, FireListener {
         return running;
     }
 
-    /** Stops after the Quartz scheduler (which stops in the default phase) so its last fires go out. */
+    /** Stops after the Quartz scheduler and the fires it was running, so that their tasks go out. */
     @Override
     public int getPhase() {
-        return DEFAULT_PHASE - 1024;
+        return PHASE;
     }
 
     @Override
@@ -151,7 +177,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     }
 
     /** @return each running loop's state, for health */
-    List<RelayLoop.State> states() {
+    List<RelayLoopHealth.State> states() {
         return List.copyOf(loops).stream().map(RelayLoop::state).toList();
     }
 

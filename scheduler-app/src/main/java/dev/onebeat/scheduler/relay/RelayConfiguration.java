@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.TransportProviders;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +57,7 @@ class RelayConfiguration {
         brokers.putAll(p.brokers());
         queues.putAll(p.queues());
         return new RelayProperties(p.enabled(), p.batchSize(), p.concurrency(), p.pollInterval(), p.claimLease(),
-                p.retryInitial(), p.retryMax(), p.unrouted(), p.gaugeInterval(), brokers, queues);
+                p.retryInitial(), p.retryMax(), p.drainTimeout(), p.unrouted(), p.gaugeInterval(), brokers, queues);
     }
 
     @Bean
@@ -66,10 +67,10 @@ class RelayConfiguration {
 
     @Bean
     Relay relay(QueueRoutes routes, DataSource dataSource, RelayProperties properties, RelayMetrics metrics,
-                JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook) {
+                JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook, Clock clock) {
         OutboxGauges gauges = new OutboxGauges(jdbc, registry, properties.gaugeInterval());
         return new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
-                hook.getIfAvailable(() -> RelayHook.NONE));
+                hook.getIfAvailable(() -> RelayHook.NONE), clock);
     }
 
     @Bean

@@ -25,7 +25,7 @@ final class RelayHealth implements HealthIndicator {
     @Override
     public Health health() {
         Map<String, Broker> brokers = new TreeMap<>();
-        for (RelayLoop.State state : relay.states()) {
+        for (RelayLoopHealth.State state : relay.states()) {
             brokers.computeIfAbsent(state.broker(), name -> new Broker(state.queues())).add(state);
         }
         Map<String, Object> details = new TreeMap<>();
@@ -45,7 +45,7 @@ final class RelayHealth implements HealthIndicator {
             this.queues = queues;
         }
 
-        void add(RelayLoop.State state) {
+        void add(RelayLoopHealth.State state) {
             lastPublished = later(lastPublished, state.lastPublished());
             if (state.failingSince() != null) {
                 failingSince = failingSince == null || state.failingSince().isBefore(failingSince)

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  *     this and another republishes them under the same key
  * @param retryInitial the longest wait after a first failed publish (the wait is random below it)
  * @param retryMax the longest wait between retries while a broker stays down
+ * @param drainTimeout at shutdown, once the last fires have committed, how long the relay may go on
+ *     publishing what is due before it stops; what is left waits for the next start or another replica
  * @param unrouted what happens to a queue not listed in {@code queues}: {@code database} keeps its
  *     tasks in the in-database queue, {@code reject} fails the fire that dispatches to it
  * @param gaugeInterval how often the pending-task gauges are refreshed from the table
@@ -37,6 +39,7 @@ public record RelayProperties(
         @DefaultValue("60s") @NotNull Duration claimLease,
         @DefaultValue("500ms") @NotNull Duration retryInitial,
         @DefaultValue("15s") @NotNull Duration retryMax,
+        @DefaultValue("10s") @NotNull Duration drainTimeout,
         @DefaultValue("database") @NotNull String unrouted,
         @DefaultValue("10s") @NotNull Duration gaugeInterval,
         Map<String, Broker> brokers,

@@ -52,7 +52,7 @@ final class RelayNodes implements AutoCloseable {
     /** The relay settings of the benchmark: {@code queue} routed to {@code celery} on RabbitMQ; defaults otherwise. */
     static RelayProperties properties(String queue, String amqpUrl, int batchSize, Duration pollInterval) {
         return new RelayProperties(true, batchSize, 1, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
+                Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
                 Map.of(BROKER, new RelayProperties.Broker("rabbitmq", amqpUrl, Map.of())),
                 Map.of(queue, new RelayProperties.Route("celery", BROKER, Map.of())));
     }

@@ -17,7 +17,7 @@ class KafkaRouteValidationTest {
     @Test
     void badProducerPropertyStopsStartUpNamingTheQueueAndTheProperty() {
         RelayProperties properties = new RelayProperties(true, 500, 1, Duration.ofSeconds(1), Duration.ofSeconds(60),
-                Duration.ofMillis(500), Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
+                Duration.ofMillis(500), Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
                 Map.of("events", new RelayProperties.Broker("kafka", "k1:9092", Map.of("acks", "0"))),
                 Map.of("billing", new RelayProperties.Route("kafka", "events", Map.of())));
 

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.relay;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.testsupport.TestDatabase;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,14 +69,30 @@ final class OutboxTable implements AutoCloseable {
 
     /** Writes pending rows for entities {@code row:from} to {@code row:to}; see {@link #insert(String, String, int)}. */
     List<String> insert(String job, String queue, int from, int to) {
+        return insert(job, queue, from, to, Duration.ZERO);
+    }
+
+    /**
+     * Writes {@code count} pending rows that fall due {@code dueIn} after their commit, by the database's clock.
+     *
+     * @see #insert(String, String, int)
+     */
+    List<String> insertDueIn(String job, String queue, int count, Duration dueIn) {
+        return insert(job, queue, 1, count, dueIn);
+    }
+
+    private List<String> insert(String job, String queue, int from, int to, Duration dueIn) {
         // the key has the form IdempotencyKey.of gives: job/scheduled-at/task/entity
         return jdbc.queryForList("""
-                INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload)
+                INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload,
+                                          available_at)
                 SELECT ? || '/' || ? || '/' || ? || '/row:' || i, ?, ?::timestamptz, ?, ?, 'row', i::text,
-                       jsonb_build_object('args', jsonb_build_array(i), 'kwargs', '{}'::jsonb)
+                       jsonb_build_object('args', jsonb_build_array(i), 'kwargs', '{}'::jsonb),
+                       now() + ? * interval '1 millisecond'
                 FROM generate_series(?, ?) AS i
                 RETURNING idempotency_key
-                """, String.class, job, SCHEDULED_AT.toString(), TASK, job, SCHEDULED_AT.toString(), TASK, queue, from, to);
+                """, String.class, job, SCHEDULED_AT.toString(), TASK, job, SCHEDULED_AT.toString(), TASK, queue,
+                dueIn.toMillis(), from, to);
     }
 
     /** @return row counts by status for the queue */

@@ -142,7 +142,7 @@ class QueueRoutesTest {
     private static RelayProperties properties(String unrouted, Map<String, RelayProperties.Broker> brokers,
                                               Map<String, RelayProperties.Route> queues) {
         return new RelayProperties(true, 500, 1, Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), unrouted, Duration.ofSeconds(10), brokers, queues);
+                Duration.ofSeconds(15), Duration.ofSeconds(10), unrouted, Duration.ofSeconds(10), brokers, queues);
     }
 
     private static RelayProperties.Route route(String transport, String broker) {

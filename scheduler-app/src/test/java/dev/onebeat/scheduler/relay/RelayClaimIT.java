@@ -92,7 +92,7 @@ class RelayClaimIT {
 
     private static RelayProperties properties() {
         return new RelayProperties(true, 4, 1, Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), "database", Duration.ofSeconds(10),
+                Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
                 Map.of("rabbit", new RelayProperties.Broker("rabbitmq", RabbitTestBroker.URL, Map.of())),
                 Map.of(FIRST, new RelayProperties.Route("celery", "rabbit", Map.of()),
                         SECOND, new RelayProperties.Route("celery", "rabbit", Map.of())));

@@ -2,6 +2,8 @@ package dev.onebeat.scheduler.relay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -14,11 +16,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class RelayDriver implements AutoCloseable {
 
-    private final RelayTransports transports;
+    private final RelayNode node;
     private final RelayLoop loop;
 
-    private RelayDriver(RelayTransports transports, RelayLoop loop) {
-        this.transports = transports;
+    private RelayDriver(RelayNode node, RelayLoop loop) {
+        this.node = node;
         this.loop = loop;
     }
 
@@ -46,12 +48,11 @@ public final class RelayDriver implements AutoCloseable {
         if (brokers.size() != 1) {
             throw new IllegalArgumentException("routes must relay to exactly one broker, relayed to " + brokers);
         }
-        RelayTransports transports = new RelayTransports(routes, node);
-        RelayMetrics metrics = new RelayMetrics(new SimpleMeterRegistry());
-        List<RelayDriver> drivers = new java.util.ArrayList<>(count);
+        RelayNode relayNode = new RelayNode(routes, dataSource, node, RelaySettings.of(properties),
+                new RelayMetrics(new SimpleMeterRegistry()), hook, Clock.systemUTC());
+        List<RelayDriver> drivers = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            drivers.add(new RelayDriver(transports, new RelayLoop(brokers.get(0), List.copyOf(routes.relayed().keySet()),
-                    transports, dataSource, node, RelaySettings.of(properties), metrics, hook)));
+            drivers.add(new RelayDriver(relayNode, relayNode.loop(brokers.get(0), List.copyOf(routes.relayed().keySet()))));
         }
         return drivers;
     }
@@ -63,7 +64,8 @@ public final class RelayDriver implements AutoCloseable {
     public static Relay relay(QueueRoutes routes, DataSource dataSource, String node, RelayProperties properties) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         return new Relay(routes, dataSource, node, properties, new RelayMetrics(registry),
-                new OutboxGauges(new JdbcTemplate(dataSource), registry, properties.gaugeInterval()), RelayHook.NONE);
+                new OutboxGauges(new JdbcTemplate(dataSource), registry, properties.gaugeInterval()), RelayHook.NONE,
+                Clock.systemUTC());
     }
 
     /**
@@ -75,9 +77,9 @@ public final class RelayDriver implements AutoCloseable {
         return loop.relayOnce().claimed();
     }
 
-    /** Closes the broker connections this loop opened. */
+    /** Closes the broker connections this loop opened and ends its claims' renewals. */
     @Override
     public void close() {
-        transports.close();
+        node.close();
     }
 }

@@ -8,6 +8,7 @@ import dev.onebeat.testsupport.TestDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,11 +43,22 @@ final class TestRelay implements AutoCloseable {
      * @param hook called between publish and marks
      */
     static TestRelay start(TestDatabase database, String node, RelayProperties properties, RelayHook hook) {
-        QueueRoutes routes = QueueRoutes.of(properties, PROVIDERS, Map.of());
+        return start(database, node, properties, hook, PROVIDERS);
+    }
+
+    /**
+     * Starts a relay with transports of the test's own.
+     *
+     * @param providers the transports its routes may name
+     * @see #start(TestDatabase, String, RelayProperties, RelayHook)
+     */
+    static TestRelay start(TestDatabase database, String node, RelayProperties properties, RelayHook hook,
+                           List<TransportProvider> providers) {
+        QueueRoutes routes = QueueRoutes.of(properties, providers, Map.of());
         HikariDataSource pool = OutboxTable.pool(database, node);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Relay relay = new Relay(routes, pool, node, properties, new RelayMetrics(meters),
-                new OutboxGauges(new JdbcTemplate(pool), meters, properties.gaugeInterval()), hook);
+                new OutboxGauges(new JdbcTemplate(pool), meters, properties.gaugeInterval()), hook, Clock.systemUTC());
         relay.start();
         return new TestRelay(relay, pool, meters);
     }
@@ -63,7 +75,7 @@ final class TestRelay implements AutoCloseable {
     static RelayProperties settings(String brokerType, String brokerUrl, Duration claimLease, int batchSize,
                                     Map<String, RelayProperties.Route> routes) {
         return new RelayProperties(true, batchSize, 1, Duration.ofMillis(200), claimLease, Duration.ofMillis(200),
-                Duration.ofSeconds(2), "database", Duration.ofMillis(200),
+                Duration.ofSeconds(2), Duration.ofSeconds(5), "database", Duration.ofMillis(200),
                 Map.of("broker", new RelayProperties.Broker(brokerType, brokerUrl, Map.of())), routes);
     }
 

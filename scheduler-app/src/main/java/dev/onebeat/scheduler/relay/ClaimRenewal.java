@@ -1,0 +1,104 @@
+package dev.onebeat.scheduler.relay;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a round's claims while its publish lasts: every third of {@code claim-lease} from the claim
+ * on, the rows still held get a fresh lease, so a publish slower than the lease is not taken over and
+ * published again by another relay. A relay that dies stops renewing, and its claims expire as before.
+ * Renewal ends when the publish returns: a relay stalled between publish and marks loses its claims
+ * after one lease. One timer thread serves the loops of a node; a renewal is one short update.
+ */
+final class ClaimRenewal implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ClaimRenewal.class);
+
+    private final RelayRepository outbox;
+    private final String node;
+    private final long periodMillis;
+    private final ScheduledThreadPoolExecutor timer;
+
+    ClaimRenewal(RelayRepository outbox, String node, Duration claimLease) {
+        this.outbox = outbox;
+        this.node = node;
+        this.periodMillis = Math.max(1, claimLease.toMillis() / 3);
+        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "onebeat-relay-leases");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // most publishes end long before their first renewal: drop the cancelled ones at once
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * @param claimed the rows just claimed, leased from now
+     * @return the renewal, running until closed
+     */
+    Held hold(List<ClaimedTask> claimed) {
+        return new Held(claimed);
+    }
+
+    /** Stops renewing anything. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    /** The renewal of one round's claims. */
+    final class Held implements AutoCloseable {
+
+        private final List<ClaimedTask> claimed;
+        private final ScheduledFuture<?> renewing;
+        private volatile boolean intact = true;
+        private boolean closed;
+
+        private Held(List<ClaimedTask> claimed) {
+            this.claimed = claimed;
+            this.renewing = timer.scheduleAtFixedRate(this::renew, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        }
+
+        private synchronized void renew() {
+            if (closed) {
+                return;
+            }
+            try {
+                int renewed = outbox.renew(claimed);
+                if (renewed < claimed.size() && intact) {
+                    intact = false;
+                    log.warn("relay lost {} of {} claims while publishing node={}: their lease ran out before a "
+                            + "renewal; another relay may publish them again under the same key",
+                            claimed.size() - renewed, claimed.size(), node);
+                }
+            } catch (SQLException | RuntimeException e) {
+                intact = false;
+                log.warn("relay could not renew {} claim(s) node={} (they expire after their lease): {}",
+                        claimed.size(), node, e.toString());
+            }
+        }
+
+        /** @return whether every renewal so far kept every claim */
+        boolean intact() {
+            return intact;
+        }
+
+        /**
+         * Stops renewing, after the renewal under way if one is: the marks that follow must not meet it on
+         * the same rows, where the two updates could deadlock.
+         */
+        @Override
+        public void close() {
+            renewing.cancel(false);
+            synchronized (this) {
+                closed = true;
+            }
+        }
+    }
+}
