@@ -4,6 +4,8 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -48,6 +50,34 @@ public record RelayProperties(
     public RelayProperties {
         brokers = brokers == null ? Map.of() : brokers;
         queues = queues == null ? Map.of() : queues;
+    }
+
+    /**
+     * The settings as Boot binds them when nothing is configured: each default is stated once, in the
+     * {@code @DefaultValue}s above, and tests start from here instead of repeating them.
+     *
+     * @return every default, no broker and no queue
+     */
+    public static RelayProperties defaults() {
+        return new Binder(new MapConfigurationPropertySource()).bindOrCreate("onebeat.relay", RelayProperties.class);
+    }
+
+    /** @return these settings with the given brokers and routes */
+    public RelayProperties withRoutes(Map<String, Broker> brokers, Map<String, Route> queues) {
+        return new RelayProperties(enabled, batchSize, concurrency, pollInterval, claimLease, retryInitial, retryMax,
+                drainTimeout, unrouted, gaugeInterval, brokers, queues);
+    }
+
+    /** @return these settings with another batch size and loops per broker */
+    public RelayProperties withBatching(int batchSize, int concurrency) {
+        return new RelayProperties(enabled, batchSize, concurrency, pollInterval, claimLease, retryInitial, retryMax,
+                drainTimeout, unrouted, gaugeInterval, brokers, queues);
+    }
+
+    /** @return these settings with another {@code unrouted} policy */
+    public RelayProperties withUnrouted(String unrouted) {
+        return new RelayProperties(enabled, batchSize, concurrency, pollInterval, claimLease, retryInitial, retryMax,
+                drainTimeout, unrouted, gaugeInterval, brokers, queues);
     }
 
     /**

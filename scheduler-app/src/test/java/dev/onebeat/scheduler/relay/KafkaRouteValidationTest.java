@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.onebeat.transport.kafka.KafkaTransportProvider;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,8 +15,7 @@ class KafkaRouteValidationTest {
 
     @Test
     void badProducerPropertyStopsStartUpNamingTheQueueAndTheProperty() {
-        RelayProperties properties = new RelayProperties(true, 500, 1, Duration.ofSeconds(1), Duration.ofSeconds(60),
-                Duration.ofMillis(500), Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
+        RelayProperties properties = RelayProperties.defaults().withRoutes(
                 Map.of("events", new RelayProperties.Broker("kafka", "k1:9092", Map.of("acks", "0"))),
                 Map.of("billing", new RelayProperties.Route("kafka", "events", Map.of())));
 

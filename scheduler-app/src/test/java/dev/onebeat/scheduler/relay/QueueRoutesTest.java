@@ -9,7 +9,6 @@ import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.transport.rq.RqTransportProvider;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,8 +140,7 @@ class QueueRoutesTest {
 
     private static RelayProperties properties(String unrouted, Map<String, RelayProperties.Broker> brokers,
                                               Map<String, RelayProperties.Route> queues) {
-        return new RelayProperties(true, 500, 1, Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), Duration.ofSeconds(10), unrouted, Duration.ofSeconds(10), brokers, queues);
+        return RelayProperties.defaults().withUnrouted(unrouted).withRoutes(brokers, queues);
     }
 
     private static RelayProperties.Route route(String transport, String broker) {

@@ -8,7 +8,6 @@ import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -91,8 +90,7 @@ class RelayClaimIT {
     }
 
     private static RelayProperties properties() {
-        return new RelayProperties(true, 4, 1, Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
+        return RelayProperties.defaults().withBatching(4, 1).withRoutes(
                 Map.of("rabbit", new RelayProperties.Broker("rabbitmq", RabbitTestBroker.URL, Map.of())),
                 Map.of(FIRST, new RelayProperties.Route("celery", "rabbit", Map.of()),
                         SECOND, new RelayProperties.Route("celery", "rabbit", Map.of())));
