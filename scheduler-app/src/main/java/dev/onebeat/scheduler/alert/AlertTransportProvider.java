@@ -1,11 +1,11 @@
 package dev.onebeat.scheduler.alert;
 
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.http.WebhookClient;
 import java.net.URI;
 import java.net.http.HttpRequest;

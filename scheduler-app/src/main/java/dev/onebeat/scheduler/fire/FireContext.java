@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.fire;
 
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.JobContext;
@@ -8,6 +7,7 @@ import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
 import dev.onebeat.scheduler.outbox.OutboxTask;
 import dev.onebeat.scheduler.outbox.OutboxWriter;
+import dev.onebeat.transport.Payloads;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;

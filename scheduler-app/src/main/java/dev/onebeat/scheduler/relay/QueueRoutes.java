@@ -1,10 +1,10 @@
 package dev.onebeat.scheduler.relay;
 
-import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.BrokerSettings;
-import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.scheduler.outbox.QueuePolicy;
+import dev.onebeat.transport.BrokerSettings;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TransportProvider;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -1,9 +1,9 @@
 package dev.onebeat.scheduler.relay;
 
 import dev.onebeat.scheduler.registry.JobsProperties;
-import io.micrometer.core.instrument.MeterRegistry;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.TransportProviders;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.transport.BrokerSettings;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
-import dev.onebeat.transport.BrokerSettings;
-import dev.onebeat.transport.QueueRoute;
-import dev.onebeat.transport.OutboundTask;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.onebeat.scheduler.ui;
 
 import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.monitor.ExpectedInstants;
 import dev.onebeat.scheduler.monitor.ExpectedInstants.Expected;
+import dev.onebeat.scheduler.monitor.ExpectedInstants;
 import dev.onebeat.scheduler.monitor.InstantOutcome;
 import java.time.Duration;
 import java.util.ArrayList;

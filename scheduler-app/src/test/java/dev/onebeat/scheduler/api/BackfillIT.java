@@ -5,8 +5,8 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.fire.FirePath;

@@ -5,12 +5,12 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import java.net.http.HttpResponse;

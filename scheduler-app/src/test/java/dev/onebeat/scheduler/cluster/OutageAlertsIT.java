@@ -3,11 +3,11 @@ package dev.onebeat.scheduler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.transport.testing.WebhookServer;
-import dev.onebeat.transport.testing.WebhookServer.Answer;
-import dev.onebeat.transport.testing.WebhookServer.Request;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.testing.WebhookServer.Answer;
+import dev.onebeat.transport.testing.WebhookServer.Request;
+import dev.onebeat.transport.testing.WebhookServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

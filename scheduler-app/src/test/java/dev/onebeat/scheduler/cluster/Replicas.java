@@ -1,8 +1,8 @@
 package dev.onebeat.scheduler.cluster;
 
-import dev.onebeat.testsupport.TestDatabase;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.testsupport.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,11 +2,11 @@ package dev.onebeat.scheduler.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.PreparedStatement;

@@ -3,11 +3,11 @@ package dev.onebeat.scheduler.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.SchedulerIT;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;

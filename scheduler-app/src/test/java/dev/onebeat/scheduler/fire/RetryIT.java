@@ -3,13 +3,13 @@ package dev.onebeat.scheduler.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.SchedulerIT;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.transport.testing.PythonInterpreter;
-import dev.onebeat.transport.testing.RabbitTestBroker;
-import dev.onebeat.transport.testing.RedisTestDatabase;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.transport.testing.PythonInterpreter;
+import dev.onebeat.transport.testing.RabbitTestBroker;
+import dev.onebeat.transport.testing.RedisTestDatabase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package dev.onebeat.scheduler.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

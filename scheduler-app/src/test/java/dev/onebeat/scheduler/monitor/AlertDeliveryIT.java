@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.transport.testing.WebhookServer.Answer;
 import dev.onebeat.transport.testing.WebhookServer.Request;
+import dev.onebeat.transport.testing.WebhookServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Timestamp;

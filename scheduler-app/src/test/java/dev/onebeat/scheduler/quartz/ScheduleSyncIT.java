@@ -2,10 +2,10 @@ package dev.onebeat.scheduler.quartz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
@@ -28,10 +28,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
-import org.quartz.Trigger;
 import org.quartz.JobBuilder;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;

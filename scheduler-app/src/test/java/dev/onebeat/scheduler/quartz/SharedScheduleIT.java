@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.quartz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.admin.JobControl;
 import dev.onebeat.scheduler.admin.RuntimeJobs;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;

@@ -3,8 +3,8 @@ package dev.onebeat.scheduler.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;

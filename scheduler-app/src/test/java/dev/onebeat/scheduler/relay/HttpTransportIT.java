@@ -3,9 +3,9 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.transport.testing.WebhookServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,11 +2,11 @@ package dev.onebeat.scheduler.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import com.rabbitmq.client.GetResponse;
-import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;

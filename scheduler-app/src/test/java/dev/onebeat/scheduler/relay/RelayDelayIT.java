@@ -3,13 +3,13 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

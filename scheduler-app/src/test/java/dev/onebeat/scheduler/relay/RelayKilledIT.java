@@ -3,11 +3,11 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.relay;
 
-import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

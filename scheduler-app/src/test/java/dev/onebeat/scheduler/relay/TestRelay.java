@@ -1,10 +1,10 @@
 package dev.onebeat.scheduler.relay;
 
-import dev.onebeat.transport.TransportProvider;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
-import dev.onebeat.testsupport.TestDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

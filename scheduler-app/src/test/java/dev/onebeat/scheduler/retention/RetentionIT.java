@@ -2,8 +2,8 @@ package dev.onebeat.scheduler.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.fire.FireOutcome;
 import dev.onebeat.scheduler.fire.FirePath;

@@ -1,6 +1,5 @@
 package dev.onebeat.transport.amqp;
 
-import dev.onebeat.transport.Durations;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
@@ -8,6 +7,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ReturnListener;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.Durations;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package dev.onebeat.transport.amqp;
 
 import com.rabbitmq.client.AMQP;
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskJson;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.TaskJson;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;

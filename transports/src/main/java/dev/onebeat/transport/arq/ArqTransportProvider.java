@@ -1,11 +1,11 @@
 package dev.onebeat.transport.arq;
 
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.redis.RedisClient;
 import java.time.Instant;
 import java.util.List;

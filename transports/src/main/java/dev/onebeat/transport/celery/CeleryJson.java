@@ -1,8 +1,8 @@
 package dev.onebeat.transport.celery;
 
 import tools.jackson.core.util.DefaultPrettyPrinter;
-import tools.jackson.core.util.Separators;
 import tools.jackson.core.util.Separators.Spacing;
+import tools.jackson.core.util.Separators;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;

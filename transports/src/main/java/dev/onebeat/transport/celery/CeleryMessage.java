@@ -2,12 +2,12 @@ package dev.onebeat.transport.celery;
 
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.OutboundTask;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import dev.onebeat.transport.pickle.PythonRepr;
 import dev.onebeat.transport.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -2,16 +2,16 @@ package dev.onebeat.transport.celery;
 
 import com.rabbitmq.client.AMQP;
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.amqp.AmqpClient;
 import dev.onebeat.transport.amqp.AmqpMessage;
 import dev.onebeat.transport.redis.RedisClient;
 import dev.onebeat.transport.redis.RedisCommand;
-import dev.onebeat.transport.Payloads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,12 +2,12 @@ package dev.onebeat.transport.dramatiq;
 
 import com.rabbitmq.client.AMQP;
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.amqp.AmqpClient;
 import dev.onebeat.transport.amqp.AmqpMessage;
 import dev.onebeat.transport.redis.RedisClient;

@@ -1,6 +1,7 @@
 package dev.onebeat.transport.http;
 
 import dev.onebeat.transport.BrokerSettings;
+import dev.onebeat.transport.Durations;
 import dev.onebeat.transport.QueueRoute;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -9,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import dev.onebeat.transport.Durations;
 
 /**
  * Reads and checks the settings of the {@code http} transport: the broker's base URL and

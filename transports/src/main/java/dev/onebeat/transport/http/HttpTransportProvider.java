@@ -2,10 +2,10 @@ package dev.onebeat.transport.http;
 
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskJson;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.TaskJson;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;

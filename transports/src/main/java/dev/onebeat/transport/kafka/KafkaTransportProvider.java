@@ -2,10 +2,10 @@ package dev.onebeat.transport.kafka;
 
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskJson;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.TaskJson;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -3,15 +3,15 @@ package dev.onebeat.transport.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.onebeat.transport.testing.WebhookServer;
-import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.testing.TestTransportContext;
+import dev.onebeat.transport.testing.WebhookServer;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,15 +2,15 @@ package dev.onebeat.transport.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.testing.TestTransportContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

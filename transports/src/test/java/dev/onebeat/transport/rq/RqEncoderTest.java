@@ -3,9 +3,9 @@ package dev.onebeat.transport.rq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.onebeat.transport.testing.PythonInterpreter;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.testing.PythonInterpreter;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
