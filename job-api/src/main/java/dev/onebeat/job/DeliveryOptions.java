@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -57,7 +56,10 @@ public record DeliveryOptions(Duration expires, Integer priority, String exchang
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("headers." + name + ": the transport sets this header itself");
             }
-            copy.put(name, Objects.requireNonNull(value, () -> "headers." + name + ": must not be null"));
+            if (value == null) {
+                throw new IllegalArgumentException("headers." + name + ": must not be null");
+            }
+            copy.put(name, value);
         });
         headers = Collections.unmodifiableMap(copy);
     }

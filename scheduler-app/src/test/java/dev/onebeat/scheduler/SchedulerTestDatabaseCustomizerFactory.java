@@ -8,10 +8,12 @@ import java.util.Objects;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.support.TestPropertySourceUtils;
 
 /**
  * Gives the context of a {@link SchedulerIT} class the database {@link PostgresExtension} made for it,
@@ -38,12 +40,19 @@ public final class SchedulerTestDatabaseCustomizerFactory implements ContextCust
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration configuration) {
             TestDatabase database = PostgresExtension.database(testClass);
-            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("onebeat-test-database",
+            MapPropertySource source = new MapPropertySource("onebeat-test-database",
                     Map.of("spring.datasource.url", database.jdbcUrl(),
                             "spring.datasource.username", database.username(),
                             "spring.datasource.password", database.password(),
                             // the built-in retention job would be one more job in every test's counts
-                            "onebeat.retention.enabled", "false")));
+                            "onebeat.retention.enabled", "false"));
+            MutablePropertySources sources = context.getEnvironment().getPropertySources();
+            // below the test's own properties (inlined and dynamic), so that a test can still set any of these
+            if (sources.contains(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+                sources.addAfter(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME, source);
+            } else {
+                sources.addFirst(source);
+            }
         }
 
         @Override

@@ -28,22 +28,29 @@ public final class Durations {
         String text = value == null ? "" : value.trim();
         Matcher simple = SIMPLE.matcher(text);
         if (simple.matches()) {
-            long amount = Long.parseLong(simple.group(1));
-            String unit = simple.group(2) == null ? "ms" : simple.group(2).toLowerCase(Locale.ROOT);
-            return switch (unit) {
-                case "ns" -> Duration.ofNanos(amount);
-                case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000L));
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofDays(amount);
-            };
+            try {
+                return simple(Long.parseLong(simple.group(1)), simple.group(2));
+            } catch (ArithmeticException | NumberFormatException e) {
+                throw new IllegalArgumentException("'" + value + "' is too long a duration", e);
+            }
         }
         try {
             return Duration.parse(text);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("'" + value + "' is not a duration such as 500ms, 10s, 2m or PT10S", e);
         }
+    }
+
+    private static Duration simple(long amount, String suffix) {
+        String unit = suffix == null ? "ms" : suffix.toLowerCase(Locale.ROOT);
+        return switch (unit) {
+            case "ns" -> Duration.ofNanos(amount);
+            case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000L));
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
     }
 }

@@ -2,6 +2,7 @@ package dev.onebeat.transport;
 
 import dev.onebeat.job.DeliveryOptions;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -48,8 +49,14 @@ public final class Payloads {
         for (Map.Entry<String, JsonNode> header : headerNode.properties()) {
             headers.put(header.getKey(), header.getValue().asString());
         }
-        return new DeliveryOptions(
-                delivery.hasNonNull("expires") ? Duration.parse(delivery.get("expires").asString()) : null,
+        Duration expires;
+        try {
+            expires = delivery.hasNonNull("expires") ? Duration.parse(delivery.get("expires").asString()) : null;
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("payload of task " + task.key().value() + ": delivery.expires is not an "
+                    + "ISO-8601 duration: " + delivery.get("expires"), e);
+        }
+        return new DeliveryOptions(expires,
                 delivery.hasNonNull("priority") ? delivery.get("priority").asInt() : null,
                 text(delivery, "exchange"), text(delivery, "routing_key"), headers);
     }

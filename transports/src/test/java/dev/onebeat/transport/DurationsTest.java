@@ -27,5 +27,7 @@ class DurationsTest {
                 .withMessageContaining("'ten seconds' is not a duration");
         assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("5 weeks"));
         assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse(""));
+        assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse("99999999999999999d"))
+                .withMessageContaining("too long a duration");
     }
 }

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.fire;
 
+import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.JobContext;
@@ -100,8 +101,9 @@ final class FireContext implements JobContext {
         Map<String, Object> payload = new LinkedHashMap<>(3);
         payload.put("args", request.args());
         payload.put("kwargs", request.kwargs());
-        if (!request.delivery().isEmpty()) {
-            payload.put("delivery", Payloads.deliveryJson(request.delivery()));
+        DeliveryOptions delivery = run == null ? request.delivery() : withoutExpiry(request.delivery());
+        if (!delivery.isEmpty()) {
+            payload.put("delivery", Payloads.deliveryJson(delivery));
         }
         buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
                 json.writeValueAsString(payload), request.notBefore()));
@@ -109,6 +111,15 @@ final class FireContext implements JobContext {
             flush();
         }
         return key;
+    }
+
+    /**
+     * A run outside the schedule (a re-run or backfill of an instant, a "run now") was asked for now: counted
+     * from its instant, an expiry would have the worker revoke every one of its tasks.
+     */
+    private static DeliveryOptions withoutExpiry(DeliveryOptions delivery) {
+        return delivery.expires() == null ? delivery : new DeliveryOptions(null, delivery.priority(), delivery.exchange(),
+                delivery.routingKey(), delivery.headers());
     }
 
     /** Writes the buffered tasks. */

@@ -61,7 +61,7 @@ final class RelayLoop implements Runnable {
             health.failed("relay thread died: " + e);
             log.error("relay thread died broker={} node={}; this loop publishes nothing until the replica restarts",
                     broker, node, e);
-            throw e;
+            return;
         }
         log.info("relay stopped broker={} node={}", broker, node);
     }

@@ -96,6 +96,20 @@ class FirePathIT {
     }
 
     @Test
+    void aTasksDeliveryOptionsGoInItsPayloadAndARunOutsideTheScheduleDropsItsExpiry() {
+        PeriodicJob job = Jobs.periodic("expiring", Schedule.every(Duration.ofHours(1))).execute(context ->
+                context.dispatch(TaskRequest.builder("reports.build").expires(Duration.ofMinutes(30)).priority(7).build()));
+
+        firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+        firePath.fire(job, T, "rerun-1", FireTrigger.BACKFILL, "node-a", 1);
+
+        assertThat(jdbc.sql("SELECT payload::text FROM onebeat_task WHERE job_name = 'expiring' ORDER BY id")
+                .query(String.class).list()).containsExactly(
+                "{\"args\": [], \"kwargs\": {}, \"delivery\": {\"expires\": \"PT30M\", \"priority\": 7}}",
+                "{\"args\": [], \"kwargs\": {}, \"delivery\": {\"priority\": 7}}");
+    }
+
+    @Test
     void secondFireOfSameScheduledTimeIsRecordedAsDuplicate(CapturedOutput output) {
         AtomicInteger runs = new AtomicInteger();
         PeriodicJob job = fanOut("reminders", 10, runs);

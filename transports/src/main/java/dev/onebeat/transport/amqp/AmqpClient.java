@@ -1,10 +1,12 @@
 package dev.onebeat.transport.amqp;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownSignalException;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.Durations;
@@ -50,6 +52,7 @@ public final class AmqpClient implements AutoCloseable {
     private Connection connection;
     private Channel channel;
     private final Set<String> declared = new HashSet<>();
+    private final Set<String> existingExchanges = new HashSet<>();
 
     // filled by the listeners, read after the batch's confirms arrived
     private final NavigableSet<Long> outstanding = new TreeSet<>();
@@ -101,6 +104,42 @@ public final class AmqpClient implements AutoCloseable {
     }
 
     /**
+     * Whether an exchange exists, asked on a channel of its own ({@code exchange.declare passive}): publishing
+     * to a missing exchange would close the publishing channel ({@code 404 NOT_FOUND}) and fail the whole
+     * batch. One found is remembered while the connection lasts; one missing is asked again next time.
+     *
+     * @param exchange the exchange's name; {@code ""}, the default exchange, always exists
+     * @return whether the broker has it
+     * @throws IOException if the broker cannot be reached
+     */
+    public synchronized boolean exchangeExists(String exchange) throws IOException, TimeoutException {
+        if (exchange.isEmpty() || existingExchanges.contains(exchange)) {
+            return true;
+        }
+        channel();
+        Channel probe = connection.createChannel();
+        try {
+            probe.exchangeDeclarePassive(exchange);
+            existingExchanges.add(exchange);
+            return true;
+        } catch (IOException e) {
+            if (e.getCause() instanceof ShutdownSignalException signal && !signal.isHardError()
+                    && signal.getReason() instanceof AMQP.Channel.Close close && close.getReplyCode() == AMQP.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        } finally {
+            if (probe.isOpen()) {
+                try {
+                    probe.close();
+                } catch (IOException | TimeoutException | RuntimeException e) {
+                    log.debug("closing the probe channel failed: {}", e.toString());
+                }
+            }
+        }
+    }
+
+    /**
      * Publishes a batch and waits for the broker's confirms.
      *
      * @param declarationKey names what {@code declaration} declares; it runs once per channel
@@ -137,7 +176,8 @@ public final class AmqpClient implements AutoCloseable {
             List<Delivery> outcomes = new ArrayList<>(messages.size());
             for (int i = 0; i < messages.size(); i++) {
                 AmqpMessage message = messages.get(i);
-                String returnedBecause = returned.get(identity(message.routingKey(), message.body()));
+                String returnedBecause = returned.get(identity(message.exchange(), message.routingKey(), message.properties(),
+                        message.body()));
                 if (returnedBecause != null) {
                     outcomes.add(Delivery.refused(returnedBecause));
                 } else if (nacked.contains(tags[i])) {
@@ -176,7 +216,7 @@ public final class AmqpClient implements AutoCloseable {
             }
         });
         channel.addReturnListener((ReturnListener) (replyCode, replyText, exchange, routingKey, properties, body) ->
-                returned.put(identity(routingKey, body), "unroutable: " + replyCode + " " + replyText
+                returned.put(identity(exchange, routingKey, properties, body), "unroutable: " + replyCode + " " + replyText
                         + " (exchange '" + exchange + "', routing key '" + routingKey + "')"));
         declared.clear();
         return channel;
@@ -193,8 +233,13 @@ public final class AmqpClient implements AutoCloseable {
         }
     }
 
-    private static String identity(String routingKey, byte[] body) {
-        return routingKey + '\u0000' + body.length + '\u0000' + Arrays.hashCode(body);
+    // a returned message is told from the batch's others by where it went and its ids: two Celery tasks
+    // without arguments have the same body, but never the same correlation id (the task id)
+    private static String identity(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+        String messageId = properties == null ? null : properties.getMessageId();
+        String correlationId = properties == null ? null : properties.getCorrelationId();
+        return exchange + '\u0000' + routingKey + '\u0000' + messageId + '\u0000'
+                + correlationId + '\u0000' + body.length + '\u0000' + Arrays.hashCode(body);
     }
 
     private void reset() {
@@ -212,6 +257,7 @@ public final class AmqpClient implements AutoCloseable {
             closeConnection();
         }
         declared.clear();
+        existingExchanges.clear();
     }
 
     private void closeConnection() {

@@ -15,7 +15,8 @@ import java.util.Objects;
  *
  * <p>No {@code reply_to} (the worker reads it with {@code properties.get} for the rpc result
  * backend only), no
- * {@code message_id} (Celery sends none), no {@code expiration} (no expiry is set).
+ * {@code message_id} (Celery sends none), no AMQP {@code expiration}: an expiry travels as Celery's own
+ * {@code expires} header, which the worker checks (a broker-side TTL would drop the message unseen).
  *
  * @param exchange {@code ""}, the default exchange, or the one the delivery options name
  * @param routingKey the queue name, or the one the delivery options name
@@ -27,7 +28,8 @@ import java.util.Objects;
  * @param headers for the AMQP headers table; String, Integer, Boolean, null, List and Map only,
  *                never {@code byte[]}, which py-amqp would hand the worker as bytes
  * @param body the UTF-8 JSON body
- * @param declaration what to declare before publishing, exactly as Celery does
+ * @param declaration what Celery declares for the queue by default; the transport declares what the route's
+ *     options say ({@link CeleryQueueDeclaration#of(String, CeleryRouteOptions)})
  */
 public record CeleryAmqpMessage(String exchange, String routingKey, String contentType, String contentEncoding,
                                 int deliveryMode, int priority, String correlationId, Map<String, Object> headers,

@@ -11,15 +11,15 @@ import java.util.Map;
  * unroutable; any difference in arguments ({@code x-max-priority}, {@code x-queue-type}) makes
  * RabbitMQ refuse the declaration with 406 and close the channel.
  *
- * @param exchange exchange name, the queue name
- * @param exchangeType {@code direct}
+ * @param exchange exchange name: the queue name, or the route's {@code exchange}
+ * @param exchangeType {@code direct}, or the route's {@code exchange-type}
  * @param exchangeDurable {@code true}
  * @param queue queue name
  * @param queueDurable {@code true}
  * @param queueExclusive {@code false}
  * @param queueAutoDelete {@code false}
  * @param queueArguments empty, as Celery's default queue has none, or the route's {@code queue-arguments}
- * @param bindingKey the queue name
+ * @param bindingKey the queue name, or the route's {@code routing-key}
  */
 public record CeleryQueueDeclaration(String exchange, String exchangeType, boolean exchangeDurable, String queue,
                                      boolean queueDurable, boolean queueExclusive, boolean queueAutoDelete,

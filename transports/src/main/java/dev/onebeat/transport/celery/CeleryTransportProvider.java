@@ -13,7 +13,9 @@ import dev.onebeat.transport.amqp.AmqpMessage;
 import dev.onebeat.transport.redis.RedisClient;
 import dev.onebeat.transport.redis.RedisCommand;
 import java.time.Instant;
+import dev.onebeat.transport.Delivery;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
@@ -47,36 +49,72 @@ public class CeleryTransportProvider implements TransportProvider {
         CeleryRouteOptions options = CeleryRouteOptions.of(route);
         if (route.broker().type() == BrokerType.REDIS) {
             RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
-            return tasks -> redis.execute(tasks, task -> {
-                CeleryRedisEnvelope envelope = CeleryRedisEnvelope.of(message(task, origin, options, context));
-                return List.of(RedisCommand.of("LPUSH", envelope.listKey(), envelope.json()));
-            });
+            return tasks -> {
+                List<CeleryMessage> built = messages(tasks, origin, options);
+                List<Delivery> outcomes = redis.execute(built, message -> {
+                    CeleryRedisEnvelope envelope = CeleryRedisEnvelope.of(message);
+                    return List.of(RedisCommand.of("LPUSH", envelope.listKey(), envelope.json()));
+                });
+                reportExpired(tasks, built, outcomes, context);
+                return outcomes;
+            };
         }
         AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
         CeleryQueueDeclaration declaration = CeleryQueueDeclaration.of(route.queue(), options);
+        AmqpClient.Declaration declare = !options.declare() ? null : channel -> {
+            channel.exchangeDeclare(declaration.exchange(), declaration.exchangeType(), declaration.exchangeDurable(),
+                    false, null);
+            channel.queueDeclare(declaration.queue(), declaration.queueDurable(), declaration.queueExclusive(),
+                    declaration.queueAutoDelete(), declaration.queueArguments().isEmpty() ? null : declaration.queueArguments());
+            channel.queueBind(declaration.queue(), declaration.exchange(), declaration.bindingKey());
+        };
         return tasks -> {
-            List<AmqpMessage> messages = new ArrayList<>(tasks.size());
-            for (OutboundTask task : tasks) {
-                messages.add(amqpMessage(CeleryAmqpMessage.of(message(task, origin, options, context))));
+            List<CeleryMessage> built = messages(tasks, origin, options);
+            List<Delivery> outcomes = new ArrayList<>(Collections.nCopies(tasks.size(), null));
+            List<AmqpMessage> sent = new ArrayList<>(tasks.size());
+            List<Integer> sentAt = new ArrayList<>(tasks.size());
+            for (int i = 0; i < built.size(); i++) {
+                AmqpMessage message = amqpMessage(CeleryAmqpMessage.of(built.get(i)));
+                // a job's own exchange is not declared here: one missing would close the channel for the whole batch
+                boolean declared = options.declare() && message.exchange().equals(declaration.exchange());
+                if (!declared && !amqp.exchangeExists(message.exchange())) {
+                    outcomes.set(i, Delivery.refused("exchange '" + message.exchange() + "' does not exist on the broker"
+                            + " (options.exchange of the job or route); nothing was published"));
+                } else {
+                    sent.add(message);
+                    sentAt.add(i);
+                }
             }
-            return amqp.publish("celery:" + route.queue(), !options.declare() ? null : channel -> {
-                channel.exchangeDeclare(declaration.exchange(), declaration.exchangeType(), declaration.exchangeDurable(),
-                        false, null);
-                channel.queueDeclare(declaration.queue(), declaration.queueDurable(), declaration.queueExclusive(),
-                        declaration.queueAutoDelete(), declaration.queueArguments().isEmpty() ? null : declaration.queueArguments());
-                channel.queueBind(declaration.queue(), declaration.exchange(), declaration.bindingKey());
-            }, messages);
+            if (!sent.isEmpty()) {
+                List<Delivery> published = amqp.publish("celery:" + route.queue(), declare, sent);
+                for (int i = 0; i < sentAt.size(); i++) {
+                    outcomes.set(sentAt.get(i), published.get(i));
+                }
+            }
+            reportExpired(tasks, built, outcomes, context);
+            return outcomes;
         };
     }
 
-    /** The task's message with its own delivery options over the route's; one already past its expiry is reported. */
-    private static CeleryMessage message(OutboundTask task, String origin, CeleryRouteOptions options,
-                                         TransportContext context) {
-        CeleryMessage message = CeleryMessage.of(task, origin, Payloads.delivery(task).over(options.delivery()));
-        if (message.expiresAt() != null && !message.expiresAt().isAfter(Instant.now())) {
-            context.expired(task, message.expiresAt());
+    /** Each task's message, with its job's delivery options over the route's. */
+    private static List<CeleryMessage> messages(List<OutboundTask> tasks, String origin, CeleryRouteOptions options) {
+        List<CeleryMessage> messages = new ArrayList<>(tasks.size());
+        for (OutboundTask task : tasks) {
+            messages.add(CeleryMessage.of(task, origin, Payloads.delivery(task).over(options.delivery())));
         }
-        return message;
+        return messages;
+    }
+
+    /** Tells the relay of each task the broker took although it had expired: the worker will revoke it. */
+    private static void reportExpired(List<OutboundTask> tasks, List<CeleryMessage> messages, List<Delivery> outcomes,
+                                      TransportContext context) {
+        Instant now = Instant.now();
+        for (int i = 0; i < tasks.size(); i++) {
+            Instant expiresAt = messages.get(i).expiresAt();
+            if (expiresAt != null && !expiresAt.isAfter(now) && outcomes.get(i).status() == Delivery.Status.PUBLISHED) {
+                context.expired(tasks.get(i), expiresAt);
+            }
+        }
     }
 
     static AmqpMessage amqpMessage(CeleryAmqpMessage message) {

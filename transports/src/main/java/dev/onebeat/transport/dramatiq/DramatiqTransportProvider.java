@@ -42,6 +42,17 @@ public class DramatiqTransportProvider implements TransportProvider {
 
     @Override
     public void validate(QueueRoute route) {
+        boolean redis = route.broker().type() == BrokerType.REDIS;
+        route.options().keySet().forEach(option -> {
+            if (!option.equals(DECLARE) && !option.equals(NAMESPACE)) {
+                throw new IllegalArgumentException("options." + option + ": unknown option of the dramatiq transport; "
+                        + "known: [" + DECLARE + " (rabbitmq), " + NAMESPACE + " (redis)]");
+            }
+        });
+        if (!redis && route.option(NAMESPACE, null) != null) {
+            throw new IllegalArgumentException("options." + NAMESPACE + ": only a redis broker has it; on RabbitMQ the "
+                    + "queues are named like the queue");
+        }
         String declare = route.option(DECLARE, "true");
         if (!declare.equals("true") && !declare.equals("false")) {
             throw new IllegalArgumentException("options." + DECLARE + ": must be true or false, was '" + declare + "'");

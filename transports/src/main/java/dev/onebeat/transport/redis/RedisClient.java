@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Jedis;
@@ -22,6 +23,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * is published; one with an error reply is refused; a connection failure fails the whole batch.
  */
 public final class RedisClient implements AutoCloseable {
+
+    /** Error codes of a Redis that will take the command later; others are refusals for good. */
+    static final Set<String> PASSING_ERRORS = Set.of("READONLY", "LOADING", "OOM", "BUSY", "MASTERDOWN", "TRYAGAIN",
+            "CLUSTERDOWN", "NOREPLICAS");
 
     private final JedisPool pool;
 
@@ -91,15 +96,28 @@ public final class RedisClient implements AutoCloseable {
                 if (value instanceof List<?> execReplies) {
                     for (Object inner : execReplies) {
                         if (inner instanceof JedisDataException error) {
-                            return Delivery.refused("Redis refused a command: " + error.getMessage());
+                            return refusal(error);
                         }
                     }
                 }
             } catch (JedisDataException e) {
-                return Delivery.refused("Redis refused a command: " + e.getMessage());
+                return refusal(e);
             }
         }
         return Delivery.published();
+    }
+
+    /**
+     * An error reply is final (a key of the wrong type, a script error) unless Redis says it cannot take
+     * writes for now: a replica during failover, a server loading its data, out of memory, a busy script.
+     */
+    static Delivery refusal(JedisDataException error) {
+        String message = error.getMessage() == null ? "" : error.getMessage();
+        String code = message.contains(" ") ? message.substring(0, message.indexOf(' ')) : message;
+        if (PASSING_ERRORS.contains(code)) {
+            return Delivery.retry("Redis cannot take it now: " + message);
+        }
+        return Delivery.refused("Redis refused a command: " + message);
     }
 
     @Override

@@ -33,6 +33,11 @@ class ArqRedisContractIT extends RedisContract {
     }
 
     @Override
+    protected boolean instantOnlyInKey() {
+        return true;
+    }
+
+    @Override
     protected String taskName() {
         return "record";
     }

@@ -41,8 +41,12 @@ abstract class RabbitContract extends TransportContract {
     }
 
     @Override
-    protected void restartBroker() throws Exception {
+    protected void stopBroker() throws Exception {
         rabbit.stopServer();
+    }
+
+    @Override
+    protected void startBroker() throws Exception {
         rabbit.startServer();
     }
 

@@ -42,9 +42,12 @@ abstract class RedisContract extends TransportContract {
     }
 
     @Override
-    protected void restartBroker() throws Exception {
+    protected void stopBroker() throws Exception {
         redis.killServer();
-        Thread.sleep(500);
+    }
+
+    @Override
+    protected void startBroker() throws Exception {
         redis.startServer();
     }
 

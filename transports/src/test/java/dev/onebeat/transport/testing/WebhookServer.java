@@ -85,13 +85,13 @@ public final class WebhookServer implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
-    /**
-     * Stops listening (connections are refused), waits, and listens again on the same port; what was
-     * recorded stays.
-     */
-    public synchronized void restart(Duration down) throws IOException, InterruptedException {
+    /** Stops listening: connections are refused until {@link #listenAgain()}; what was recorded stays. */
+    public synchronized void stopListening() {
         server.stop(0);
-        Thread.sleep(down.toMillis());
+    }
+
+    /** Listens again on the same port. */
+    public synchronized void listenAgain() throws IOException {
         server = serve(port);
     }
 

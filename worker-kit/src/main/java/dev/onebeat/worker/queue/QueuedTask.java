@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param queue the queue it was claimed from
  * @param entityType the kind of entity the task is about, or null
  * @param entityId the entity's id, or null
- * @param payloadJson the payload as JSON text, {@code {"args":[..],"kwargs":{..}}}
+ * @param payloadJson the payload as JSON text, {@code {"args":[..],"kwargs":{..}}}, with {@code "delivery":{..}}
+ *     when the job set delivery options (which the in-database queue does not use)
  * @param attempt this attempt's number, 1 for the first delivery
  */
 public record QueuedTask(long id, String idempotencyKey, String task, String queue, String entityType,
