@@ -117,7 +117,7 @@ class MalformedBodyIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
-                    + "[alerts, args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, maxCatchUp, misfire, name, overlap, "
+                    + "[alerts, args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, maxCatchUp, misfire, name, options, overlap, "
                     + "overlapPolicy, queue, retry, task, zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
