@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds onebeat and runs a benchmark main class from a module's test sources on a fresh database
 # of the PostgreSQL server in ONEBEAT_BENCH_JDBC_URL (default: the local server, user postgres).
-# Used by bench/fanout.sh, bench/relay.sh and bench/worker.sh; JAVA_OPTS go to the benchmark's JVM.
+# Used by bench/fanout.sh, bench/relay.sh, bench/relay-kafka.sh and bench/worker.sh; JAVA_OPTS go to the benchmark's JVM.
 #
 #   bench/run.sh MODULE MAIN_CLASS [ARGS...]
 set -euo pipefail

@@ -4,7 +4,6 @@ import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.amqp.AmqpMessage;
 import dev.onebeat.transport.celery.CeleryAmqpMessage;
 import dev.onebeat.transport.celery.CeleryMessage;
-import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -17,12 +16,11 @@ import java.util.Locale;
  * Prints the figures of {@code PERFORMANCE.md}; run it with {@code bench/relay.sh} (see
  * {@link RelayOptions#USAGE}).
  *
- * <p>For each node count and batch size, rounds of both sides alternate (onebeat first in even
- * cycles, raw first in odd ones), each on a freshly filled outbox and an emptied queue. A onebeat
- * round drains the committed rows (claim, publish with confirms, mark, as the relay thread does)
- * and is checked afterwards: every row {@code published}, every message in the queue. A raw round
- * publishes the same messages, encoded beforehand, in batches of the same size. Then one more
- * onebeat round counts the database's commits.
+ * <p>For each node count and batch size, rounds of both sides alternate ({@link RelayCycles}), each
+ * on a freshly filled outbox and an emptied queue. A onebeat round drains the committed rows (claim,
+ * publish with confirms, mark, as the relay thread does) and is checked afterwards: every row
+ * {@code published}, every message in the queue. A raw round publishes the same messages, encoded
+ * beforehand, in batches of the same size. Then one more onebeat round counts the database's commits.
  */
 public final class RelayBenchmark {
 
@@ -73,88 +71,41 @@ public final class RelayBenchmark {
     }
 
     private RelayFigures measure(int nodes, int batchSize, List<OutboundTask> tasks, long idleCommits) throws Exception {
-        System.out.printf(Locale.ROOT, "%d node(s) x %d loop(s), batch-size %d: load average %.2f%n", nodes,
-                options.concurrency(), batchSize, loadAverage());
+        RelayCycles.announce(nodes, options.concurrency(), batchSize);
         RelayStages stages = new RelayStages();
         try (RelayNodes relay = RelayNodes.open(outbox.pool(), queue.name(), options.amqpUrl(), nodes,
                 options.concurrency(), batchSize, stages);
              RawConfirmPublisher raw = RawConfirmPublisher.open(options.amqpUrl(), nodes)) {
-            List<Double> onebeat = new ArrayList<>();
-            List<Double> baseline = new ArrayList<>();
-            List<double[]> stageTimes = new ArrayList<>();
-            List<Double> encodeTimes = new ArrayList<>();
-            for (int cycle = 0; cycle < options.warmups() + options.rounds(); cycle++) {
-                boolean measured = cycle >= options.warmups();
-                for (int turn = 0; turn < 2; turn++) {
-                    if ((cycle + turn) % 2 == 0) {
-                        double rate = onebeatRound(relay, stages);
-                        if (measured) {
-                            onebeat.add(rate);
-                            stageTimes.add(stages.millisPerThousand(options.messages()));
-                        }
-                    } else {
-                        long encodeStart = System.nanoTime();
-                        List<AmqpMessage> messages = RawConfirmPublisher.encode(tasks, RelayNodes.origin(0));
-                        double encodeMillis = (System.nanoTime() - encodeStart) / 1e6 * 1000 / tasks.size();
-                        double rate = rawRound(raw, messages, batchSize);
-                        if (measured) {
-                            baseline.add(rate);
-                            encodeTimes.add(encodeMillis);
-                        }
-                    }
-                }
-            }
-            Comparison inTurn = new Comparison(new Rates(onebeat), new Rates(baseline));
-            outbox.refill(options.messages());
-            queue.purge();
-            long before = outbox.settledCommits();
-            relay.drain();
-            long commits = outbox.settledCommits() - before;
-            RelayFigures result = new RelayFigures(nodes, batchSize, inTurn, commits, idleCommits, medians(stageTimes),
-                    Rates.median(encodeTimes));
+            RelayFigures result = new RelayCycles(outbox, options.messages(), options.warmups(), options.rounds())
+                    .measure(nodes, batchSize, relay, stages, rabbit(raw), tasks, idleCommits);
             result.print(options.messages());
             return result;
         }
     }
 
-    /** @return messages/s of one drain of a freshly filled outbox */
-    private double onebeatRound(RelayNodes relay, RelayStages stages) throws Exception {
-        outbox.refill(options.messages());
-        queue.purge();
-        stages.reset();
-        long start = System.nanoTime();
-        int claimed = relay.drain();
-        long elapsed = System.nanoTime() - start;
-        String left = outbox.unpublished();
-        if (claimed != options.messages() || !left.isEmpty()) {
-            throw new IllegalStateException("the relay claimed " + claimed + " of " + options.messages()
-                    + " rows; not published: " + left);
-        }
-        queue.requireCount(options.messages(), "a relay round");
-        return options.messages() * 1e9 / elapsed;
-    }
+    /** The queue, emptied before every round, and the raw confirm publisher of the celery transport's messages. */
+    private RelayCycles.Broker<AmqpMessage> rabbit(RawConfirmPublisher raw) {
+        return new RelayCycles.Broker<>() {
+            @Override
+            public void reset() throws Exception {
+                queue.purge();
+            }
 
-    /** @return messages/s of one raw publish of {@code messages} */
-    private double rawRound(RawConfirmPublisher raw, List<AmqpMessage> messages, int batchSize) throws Exception {
-        queue.purge();
-        long start = System.nanoTime();
-        int published = raw.publish(messages, batchSize);
-        long elapsed = System.nanoTime() - start;
-        queue.requireCount(messages.size(), "a raw round");
-        return published * 1e9 / elapsed;
-    }
+            @Override
+            public void requireReceived(long expected, String after) throws Exception {
+                queue.requireCount(expected, after);
+            }
 
-    private static double[] medians(List<double[]> perRound) {
-        double[] medians = new double[perRound.get(0).length];
-        for (int stage = 0; stage < medians.length; stage++) {
-            int s = stage;
-            medians[stage] = Rates.median(perRound.stream().map(times -> times[s]).toList());
-        }
-        return medians;
-    }
+            @Override
+            public List<AmqpMessage> encode(List<OutboundTask> tasks) {
+                return RawConfirmPublisher.encode(tasks, RelayNodes.origin(0));
+            }
 
-    private static double loadAverage() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            @Override
+            public int publish(List<AmqpMessage> messages, int batchSize) throws Exception {
+                return raw.publish(messages, batchSize);
+            }
+        };
     }
 
     private void printHeader(List<OutboundTask> tasks) {
@@ -167,17 +118,14 @@ public final class RelayBenchmark {
                         + "  message: celery protocol 2, payload JSON %.0f bytes on average, body %d bytes, %d headers,"
                         + " persistent, mandatory%n", Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 database.serverVersion(), database.settings(), queue.version(), queue.name(),
-                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), loadAverage(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), RelayCycles.loadAverage(),
                 database.name(), options.messages(), options.warmups(), options.rounds(), payload,
                 sample.body().length, sample.headers().size());
     }
 
     private void printSummary(List<RelayFigures> figures, List<List<Double>> latency) {
         System.out.println();
-        System.out.println("| nodes | batch | onebeat msgs/s median (best) | raw msgs/s median (best) | ratio"
-                + " | median per-cycle ratio | commits per message (net) |");
-        System.out.println("|---|---|---|---|---|---|---|");
-        figures.forEach(figure -> System.out.println(figure.row(options.messages())));
+        RelayFigures.printTable(figures, options.messages());
         if (!latency.isEmpty()) {
             System.out.println("wake-up latency, row commit to delivery, idle relay polling every 1 s:");
             System.out.println("  commit + wake(): " + WakeLatency.describe(latency.get(0)));

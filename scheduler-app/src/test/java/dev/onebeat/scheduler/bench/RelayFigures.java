@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -31,6 +32,14 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, long commits, l
                 inTurn.raw().rounds(), 100 * inTurn.ratio(), 100 * inTurn.medianPairRatio(), commits, messages,
                 (double) commits / messages, netCommitsPerMessage(messages), idleCommits, stageMillis[0],
                 stageMillis[1], encodeMillis, stageMillis[2], 1e6 / inTurn.raw().median());
+    }
+
+    /** Prints the summary table, one row per setting. */
+    static void printTable(List<RelayFigures> figures, int messages) {
+        System.out.println("| nodes | batch | onebeat msgs/s median (best) | raw msgs/s median (best) | ratio"
+                + " | median per-cycle ratio | commits per message (net) |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        figures.forEach(figure -> System.out.println(figure.row(messages)));
     }
 
     /** @return a row of the summary table */

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.bench;
 import dev.onebeat.scheduler.relay.QueueRoutes;
 import dev.onebeat.scheduler.relay.RelayDriver;
 import dev.onebeat.scheduler.relay.RelayProperties;
+import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,14 +15,17 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 /**
- * The onebeat side: relay nodes on the benchmark's outbox, each with its own node name and RabbitMQ
- * connection and {@code concurrency} relay loops sharing it, all routing the one queue to the {@code celery} transport. A drain
- * runs every loop's rounds back to back on its own thread, as the relay thread does while rows are
- * due, until each claims nothing.
+ * The onebeat side: relay nodes on the benchmark's outbox, each with its own node name and broker
+ * connection and {@code concurrency} relay loops sharing it, all routing the one queue to one
+ * transport ({@code celery} on RabbitMQ, or {@code kafka}). A drain runs every loop's rounds back to
+ * back on its own thread, as the relay thread does while rows are due, until each claims nothing.
  */
 final class RelayNodes implements AutoCloseable {
 
     static final String BROKER = "rabbit";
+
+    /** The relay loops' poll interval; a drain never waits for it. */
+    static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
 
     private final List<RelayDriver> drivers;
     private final RelayStages stages;
@@ -40,8 +44,18 @@ final class RelayNodes implements AutoCloseable {
     /** @param stages times the nodes' rounds */
     static RelayNodes open(DataSource dataSource, String queue, String amqpUrl, int nodes, int concurrency,
                            int batchSize, RelayStages stages) {
-        RelayProperties properties = properties(queue, amqpUrl, batchSize, Duration.ofSeconds(1));
-        QueueRoutes routes = QueueRoutes.of(properties, List.of(stages.timing(new CeleryTransportProvider())), Map.of());
+        return open(dataSource, properties(queue, amqpUrl, batchSize, POLL_INTERVAL), new CeleryTransportProvider(),
+                nodes, concurrency, stages);
+    }
+
+    /**
+     * @param properties the one route and its broker, as {@link #properties(String, String, String,
+     *     RelayProperties.Broker, int, Duration)} makes them
+     * @param transport the route's transport, its publish timed by {@code stages}
+     */
+    static RelayNodes open(DataSource dataSource, RelayProperties properties, TransportProvider transport, int nodes,
+                           int concurrency, RelayStages stages) {
+        QueueRoutes routes = QueueRoutes.of(properties, List.of(stages.timing(transport)), Map.of());
         List<RelayDriver> drivers = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             drivers.addAll(RelayDriver.loops(routes, dataSource, node(i), properties, stages.hook(), concurrency));
@@ -51,10 +65,19 @@ final class RelayNodes implements AutoCloseable {
 
     /** The relay settings of the benchmark: {@code queue} routed to {@code celery} on RabbitMQ; defaults otherwise. */
     static RelayProperties properties(String queue, String amqpUrl, int batchSize, Duration pollInterval) {
+        return properties(queue, "celery", BROKER, new RelayProperties.Broker("rabbitmq", amqpUrl, Map.of()),
+                batchSize, pollInterval);
+    }
+
+    /**
+     * @return {@code queue} routed to {@code transport} on the one broker {@code brokerName}, with no route option;
+     *     defaults otherwise
+     */
+    static RelayProperties properties(String queue, String transport, String brokerName, RelayProperties.Broker broker,
+                                      int batchSize, Duration pollInterval) {
         return new RelayProperties(true, batchSize, 1, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
                 Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
-                Map.of(BROKER, new RelayProperties.Broker("rabbitmq", amqpUrl, Map.of())),
-                Map.of(queue, new RelayProperties.Route("celery", BROKER, Map.of())));
+                Map.of(brokerName, broker), Map.of(queue, new RelayProperties.Route(transport, brokerName, Map.of())));
     }
 
     /** @return the {@code locked_by} name of node {@code index} */

@@ -1,0 +1,83 @@
+package dev.onebeat.scheduler.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@link RelayKafkaBenchmark} runs. Arguments are {@code --name=value}; the servers come from
+ * the environment.
+ *
+ * @param adminUrl JDBC URL of a database on the server the benchmark database is created on
+ * @param kafka bootstrap servers of the Kafka cluster both sides publish to; empty to start a
+ *     single-node broker of the benchmark's own
+ * @param messages outbox rows per round, and records per raw round
+ * @param warmups unmeasured cycles (one round of each side) before the measured ones
+ * @param rounds measured cycles
+ * @param batchSizes {@code onebeat.relay.batch-size} values, also the raw producer's records per flush
+ * @param nodes relay nodes to measure (one producer each), also the raw producers
+ * @param concurrency relay loops per node sharing its producer, as {@code onebeat.relay.concurrency}
+ * @param partitions partitions of the benchmark's topic
+ */
+record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmups, int rounds,
+                         List<Integer> batchSizes, List<Integer> nodes, int concurrency, int partitions) {
+
+    static final String KAFKA_VARIABLE = "ONEBEAT_BENCH_KAFKA";
+
+    static final String USAGE = """
+            usage: relay-kafka.sh [--messages=100000] [--warmups=1] [--rounds=3] [--batch-sizes=500] [--nodes=1,2]
+                                  [--concurrency=2] [--partitions=3] [--help]
+            environment: %s (default %s), %s (host:port[,host:port]; default: a broker of its own, started for the run)
+            """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, KAFKA_VARIABLE);
+
+    RelayKafkaOptions {
+        BenchOptions.requireAtLeast("messages", messages, 1);
+        BenchOptions.requireAtLeast("warmups", warmups, 0);
+        BenchOptions.requireAtLeast("rounds", rounds, 1);
+        BenchOptions.requireAtLeast("concurrency", concurrency, 1);
+        BenchOptions.requireAtLeast("partitions", partitions, 1);
+        if (!adminUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(BenchOptions.URL_VARIABLE + " must be a jdbc:postgresql: URL");
+        }
+        if (!kafka.isEmpty() && !kafka.matches("[^,\\s]+:[0-9]{1,5}(,[^,\\s]+:[0-9]{1,5})*")) {
+            throw new IllegalArgumentException(KAFKA_VARIABLE + " must be host:port[,host:port], was '" + kafka + "'");
+        }
+        batchSizes.forEach(size -> BenchOptions.requireAtLeast("batch-sizes", size, 1));
+        nodes.forEach(count -> BenchOptions.requireAtLeast("nodes", count, 1));
+        if (batchSizes.isEmpty() || nodes.isEmpty()) {
+            throw new IllegalArgumentException("batch-sizes and nodes must each name at least one value");
+        }
+        batchSizes = List.copyOf(batchSizes);
+        nodes = List.copyOf(nodes);
+    }
+
+    /** @throws IllegalArgumentException naming the argument that is unknown or malformed */
+    static RelayKafkaOptions parse(String[] args, Map<String, String> environment) {
+        String adminUrl = environment.getOrDefault(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL).strip();
+        String kafka = environment.getOrDefault(KAFKA_VARIABLE, "").strip();
+        // not RabbitMQ's 20,000: a raw round of 20,000 records lasts about 0.2 s, too short to time on a shared machine
+        int messages = 100_000;
+        int warmups = 1;
+        int rounds = 3;
+        String batchSizes = "500";
+        String nodes = "1,2";
+        int concurrency = 2;
+        int partitions = 3;
+        for (String arg : args) {
+            String name = BenchOptions.argName(arg);
+            String value = BenchOptions.argValue(arg);
+            switch (name) {
+                case "--messages" -> messages = BenchOptions.number(name, value);
+                case "--warmups" -> warmups = BenchOptions.number(name, value);
+                case "--rounds" -> rounds = BenchOptions.number(name, value);
+                case "--batch-sizes" -> batchSizes = value;
+                case "--nodes" -> nodes = value;
+                case "--concurrency" -> concurrency = BenchOptions.number(name, value);
+                case "--partitions" -> partitions = BenchOptions.number(name, value);
+                default -> throw new IllegalArgumentException("unknown argument " + arg);
+            }
+        }
+        return new RelayKafkaOptions(adminUrl, kafka, messages, warmups, rounds,
+                BenchOptions.numbers("--batch-sizes", batchSizes), BenchOptions.numbers("--nodes", nodes), concurrency,
+                partitions);
+    }
+}
