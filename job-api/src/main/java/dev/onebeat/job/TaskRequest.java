@@ -40,6 +40,10 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
         if (queue == null || queue.isBlank()) {
             throw new IllegalArgumentException("queue must not be blank, was '" + queue + "'");
         }
+        if (task.indexOf('\u0000') >= 0 || queue.indexOf('\u0000') >= 0) {
+            throw new IllegalArgumentException((task.indexOf('\u0000') >= 0 ? "task" : "queue")
+                    + " must not hold a NUL character (\\u0000), which PostgreSQL cannot store");
+        }
         args = args == null ? List.of() : Collections.unmodifiableList(new java.util.ArrayList<>(args));
         kwargs = kwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
         delivery = delivery == null ? DeliveryOptions.NONE : delivery;

@@ -29,9 +29,25 @@ final class DeclarativeJobs {
     static List<RegisteredJob> from(List<JobsProperties.Definition> definitions) {
         List<RegisteredJob> jobs = new ArrayList<>(definitions.size());
         for (int i = 0; i < definitions.size(); i++) {
-            jobs.add(new RegisteredJob(toJob("onebeat.jobs[" + i + "]", definitions.get(i)), "onebeat.jobs[" + i + "]"));
+            jobs.add(new RegisteredJob(toJob("onebeat.jobs[" + i + "]", typed(definitions.get(i))), "onebeat.jobs[" + i + "]"));
         }
         return jobs;
+    }
+
+    private static void storable(String where, String field, String text) {
+        try {
+            JsonValues.requireStorable(Schedules.path(where, field), text);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(e.getMessage(), e);
+        }
+    }
+
+    /** A definition from configuration, its arguments typed as written ({@link ConfiguredArguments}). */
+    private static JobsProperties.Definition typed(JobsProperties.Definition d) {
+        return new JobsProperties.Definition(d.name(), d.cron(), d.every(), d.zone(), d.task(), d.queue(),
+                ConfiguredArguments.typed(d.args()), ConfiguredArguments.typed(d.kwargs()), d.misfire(), d.lockAtMostFor(),
+                d.gap(), d.overlap(), d.retry(), d.catchUpWindow(), d.maxCatchUp(), d.overlapPolicy(), d.alerts(),
+                d.options());
     }
 
     /**
@@ -47,6 +63,10 @@ final class DeclarativeJobs {
         if (d.task() == null || d.task().isBlank()) {
             throw new JobDefinitionException(Schedules.path(where, "task")
                     + ": is missing; a declarative job dispatches one task per fire");
+        }
+        storable(where, "task", d.task());
+        if (d.queue() != null) {
+            storable(where, "queue", d.queue());
         }
         if (OutboxTask.RESERVED_QUEUE.equals(d.queue())) {
             throw new JobDefinitionException(Schedules.path(where, "queue") + ": '" + d.queue()

@@ -205,6 +205,21 @@ class RuntimeJobsIT {
         }
 
         @Test
+        void aNulCharacterIsBadRequestNamingTheFieldAndStoresNothing() throws Exception {
+            HttpResponse<String> task = api.send("POST", "/api/jobs", "{\"name\":\"nul-task\",\"every\":\"10s\","
+                    + "\"task\":\"t\\u0000\"}");
+            HttpResponse<String> arg = api.send("POST", "/api/jobs", "{\"name\":\"nul-arg\",\"every\":\"10s\","
+                    + "\"task\":\"t\",\"kwargs\":{\"note\":\"a\\u0000b\"}}");
+
+            assertThat(task.statusCode()).as(task.body()).isEqualTo(400);
+            assertThat(detail(task)).startsWith("task: holds a NUL character");
+            assertThat(arg.statusCode()).as(arg.body()).isEqualTo(400);
+            assertThat(detail(arg)).startsWith("args: kwargs.note: holds a NUL character");
+            assertThat(api.get("/api/jobs/nul-task").statusCode()).isEqualTo(404);
+            assertThat(api.get("/api/jobs/nul-arg").statusCode()).isEqualTo(404);
+        }
+
+        @Test
         void missingTaskIsBadRequestNamingTheField() throws Exception {
             HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"no-task\",\"every\":\"10s\"}");
 

@@ -29,8 +29,13 @@ final class InteropJobs {
     static final int ENTITIES = 20;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final List<Object> DECLARATIVE_ARGS = List.of("2", "Grüße ✓ 🚀");
-    private static final Map<String, Object> DECLARATIVE_KWARGS = Map.of("region", "eu-west", "note", "naïve");
+    // written as text, as environment variables and command-line properties are, and typed as written:
+    // a number, a string that looks like a number (quoted), text, a boolean, a list
+    private static final List<String> DECLARATIVE_ARGS_WRITTEN = List.of("2", "\"7\"", "Grüße ✓ 🚀", "true", "[1, 2.5]");
+    private static final List<Object> DECLARATIVE_ARGS = List.of(2, "7", "Grüße ✓ 🚀", true, List.of(1, 2.5));
+    private static final Map<String, String> DECLARATIVE_KWARGS_WRITTEN = Map.of("region", "eu-west", "note", "naïve",
+            "count", "3");
+    private static final Map<String, Object> DECLARATIVE_KWARGS = Map.of("region", "eu-west", "note", "naïve", "count", 3);
 
     private InteropJobs() {
     }
@@ -58,11 +63,11 @@ final class InteropJobs {
         registry.add("onebeat.jobs[0].every", () -> "1s");
         registry.add("onebeat.jobs[0].task", () -> task);
         registry.add("onebeat.jobs[0].queue", () -> queue);
-        for (int i = 0; i < DECLARATIVE_ARGS.size(); i++) {
-            Object value = DECLARATIVE_ARGS.get(i);
+        for (int i = 0; i < DECLARATIVE_ARGS_WRITTEN.size(); i++) {
+            String value = DECLARATIVE_ARGS_WRITTEN.get(i);
             registry.add("onebeat.jobs[0].args[" + i + "]", () -> value);
         }
-        DECLARATIVE_KWARGS.forEach((name, value) -> registry.add("onebeat.jobs[0].kwargs." + name, () -> value));
+        DECLARATIVE_KWARGS_WRITTEN.forEach((name, value) -> registry.add("onebeat.jobs[0].kwargs." + name, () -> value));
     }
 
     /**

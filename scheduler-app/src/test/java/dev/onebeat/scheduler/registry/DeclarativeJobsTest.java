@@ -10,6 +10,7 @@ import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.job.TaskRequest;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
@@ -305,6 +306,35 @@ class DeclarativeJobsTest {
             assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].options.headers.eta", "now")))
                     .isInstanceOf(JobDefinitionException.class)
                     .hasMessage("onebeat.jobs[0] (job 'x').options.headers.eta: the transport sets this header itself");
+        }
+    }
+
+    @Nested
+    class ArgumentsAsWritten {
+
+        @Test
+        void textFromEnvironmentOrCommandLineIsTypedAsItReads() {
+            PeriodicJob job = RetryAndCatchUp.job(Map.of("onebeat.jobs[0].args[0]", "2", "onebeat.jobs[0].args[1]", "3",
+                    "onebeat.jobs[0].args[2]", "\"7\"", "onebeat.jobs[0].args[3]", "[1, 2]",
+                    "onebeat.jobs[0].kwargs.dry-run", "true", "onebeat.jobs[0].kwargs.region", "eu"));
+
+            TaskRequest task = ((DeclarativeJob) job).task();
+            assertThat(task.args()).containsExactly(2, 3, "7", List.of(1, 2));
+            assertThat(task.kwargs()).isEqualTo(Map.of("dry-run", true, "region", "eu"));
+        }
+
+        @Test
+        void aNulCharacterInTheTaskQueueOrAnArgumentIsRefusedNamingIt() {
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].task", "reports\u0000build")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').task: holds a NUL character (\\u0000, at index 7), which "
+                            + "PostgreSQL cannot store");
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].queue", "q\u0000")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').queue: holds a NUL character");
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].args[0]", "a\u0000b")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').args: args[0]: holds a NUL character");
         }
     }
 
