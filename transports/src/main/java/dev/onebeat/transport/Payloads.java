@@ -40,7 +40,17 @@ public final class Payloads {
      * @throws IllegalArgumentException if the payload or its {@code delivery} is malformed
      */
     public static DeliveryOptions delivery(OutboundTask task) {
-        JsonNode delivery = object(task).get("delivery");
+        return delivery(object(task), task);
+    }
+
+    /**
+     * @param payload the task's payload, parsed already (an encoder that reads it once for the arguments too)
+     * @param task the task, for messages
+     * @return the delivery options the job set for it, {@link DeliveryOptions#NONE} when none
+     * @throws IllegalArgumentException if its {@code delivery} is malformed
+     */
+    public static DeliveryOptions delivery(JsonNode payload, OutboundTask task) {
+        JsonNode delivery = payload.get("delivery");
         if (delivery == null || delivery.isNull()) {
             return DeliveryOptions.NONE;
         }

@@ -2,6 +2,7 @@ package dev.onebeat.transport.celery;
 
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.pickle.PythonRepr;
 import dev.onebeat.transport.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
@@ -86,10 +87,28 @@ public final class CeleryMessage {
     public static CeleryMessage of(OutboundTask task, String origin, DeliveryOptions delivery) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(delivery, "delivery must not be null");
+        return of(task, origin, delivery, parse(task));
+    }
+
+    /**
+     * The message of a route's task, its payload read once for both the arguments and the job's own
+     * delivery options, which win over the route's.
+     *
+     * @param task the task to encode
+     * @param origin the {@code origin} header
+     * @param routeDefaults the route's delivery options
+     * @return the message
+     */
+    public static CeleryMessage forRoute(OutboundTask task, String origin, DeliveryOptions routeDefaults) {
+        Objects.requireNonNull(task, "task must not be null");
+        JsonNode payload = parse(task);
+        return of(task, origin, Payloads.delivery(payload, task).over(routeDefaults), payload);
+    }
+
+    private static CeleryMessage of(OutboundTask task, String origin, DeliveryOptions delivery, JsonNode payload) {
         if (origin == null || origin.isBlank()) {
             throw new IllegalArgumentException("origin must not be blank, was " + (origin == null ? null : "'" + origin + "'"));
         }
-        JsonNode payload = parse(task);
         JsonNode args = payload.get("args");
         JsonNode kwargs = payload.get("kwargs");
         if (args == null || !args.isArray() || kwargs == null || !kwargs.isObject()) {

@@ -3,7 +3,6 @@ package dev.onebeat.transport.celery;
 import com.rabbitmq.client.AMQP;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
@@ -100,7 +99,7 @@ public class CeleryTransportProvider implements TransportProvider {
     private static List<CeleryMessage> messages(List<OutboundTask> tasks, String origin, CeleryRouteOptions options) {
         List<CeleryMessage> messages = new ArrayList<>(tasks.size());
         for (OutboundTask task : tasks) {
-            messages.add(CeleryMessage.of(task, origin, Payloads.delivery(task).over(options.delivery())));
+            messages.add(CeleryMessage.forRoute(task, origin, options.delivery()));
         }
         return messages;
     }
