@@ -31,6 +31,8 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
 
     /** Queue used when none is given. */
     public static final String DEFAULT_QUEUE = "default";
+    /** Longest task or queue name, in characters (the outbox's columns). */
+    public static final int MAX_NAME_LENGTH = 255;
 
     /** Validates the task and queue names and copies the arguments. */
     public TaskRequest {
@@ -39,6 +41,12 @@ public record TaskRequest(String task, String queue, Entity entity, List<Object>
         }
         if (queue == null || queue.isBlank()) {
             throw new IllegalArgumentException("queue must not be blank, was '" + queue + "'");
+        }
+        if (task.length() > MAX_NAME_LENGTH || queue.length() > MAX_NAME_LENGTH) {
+            String field = task.length() > MAX_NAME_LENGTH ? "task" : "queue";
+            String value = task.length() > MAX_NAME_LENGTH ? task : queue;
+            throw new IllegalArgumentException(field + " must have at most " + MAX_NAME_LENGTH + " characters, had "
+                    + value.length() + " ('" + value.substring(0, 40) + "…')");
         }
         if (task.indexOf('\u0000') >= 0 || queue.indexOf('\u0000') >= 0) {
             throw new IllegalArgumentException((task.indexOf('\u0000') >= 0 ? "task" : "queue")

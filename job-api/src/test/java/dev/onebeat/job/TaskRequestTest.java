@@ -26,6 +26,32 @@ class TaskRequestTest {
     }
 
     @Test
+    void namesLongerThanTheOutboxColumnsAreRejectedNamingFieldAndLength() {
+        assertThat(TaskRequest.of("t".repeat(255), "q".repeat(255)).task()).hasSize(255);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TaskRequest.of("t".repeat(256), "emails"))
+                .withMessage("task must have at most 255 characters, had 256 ('" + "t".repeat(40) + "…')");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TaskRequest.of("send", "q".repeat(300)))
+                .withMessageStartingWith("queue must have at most 255 characters, had 300");
+    }
+
+    @Test
+    void entityIdsUpToTheLimitAreKeptWholeAndLongerOnesRejectedSayingWhatToDo() {
+        assertThat(Entity.of("customer", "7".repeat(Entity.MAX_ID_LENGTH)).id()).hasSize(4096);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Entity.of("customer", "7".repeat(4097)))
+                .withMessage("entity.id must have at most 4096 characters, had 4097 ('" + "7".repeat(40) + "…'); use a"
+                        + " shorter identifier, such as a hash of it");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Entity.of("c".repeat(256), 1))
+                .withMessageStartingWith("entity.type must have at most 255 characters, had 256");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Entity.of("customer", "a\u0000b"))
+                .withMessage("entity.id must not hold a NUL character (\\u0000), which PostgreSQL cannot store");
+    }
+
+    @Test
     void blankQueueRejectedNamingFieldAndValue() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> TaskRequest.builder("send_reminder").queue(" ").build())

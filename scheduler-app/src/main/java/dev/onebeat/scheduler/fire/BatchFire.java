@@ -231,7 +231,7 @@ public class BatchFire {
             this.job = job;
             this.connection = connection;
             this.context = new FireContext(job.name(), scheduledAt, null, connection, outbox, json,
-                    properties.batchSize(), this::setSavepoint);
+                    properties.batchSize(), properties.maxArgumentsSize().toBytes(), this::setSavepoint);
         }
 
         /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */

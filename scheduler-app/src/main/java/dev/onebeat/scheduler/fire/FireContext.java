@@ -8,6 +8,7 @@ import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
 import dev.onebeat.scheduler.outbox.OutboxTask;
 import dev.onebeat.scheduler.outbox.OutboxWriter;
+import dev.onebeat.scheduler.outbox.TaskArguments;
 import dev.onebeat.transport.Payloads;
 import java.sql.Connection;
 import java.time.Instant;
@@ -39,6 +40,7 @@ final class FireContext implements JobContext {
     // keys repeated within one batch would make the single INSERT conflict with itself
     private final Set<String> bufferedKeys = new HashSet<>();
     private final Runnable beforeFirstWrite;
+    private final long maxArgumentBytes;
     private boolean written;
     private int dispatched;
     private int inserted;
@@ -46,12 +48,16 @@ final class FireContext implements JobContext {
 
     FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
                 JsonMapper json, int batchSize) {
-        this(job, scheduledAt, run, connection, outbox, json, batchSize, () -> { });
+        this(job, scheduledAt, run, connection, outbox, json, batchSize, TaskArguments.DEFAULT_MAX_BYTES, () -> { });
     }
 
-    /** @param run the run outside the schedule the fire belongs to ({@link FireRun}), or null */
+    /**
+     * @param run the run outside the schedule the fire belongs to ({@link FireRun}), or null
+     * @param maxArgumentBytes the most a task's payload may take as JSON ({@link TaskArguments})
+     */
     FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
-                JsonMapper json, int batchSize, Runnable beforeFirstWrite) {
+                JsonMapper json, int batchSize, long maxArgumentBytes, Runnable beforeFirstWrite) {
+        this.maxArgumentBytes = maxArgumentBytes;
         this.run = run;
         this.beforeFirstWrite = beforeFirstWrite;
         this.job = job;
@@ -105,8 +111,17 @@ final class FireContext implements JobContext {
         if (!delivery.isEmpty()) {
             payload.put("delivery", Payloads.deliveryJson(delivery));
         }
-        buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
-                json.writeValueAsString(payload), request.notBefore()));
+        String payloadJson = json.writeValueAsString(payload);
+        try {
+            TaskArguments.requireWithin(payloadJson, request.task(), maxArgumentBytes);
+        } catch (IllegalArgumentException e) {
+            // not dispatched: a job that catches this and goes on keeps a consistent count
+            dispatched--;
+            bufferedKeys.remove(key.value());
+            throw e;
+        }
+        buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(), payloadJson,
+                request.notBefore()));
         if (buffer.size() >= batchSize) {
             flush();
         }

@@ -138,7 +138,7 @@ public class FirePath {
                     Duration.between(start, clock.instant()), null);
         }
         FireContext context = new FireContext(job.name(), scheduledAt, run, DataSourceUtils.getConnection(dataSource),
-                outbox, json, properties.batchSize());
+                outbox, json, properties.batchSize(), properties.maxArgumentsSize().toBytes(), () -> { });
         try {
             job.run(context);
         } catch (Exception e) {

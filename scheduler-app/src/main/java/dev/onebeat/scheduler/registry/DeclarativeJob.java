@@ -9,6 +9,7 @@ import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * A job defined by data alone (an {@code onebeat.jobs[]} entry or a runtime job): each fire dispatches
@@ -24,13 +25,21 @@ import java.time.Duration;
  * @param overlapPolicy what an instant due while an earlier fire of the job runs does
  * @param alerts when an instant is missed and which events are sent
  * @param task the task each fire dispatches
+ * @param templates its arguments' placeholders, filled from each fire's instant; {@code null} when they hold none
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
                       RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
-                      OverlapPolicy overlapPolicy, AlertPolicy alerts, TaskRequest task) implements PeriodicJob {
+                      OverlapPolicy overlapPolicy, AlertPolicy alerts, TaskRequest task,
+                      ArgumentTemplates templates) implements PeriodicJob {
 
     @Override
     public void run(JobContext context) {
-        context.dispatch(task);
+        if (templates == null) {
+            context.dispatch(task);
+            return;
+        }
+        Instant at = context.scheduledAt();
+        context.dispatch(new TaskRequest(task.task(), task.queue(), task.entity(), templates.args(at),
+                templates.kwargs(at), task.notBefore(), task.delivery()));
     }
 }

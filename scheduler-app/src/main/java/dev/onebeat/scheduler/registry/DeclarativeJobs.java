@@ -11,6 +11,7 @@ import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.outbox.JsonValues;
 import dev.onebeat.scheduler.outbox.OutboxTask;
+import dev.onebeat.scheduler.outbox.TaskArguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,9 +28,15 @@ final class DeclarativeJobs {
     }
 
     static List<RegisteredJob> from(List<JobsProperties.Definition> definitions) {
+        return from(definitions, TaskArguments.DEFAULT_MAX_BYTES);
+    }
+
+    /** @param maxArgumentBytes the most a job's args and kwargs may take as JSON ({@code onebeat.fire.max-arguments-size}) */
+    static List<RegisteredJob> from(List<JobsProperties.Definition> definitions, long maxArgumentBytes) {
         List<RegisteredJob> jobs = new ArrayList<>(definitions.size());
         for (int i = 0; i < definitions.size(); i++) {
-            jobs.add(new RegisteredJob(toJob("onebeat.jobs[" + i + "]", typed(definitions.get(i))), "onebeat.jobs[" + i + "]"));
+            jobs.add(new RegisteredJob(toJob("onebeat.jobs[" + i + "]", typed(definitions.get(i)), maxArgumentBytes),
+                    "onebeat.jobs[" + i + "]"));
         }
         return jobs;
     }
@@ -55,6 +62,15 @@ final class DeclarativeJobs {
      * @throws JobDefinitionException naming the path, job and field at fault
      */
     static PeriodicJob toJob(String path, JobsProperties.Definition d) {
+        return toJob(path, d, TaskArguments.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * @param path where the definition was written ({@code onebeat.jobs[2]}), empty for an API request body
+     * @param maxArgumentBytes the most its args and kwargs may take as JSON
+     * @throws JobDefinitionException naming the path, job and field at fault
+     */
+    static PeriodicJob toJob(String path, JobsProperties.Definition d, long maxArgumentBytes) {
         String where = path.isEmpty() ? "" : path + " (job '" + d.name() + "')";
         if (d.name() == null || d.name().isBlank()) {
             throw new JobDefinitionException(Schedules.path(path, "name")
@@ -72,15 +88,22 @@ final class DeclarativeJobs {
             throw new JobDefinitionException(Schedules.path(where, "queue") + ": '" + d.queue()
                     + "' is onebeat's own (alert deliveries); use another queue");
         }
+        List<Object> args = d.args() == null ? List.of() : d.args();
+        Map<String, Object> kwargs = d.kwargs() == null ? Map.of() : d.kwargs();
         TaskRequest task = Schedules.field(where, "args", () -> {
-            JsonValues.requireJson("args", d.args());
-            JsonValues.requireJson("kwargs", d.kwargs());
+            JsonValues.requireJson("args", args);
+            JsonValues.requireJson("kwargs", kwargs);
             return TaskRequest.builder(d.task())
                     .queue(d.queue() == null ? TaskRequest.DEFAULT_QUEUE : d.queue())
-                    .args(d.args() == null ? List.of() : d.args())
-                    .kwargs(d.kwargs() == null ? Map.of() : d.kwargs())
+                    .args(args)
+                    .kwargs(kwargs)
                     .build();
         });
+        try {
+            TaskArguments.requireWithin(args, kwargs, maxArgumentBytes);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(Schedules.path(where, e.getMessage()), e);
+        }
         DeliveryOptions delivery = delivery(where, d.options());
         // Jobs.periodic checks the name as it does for jobs written in code
         Schedule schedule = Schedules.field(where, "name", () -> Jobs.periodic(d.name(),
@@ -98,9 +121,15 @@ final class DeclarativeJobs {
         OverlapPolicy overlapPolicy = d.overlapPolicy() == null ? OverlapPolicy.BUFFER_ONE
                 : overlapPolicy(where, d.overlapPolicy());
         AlertPolicy alerts = alerts(where, d.alerts());
+        ArgumentTemplates templates;
+        try {
+            templates = ArgumentTemplates.of(task.args(), task.kwargs(), schedule.zone());
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(Schedules.path(where, e.getMessage()), e);
+        }
         return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
                 new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
-                        delivery));
+                        delivery), templates);
     }
 
     /** The job's delivery options; a problem names {@code options.<field>} and its value. */

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.registry;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.fire.FireProperties;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -26,13 +27,13 @@ class JobRegistryConfiguration {
     private static final Logger log = LoggerFactory.getLogger(JobRegistryConfiguration.class);
 
     @Bean
-    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties) {
+    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, FireProperties fire) {
         List<RegisteredJob> jobs = new ArrayList<>();
         for (Map.Entry<String, PeriodicJob> bean : context.getBeansOfType(PeriodicJob.class).entrySet()) {
             jobs.add(new RegisteredJob(bean.getValue(), "bean '" + bean.getKey() + "'"));
         }
         jobs.addAll(serviceProviders(jobsFolderLoader(Path.of(properties.jobsDir()))));
-        jobs.addAll(DeclarativeJobs.from(properties.jobs()));
+        jobs.addAll(DeclarativeJobs.from(properties.jobs(), fire.maxArgumentsSize().toBytes()));
         jobs.forEach(JobValidation::validate);
         JobRegistry registry = JobRegistry.of(jobs);
         registry.all().forEach(job -> log.info("job registered job={} schedule='{}' misfire={} origin={}", job.name(),

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.registry;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.fire.FireProperties;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,10 +37,21 @@ public class RuntimeJobStore {
     private final JdbcClient jdbc;
     private final JsonMapper json;
     private final JobRegistry registry;
+    private final long maxArgumentBytes;
     private volatile String loaded = "";
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
+        this(jdbc, json, registry, FireProperties.DEFAULTS);
+    }
+
+    /**
+     * @param registry the registry {@link #reload} lays the stored jobs over
+     * @param fire the bound on a job's arguments ({@code onebeat.fire.max-arguments-size})
+     */
+    @Autowired
+    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, FireProperties fire) {
+        this.maxArgumentBytes = fire.maxArgumentsSize().toBytes();
         this.jdbc = jdbc;
         this.json = json;
         this.registry = registry;
@@ -68,7 +81,7 @@ public class RuntimeJobStore {
             throw new JobDefinitionException("name: must be 1 to 150 letters, digits, '.', '_', ':' or '-', starting "
                     + "with a letter or digit, was '" + definition.name() + "'");
         }
-        PeriodicJob job = DeclarativeJobs.toJob("", definition);
+        PeriodicJob job = DeclarativeJobs.toJob("", definition, maxArgumentBytes);
         JobValidation.validate(new RegisteredJob(job, "runtime job"));
         return job;
     }

@@ -338,6 +338,50 @@ class DeclarativeJobsTest {
         }
     }
 
+    @Nested
+    class BoundedArguments {
+
+        @Test
+        void argumentsOverTheBoundAreRefusedNamingTheLargerFieldAndTheSizes() {
+            Map<String, String> properties = new LinkedHashMap<>(Map.of("onebeat.jobs[0].name", "x",
+                    "onebeat.jobs[0].every", "1h", "onebeat.jobs[0].task", "t", "onebeat.jobs[0].args[0]", "small",
+                    "onebeat.jobs[0].kwargs.blob", "b".repeat(2000)));
+
+            assertThatThrownBy(() -> DeclarativeJobs.from(bind(properties).jobs(), 1024))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessage("onebeat.jobs[0] (job 'x').kwargs: args and kwargs take 2020 bytes (2.0 KiB) as JSON"
+                            + " (args 9 bytes, kwargs 2011 bytes (2.0 KiB)), more than onebeat.fire.max-arguments-size"
+                            + " allows (1024 bytes (1.0 KiB))");
+            assertThat(DeclarativeJobs.from(bind(properties).jobs(), 4096)).hasSize(1);
+        }
+
+        @Test
+        void theDefaultBoundIsOneMebibyteCountedInUtf8Bytes() {
+            // 350,000 three-byte characters are 1,050,000 bytes: over 1 MiB although under a million characters
+            Map<String, String> properties = Map.of("onebeat.jobs[0].name", "x", "onebeat.jobs[0].every", "1h",
+                    "onebeat.jobs[0].task", "t", "onebeat.jobs[0].args[0]", "€".repeat(350_000));
+
+            assertThatThrownBy(() -> jobs(properties))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').args: args and kwargs take 1050006 bytes (1.00 MiB) as JSON (args 1050004 bytes (1.00 MiB), kwargs 2 bytes)")
+                    .hasMessageEndingWith("allows (1048576 bytes (1.00 MiB))");
+        }
+
+        @Test
+        void anUnknownPlaceholderIsRefusedAtStartUpNamingTheArgument() {
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].args[0]", "{scheduled_on}")))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageStartingWith("onebeat.jobs[0] (job 'x').args[0]: '{scheduled_on}' is not a placeholder");
+        }
+
+        @Test
+        void aTaskNameLongerThanTheOutboxColumnIsRefusedNamingIt() {
+            assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].task", "t".repeat(256))))
+                    .isInstanceOf(JobDefinitionException.class)
+                    .hasMessageContaining("task must have at most 255 characters, had 256");
+        }
+    }
+
     private static JobsProperties bind(Map<String, String> properties) {
         return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("onebeat", JobsProperties.class);
     }
