@@ -34,6 +34,12 @@ class EmbeddedDatabaseConfiguration {
                             + "(psql -h localhost -p {} -U postgres; other replicas: SPRING_DATASOURCE_URL=that url)",
                     properties.port(), dataDir, properties.port());
             return postgres;
+        } catch (IllegalStateException e) {
+            // zonky's words when no binaries jar on the class path matches the platform
+            if (String.valueOf(e.getMessage()).contains("Missing embedded postgres binaries")) {
+                throw new EmbeddedBinariesMissingException(e);
+            }
+            throw e;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the embedded PostgreSQL in " + dataDir
                     + " on port " + properties.port() + " (onebeat.embedded.data-dir / onebeat.embedded.port)", e);
