@@ -150,7 +150,7 @@ def test_rq_job_enqueued_as_onebeat_writes_it_and_run_by_a_worker(redis_client):
         SimpleWorker([Queue(name, connection=redis_client)], connection=redis_client).work(burst=True)
         job = Job.fetch(job_id, connection=redis_client)
         assert job.get_status() == "finished", job.exc_info
-        assert job.result == {"key": key, "scheduled_at": "2026-11-29T08:00:00+00:00"}
+        assert job.return_value() == {"key": key, "scheduled_at": "2026-11-29T08:00:00+00:00"}
     finally:
         rq_cleanup(redis_client, name, [job_id])
 
@@ -167,7 +167,7 @@ def test_rq_job_enqueued_by_rq_with_meta(redis_client):
         SimpleWorker([queue], connection=redis_client).work(burst=True)
         job.refresh()
         assert job.get_status() == "finished", job.exc_info
-        assert job.result == {"key": KEY, "scheduled_at": "2026-11-29T08:00:00.123456+00:00"}
+        assert job.return_value() == {"key": KEY, "scheduled_at": "2026-11-29T08:00:00.123456+00:00"}
     finally:
         rq_cleanup(redis_client, name, [job.id] if job else [])
 
