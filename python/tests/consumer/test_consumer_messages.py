@@ -6,6 +6,7 @@ DramatiqEncoderTest's; the arq job id is the key itself.
 """
 import datetime
 import json
+import os
 import subprocess
 import sys
 import uuid
@@ -103,7 +104,8 @@ def java_rq_meta(key: str, instant: str) -> bytes:
 def redis_client():
     import redis
 
-    client = redis.Redis(host="127.0.0.1", port=6379, socket_timeout=5)
+    client = redis.Redis.from_url(os.environ.get("ONEBEAT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+                                  socket_timeout=5)
     client.ping()
     yield client
     client.close()
