@@ -244,13 +244,15 @@ def compress_field(values: Iterable[int], lo: int, hi: int, names: Optional[Sequ
     if names is not None:
         return _runs(vals, lambda v: names[v - lo])
     best = _runs(vals, str)
-    if len(vals) >= 4:  # 8,12,16 reads better than 8-16/4
+    if len(vals) >= 3:
         step = vals[1] - vals[0]
         if step > 1 and vals == list(range(vals[0], vals[-1] + 1, step)):
             if vals[0] == lo and vals[-1] + step > hi:
                 stepped = f"*/{step}"
-            else:
+            elif len(vals) >= 4:  # 8,12,16 reads better than 8-16/4
                 stepped = f"{vals[0]}-{vals[-1]}/{step}"
+            else:
+                stepped = best
             if len(stepped) < len(best):
                 best = stepped
     return best
