@@ -1,4 +1,5 @@
-"""The Celery app of onebeat's interop tests: one task, registered as ``interop.record``.
+"""The Celery app of onebeat's interop tests: ``interop.record``, and ``interop.types``, which
+records the Python type of each argument it got.
 
 The worker is started with the broker URL and the queues on its command line; this module only
 keeps the worker quiet on the broker (no remote control, no events, no results), so the test
@@ -48,4 +49,27 @@ def record(self, *args, **kwargs):
         "idempotency_key": getattr(self.request, "idempotency_key", None),
         "scheduled_at": getattr(self.request, "scheduled_at", None),
         "delivery_info": self.request.delivery_info,
+    })
+
+
+def _described(value):
+    """The value's Python type, spelled out inside lists and dicts: ``list[int, float]``, ``dict{a: bool}``."""
+    if isinstance(value, list):
+        return "list[" + ", ".join(_described(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "dict{" + ", ".join(f"{name}: {_described(item)}" for name, item in value.items()) + "}"
+    return type(value).__name__
+
+
+@app.task(bind=True, name="interop.types")
+def types(self, *args, **kwargs):
+    """Records its arguments as Python sees them: each one's type and repr."""
+    onebeat_interop_record.append({
+        "id": self.request.id,
+        "task": self.name,
+        "queue": (self.request.delivery_info or {}).get("routing_key"),
+        "arg_types": [_described(arg) for arg in args],
+        "arg_reprs": [repr(arg) for arg in args],
+        "kwarg_types": {name: _described(value) for name, value in kwargs.items()},
+        "kwarg_reprs": {name: repr(value) for name, value in kwargs.items()},
     })

@@ -39,6 +39,14 @@ final class PythonWorker implements AutoCloseable {
     static final String CELERY_TASK = "interop.record";
     /** The RQ function every RQ interop test publishes to, see {@code onebeat_interop_rq.py}. */
     static final String RQ_FUNCTION = "onebeat_interop_rq.record";
+    /** The module of the Celery app most interop tests start, see {@code onebeat_interop_celery.py}. */
+    static final String CELERY_APP = "onebeat_interop_celery";
+    /**
+     * onebeat's own Python package, {@code python/} of the repository, on every worker's
+     * {@code PYTHONPATH}: resolved from the module's directory ({@code scheduler-app}), where Maven
+     * runs the tests.
+     */
+    static final Path ONEBEAT_PACKAGE_ROOT = Path.of("..", "python").toAbsolutePath().normalize();
 
     // what a worker writes when it rejects a message, cannot decode it or a task raised
     private static final Pattern ERROR_LINE = Pattern.compile(
@@ -81,8 +89,17 @@ final class PythonWorker implements AutoCloseable {
      * the app (such as {@code ONEBEAT_INTEROP_QUEUES}, the queues' declarations).
      */
     static PythonWorker celery(String name, String brokerUrl, Map<String, String> environment, String... queues) {
+        return celery(name, CELERY_APP, brokerUrl, environment, queues);
+    }
+
+    /**
+     * As {@link #celery(String, String, Map, String...)}, with the Celery app of another module of
+     * {@code src/test/resources/interop}, such as {@code onebeat_interop_celery_once}.
+     */
+    static PythonWorker celery(String name, String app, String brokerUrl, Map<String, String> environment,
+                               String... queues) {
         requireModule("celery", "python3-celery celery");
-        return start(name, "ready.", environment, List.of(PYTHON.toString(), "-m", "celery", "-A", "onebeat_interop_celery",
+        return start(name, "ready.", environment, List.of(PYTHON.toString(), "-m", "celery", "-A", app,
                 "-b", brokerUrl, "worker", "-Q", String.join(",", queues), "-n", name + "@%h", "--pool=solo", "--concurrency=1",
                 // not --without-heartbeat: its 2 s timer is what wakes Celery 5.2's event loop on AMQP, which
                 // otherwise leaves deliveries py-amqp already read sitting in its buffer for 10 s and more
@@ -98,8 +115,13 @@ final class PythonWorker implements AutoCloseable {
      * @return the started worker, ready to consume
      */
     static PythonWorker rq(String name, String redisUrl, String queue) {
+        return rq(name, redisUrl, Map.of(), queue);
+    }
+
+    /** As {@link #rq(String, String, String)}, with extra environment for the jobs' modules. */
+    static PythonWorker rq(String name, String redisUrl, Map<String, String> environment, String queue) {
         requireModule("rq", "python3-rq");
-        return start(name, "Listening on", Map.of(), List.of(PYTHON.toString(), "-m", "rq.cli", "worker", "--url", redisUrl,
+        return start(name, "Listening on", environment, List.of(PYTHON.toString(), "-m", "rq.cli", "worker", "--url", redisUrl,
                 "--name", name, "--logging_level", "INFO", queue));
     }
 
@@ -116,7 +138,7 @@ final class PythonWorker implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(logFile.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            builder.environment().put("PYTHONPATH", modulesDir().toString());
+            builder.environment().put("PYTHONPATH", pythonPath());
             builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
             builder.environment().put("PYTHONUNBUFFERED", "1");
             builder.environment().put("PYTHONIOENCODING", "utf-8");
@@ -135,11 +157,16 @@ final class PythonWorker implements AutoCloseable {
         try {
             await("worker " + name + " ready").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
                     .until(() -> {
-                        if (!process.isAlive()) {
+                        // alive first, then the log: a worker may be ready and then crash at once in its first task
+                        boolean alive = process.isAlive();
+                        if (log().contains(readyMarker)) {
+                            return true;
+                        }
+                        if (!alive) {
                             throw new IllegalStateException("worker " + name + " exited with " + process.exitValue()
                                     + " before it was ready; its output:\n" + log());
                         }
-                        return log().contains(readyMarker);
+                        return false;
                     });
         } catch (RuntimeException e) {
             close();
@@ -156,6 +183,39 @@ final class PythonWorker implements AutoCloseable {
             return Path.of(module.toURI()).getParent();
         } catch (URISyntaxException e) {
             throw new IllegalStateException("bad module location " + module, e);
+        }
+    }
+
+    /** @return the task modules' directory, then onebeat's package: what a worker's {@code PYTHONPATH} holds */
+    static String pythonPath() {
+        return modulesDir() + File.pathSeparator + ONEBEAT_PACKAGE_ROOT;
+    }
+
+    /**
+     * Fails unless onebeat's Python package is where {@link #ONEBEAT_PACKAGE_ROOT} says and Debian's
+     * python3 imports it from there, with psycopg2 (the tests of {@code process_once} on PostgreSQL).
+     */
+    static void requireOnebeatPackage() {
+        if (!Files.isRegularFile(ONEBEAT_PACKAGE_ROOT.resolve("onebeat").resolve("__init__.py"))) {
+            throw new IllegalStateException("onebeat's Python package is not at " + ONEBEAT_PACKAGE_ROOT
+                    + "/onebeat (the tests run from scheduler-app/ and take it from ../python)");
+        }
+        requireModule("psycopg2", "python3-psycopg2");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(PYTHON.toString(), "-c", "import onebeat").redirectErrorStream(true);
+            builder.environment().put("PYTHONPATH", pythonPath());
+            builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
+            Process probe = builder.start();
+            String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!probe.waitFor(60, TimeUnit.SECONDS) || probe.exitValue() != 0) {
+                throw new IllegalStateException(PYTHON + " cannot import onebeat from " + ONEBEAT_PACKAGE_ROOT + ": "
+                        + output.strip());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted probing onebeat", e);
         }
     }
 
@@ -204,6 +264,16 @@ final class PythonWorker implements AutoCloseable {
     /** @return whether the worker process is still running */
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** @return the worker's exit status, 137 (128 + 9) after a SIGKILL; the worker must have exited */
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /** @return the file the worker's task runs are appended to */
+    Path recordFile() {
+        return recordFile;
     }
 
     /** Asks the worker to shut down warmly (SIGTERM), then kills what is left of its process tree. */
