@@ -10,16 +10,6 @@ from typing import Any, Optional, Sequence
 log = logging.getLogger("onebeat")
 
 
-def driver(connection: Any) -> str:
-    """``"psycopg2"``, ``"psycopg"`` (3) or ``"dbapi"`` for any other DB-API connection with ``%s`` placeholders."""
-    module = type(connection).__module__ or ""
-    if module.startswith("psycopg2"):
-        return "psycopg2"
-    if module.startswith("psycopg"):
-        return "psycopg"
-    return "dbapi"
-
-
 def execute(connection: Any, sql: str, params: Sequence[Any], fetch: bool = False) -> int:
     """Runs one statement on ``connection`` and returns its row count, or with ``fetch`` the number of rows returned.
 

@@ -113,7 +113,8 @@ def process_once(idempotency_key: str, *, consumer: str, connection: Any = None,
     :param connection: a psycopg2 or psycopg 3 connection: the insert runs on it, in its current
         transaction (a connection in autocommit mode is switched out of it for the block and back
         after). On a clean exit the context manager commits, on an exception it rolls back and
-        re-raises. Do the block's database work on this connection.
+        re-raises. Do the block's database work on this connection. Do not open the block inside
+        psycopg 3's ``with conn.transaction():``, which forbids the explicit commit.
     :param using: with no connection, the Django database alias (default ``"default"``): the block
         runs in ``transaction.atomic(using=using)`` and the insert on ``connections[using]``. Inside
         an outer ``atomic`` the entry commits with the outer transaction, as Django savepoints do.
@@ -125,9 +126,12 @@ def process_once(idempotency_key: str, *, consumer: str, connection: Any = None,
         false for a duplicate. Duplicates are logged at DEBUG (logger ``onebeat``) and counted
         (``onebeat_worker_duplicates_total``); processed keys are counted after the commit
         (``onebeat_worker_processed_total``).
-    :raises ValueError: for an invalid key or consumer, before touching the database
+    :raises ValueError: for an invalid key or consumer, or both ``connection`` and ``using``, before
+        touching the database
     """
     key = _checks.key(idempotency_key)
+    if connection is not None and using is not None:
+        raise ValueError("give connection (psycopg) or using (Django), not both")
     name = _checks.consumer(consumer)
     task = _checks.optional_text("task", task)
     guard = NO_FILTER if filter is None else filter

@@ -24,7 +24,8 @@ in libraries the process has already imported.
 import datetime
 import re
 import sys
-from typing import Any, Mapping, Optional, Tuple
+from collections.abc import Mapping
+from typing import Any, Optional, Tuple
 
 KEY_FIELD = "idempotency_key"
 SCHEDULED_AT_FIELD = "scheduled_at"

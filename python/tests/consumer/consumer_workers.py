@@ -188,7 +188,30 @@ def django_scenarios(database: Dict[str, Any], prefix: str) -> Dict[str, Any]:
     seen["nested_journal"] = journal(key)
     seen["nested_processed_delta"] = metrics.value(metrics.PROCESSED, consumer="django") - before
 
-    # 4. the decorator on a bound Celery task run eagerly with onebeat's headers
+    # 4. throttle and record_effect on Django's connection, inside the block's atomic
+    key = prefix + "/effect"
+    with onebeat.process_once(key, consumer="django") as first:
+        seen["throttle_first"] = onebeat.throttle("django-push", key, 60)
+        seen["throttle_second"] = onebeat.throttle("django-push", key, 60)
+        seen["effect_recorded"] = onebeat.record_effect(key + "/push", destination="https://push.invalid/",
+                                                        payload={"key": key})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT channel, payload, status FROM onebeat_effect WHERE idempotency_key = %s",
+                       [key + "/push"])
+        seen["effect_row"] = list(cursor.fetchone())
+    try:
+        with onebeat.process_once(prefix + "/effect-rolled-back", consumer="django"):
+            onebeat.record_effect(prefix + "/effect-rolled-back/push", destination="https://push.invalid/",
+                                  payload="x")
+            raise RuntimeError("rolled back")
+    except RuntimeError:
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM onebeat_effect WHERE idempotency_key = %s",
+                       [prefix + "/effect-rolled-back/push"])
+        seen["effect_rolled_back"] = cursor.fetchone()[0]
+
+    # 5. the decorator on a bound Celery task run eagerly with onebeat's headers
     from celery import Celery
 
     app = Celery("onebeat_django_test", set_as_current=False)

@@ -165,6 +165,7 @@ def test_a_lost_database_connection_raises_the_drivers_error_and_records_nothing
     (dict(consumer=""), "consumer"),
     (dict(consumer="c" * 201), "consumer"),
     (dict(task=" "), "task"),
+    (dict(using="default"), "not both"),
 ])
 def test_invalid_inputs_are_refused_naming_the_field_before_any_statement(bad, field):
     arguments = dict(idempotency_key="k", consumer="shop", connection=object())
@@ -235,7 +236,8 @@ def test_the_decorator_takes_a_key_function_and_may_run_without_a_key(worker_db,
 
 
 def test_django_rollback_retry_using_nesting_and_the_decorator(worker_db):
-    seen = consumer_workers.run(consumer_workers.django_scenarios, worker_db.django_settings(), unique("django"))
+    prefix = unique("django")
+    seen = consumer_workers.run(consumer_workers.django_scenarios, worker_db.django_settings(), prefix)
 
     assert seen["rollback_first"] is True and seen["rollback_error"] == "handler failed"
     assert seen["rollback_journal"] == 0 and seen["rollback_rows"] == 0
@@ -249,3 +251,7 @@ def test_django_rollback_retry_using_nesting_and_the_decorator(worker_db):
     assert seen["decorated_first"] == "credited" and seen["decorated_second"] == "skipped"
     assert seen["decorated_rows"] == 1 and seen["decorated_task_label"] == 1
     assert "no onebeat idempotency key" in seen["missing_key"]
+    assert seen["throttle_first"] is True and seen["throttle_second"] is False
+    assert seen["effect_recorded"] is True
+    assert seen["effect_row"] == ["http", '{"key":"%s/effect"}' % prefix, "pending"]
+    assert seen["effect_rolled_back"] == 0
