@@ -324,6 +324,24 @@ class DeclarativeJobsTest {
         }
 
         @Test
+        void environmentVariablesNameKwargsInLowerCaseAndTheirUnderscoresNest() {
+            MutablePropertySources sources = new MutablePropertySources();
+            sources.addFirst(new SystemEnvironmentPropertySource(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(Map.of(
+                    "ONEBEAT_JOBS_0_NAME", "x", "ONEBEAT_JOBS_0_EVERY", "1h", "ONEBEAT_JOBS_0_TASK", "t",
+                    "ONEBEAT_JOBS_0_KWARGS_COUNT", "3", "ONEBEAT_JOBS_0_KWARGS_MAX_TRIES", "5"))));
+
+            PeriodicJob job = DeclarativeJobs.from(new Binder(ConfigurationPropertySources.from(sources))
+                    .bindOrCreate("onebeat", JobsProperties.class).jobs()).get(0).job();
+
+            // as the README says: a kwarg named with '_' or upper case needs YAML, the command line or the API
+            assertThat(((DeclarativeJob) job).task().kwargs()).isEqualTo(Map.of("count", 3, "max", Map.of("tries", 5)));
+            PeriodicJob bracketed = RetryAndCatchUp.job(Map.of("onebeat.jobs[0].kwargs.[max_tries]", "5",
+                    "onebeat.jobs[0].kwargs.[Mode]", "fast"));
+            assertThat(((DeclarativeJob) bracketed).task().kwargs()).isEqualTo(Map.of("max_tries", 5, "Mode", "fast"));
+        }
+
+        @Test
         void aNulCharacterInTheTaskQueueOrAnArgumentIsRefusedNamingIt() {
             assertThatThrownBy(() -> RetryAndCatchUp.job(Map.of("onebeat.jobs[0].task", "reports\u0000build")))
                     .isInstanceOf(JobDefinitionException.class)
