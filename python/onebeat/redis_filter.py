@@ -4,7 +4,8 @@ The filter is only a hint: the journal in PostgreSQL stays the authority. A filt
 empty or unreachable answers "not seen" and the database decides, so a Redis outage costs a
 transaction per delivery and never loses or repeats work.
 
-Key format (shared with Java, so both can use one Redis): ``<prefix>:<consumer>:<key>``, value
+Key format (shared with Java, so both can use one Redis): ``<prefix>:<consumer>:<key>`` with ``%``
+written ``%25`` and ``:`` written ``%3A`` inside the consumer and the key (:func:`redis_key`), value
 ``"1"``, written with ``SET NX EX <ttl>`` only AFTER the journal entry committed. Marking earlier
 would make the redelivery of a rolled-back or crashed attempt look processed, and the work would be
 lost.
@@ -24,6 +25,22 @@ log = logging.getLogger("onebeat")
 
 #: How long Redis is left alone after a failure unless told otherwise, in seconds (Java: 5 s).
 DEFAULT_PAUSE = 5.0
+
+
+def redis_key(prefix: str, consumer: str, key: str) -> str:
+    """The Redis key of a processed (consumer, key): ``<prefix>:<consumer>:<key>``, the Java filter's.
+
+    Inside the consumer and the key, ``%`` is written ``%25`` and ``:`` is written ``%3A``, so neither
+    holds a ``:`` and the last two ``:``-separated fields are always the consumer and the key: two
+    different (prefix, consumer, key) never share a Redis key (``shop:eu`` + ``orders`` is
+    ``shop%3Aeu:orders``, ``shop`` + ``eu:orders`` is ``shop:eu%3Aorders``). A mark for one consumer's key
+    can therefore never make another's look processed. Other characters are kept, so keys stay readable.
+    """
+    return f"{prefix}:{_escape(consumer)}:{_escape(key)}"
+
+
+def _escape(part: str) -> str:
+    return part.replace("%", "%25").replace(":", "%3A")
 
 
 class DuplicateFilter(Protocol):
@@ -64,6 +81,8 @@ class RedisDuplicateFilter:
     * ``seen``: ``EXISTS <prefix>:<consumer>:<key>``;
     * ``mark_processed``: ``SET <prefix>:<consumer>:<key> 1 NX EX <ttl>``; keys older than the TTL
       simply fall through to the journal.
+
+    ``%`` and ``:`` in the consumer and the key are written ``%25`` and ``%3A`` (:func:`redis_key`).
 
     Any Redis failure (down, timeout, refused connection, wrong credentials...) makes ``seen``
     answer False and ``mark_processed`` do nothing, so processing goes on through the database.
@@ -122,8 +141,8 @@ class RedisDuplicateFilter:
         return cls(client, prefix, ttl, pause)
 
     def redis_key(self, consumer: str, key: str) -> str:
-        """``<prefix>:<consumer>:<key>``, as the Java filter writes it."""
-        return f"{self.prefix}:{consumer}:{key}"
+        """``<prefix>:<consumer>:<key>`` with ``%`` and ``:`` escaped in consumer and key, as the Java filter writes it."""
+        return redis_key(self.prefix, consumer, key)
 
     def seen(self, consumer: str, key: str) -> bool:
         """True if Redis holds the key; False if not, or if Redis failed or is paused after a failure."""

@@ -8,6 +8,10 @@ import pytest
 import redis
 
 import onebeat
+from pgtest import REPO_ROOT
+
+#: the golden keys the Java kit's RedisDuplicateFilterKeysTest checks too
+GOLDEN_KEYS = REPO_ROOT / "worker-kit/src/test/resources/dev/onebeat/worker/journal/redis-filter-keys.tsv"
 
 REDIS_URL = os.environ.get("ONEBEAT_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -44,7 +48,33 @@ def journal_rows(connection, key):
 
 def test_keys_are_the_java_filters(client, prefix):
     flt = onebeat.RedisDuplicateFilter(client, prefix, ttl=60)
-    assert flt.redis_key("shop", "a/b:c") == f"{prefix}:shop:a/b:c"
+    assert flt.redis_key("shop", "a/b:c") == f"{prefix}:shop:a/b%3Ac"
+
+
+def test_keys_are_the_golden_ones_the_java_filter_writes_too(client):
+    rows = [line.split("\t") for line in GOLDEN_KEYS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert len(rows) >= 10 and all(len(row) == 4 for row in rows)
+    for prefix, consumer, key, expected in rows:
+        assert onebeat.RedisDuplicateFilter(client, prefix, ttl=60).redis_key(consumer, key) == expected
+
+
+def test_a_consumer_and_key_sharing_their_joined_text_get_different_keys(client):
+    flt = onebeat.RedisDuplicateFilter(client, "onebeat:processed", ttl=60)
+    assert flt.redis_key("shop:eu", "orders") != flt.redis_key("shop", "eu:orders")
+    assert flt.redis_key("shop", "a%3Ab") != flt.redis_key("shop", "a:b")
+    assert (onebeat.RedisDuplicateFilter(client, "onebeat:processed:eu", ttl=60).redis_key("shop", "orders")
+            != flt.redis_key("eu", "shop:orders"))
+
+
+def test_one_consumers_mark_does_not_answer_for_another_whose_key_joins_to_the_same_text(client, prefix, conn):
+    flt = onebeat.RedisDuplicateFilter(client, prefix, ttl=60)
+    suffix = uuid.uuid4().hex
+    with onebeat.process_once(f"{suffix}:orders", consumer="shop", connection=conn, filter=flt) as first:
+        assert first
+    assert not flt.seen(f"shop:{suffix}", "orders")
+    with onebeat.process_once("orders", consumer=f"shop:{suffix}", connection=conn, filter=flt) as other:
+        assert other, "the other consumer's key was taken for processed"
 
 
 def test_a_key_is_marked_only_after_the_commit_and_then_short_circuits(client, prefix, conn):

@@ -14,6 +14,14 @@ import redis.clients.jedis.params.SetParams;
  * A {@link DuplicateFilter} on Redis: a processed key is {@code <prefix>:<consumer>:<key>} set to
  * {@code 1} with a time to live. Keys older than the TTL simply fall through to the journal.
  *
+ * <p>Inside the consumer and the key, {@code %} is written {@code %25} and {@code :} is written
+ * {@code %3A}, so the last two {@code :}-separated fields of a Redis key are always the consumer and
+ * the key, and two different (prefix, consumer, key) never share one: {@code shop:eu} + {@code orders}
+ * is {@code <prefix>:shop%3Aeu:orders}, {@code shop} + {@code eu:orders} is
+ * {@code <prefix>:shop:eu%3Aorders}. A false "seen" would skip work, so the mark of one consumer's key
+ * must never answer for another's. The Python package ({@code onebeat.RedisDuplicateFilter}) writes the
+ * same keys.
+ *
  * <p>Any Redis failure (down, timeout, pool exhausted) makes the filter answer "not seen" and skip
  * the mark, so processing goes on through the database. After a failure the filter leaves Redis
  * alone for a pause (five seconds by default), so a Redis that hangs does not add a timeout to every
@@ -111,7 +119,11 @@ public final class RedisDuplicateFilter implements DuplicateFilter {
     }
 
     String redisKey(String consumer, String key) {
-        return prefix + ":" + consumer + ":" + key;
+        return prefix + ":" + escape(consumer) + ":" + escape(key);
+    }
+
+    private static String escape(String part) {
+        return part.replace("%", "%25").replace(":", "%3A");
     }
 
     private boolean paused() {
