@@ -139,8 +139,40 @@ def _fields(source: Any) -> Tuple[Any, Any]:
         return _from_mapping(source)
     request = getattr(source, "request", None)
     if request is not None and _looks_like_celery_task(source):
-        return _from_object(request)
-    return _from_object(source)
+        source = request
+    found = _from_object(source)
+    _keep_for_retry(source, *found)
+    return found
+
+
+def _keep_for_retry(request: Any, raw_key: Any, raw_instant: Any) -> None:
+    """Copies onebeat's headers into a Celery worker request's ``headers``, so that ``self.retry()`` sends them.
+
+    A worker builds the request from the message's headers, and Celery before 5.3 builds a retry's
+    message from ``request.headers`` (None on a worker), so the retry lost the key and the retried
+    task could not be processed once. Adding them there makes the retry carry the same key and instant.
+    """
+    if raw_key is None or not _is_celery_request(request):
+        return
+    headers = getattr(request, "headers", None)
+    if headers is None:
+        headers = {}
+    elif not isinstance(headers, dict):
+        return
+    wanted = {KEY_FIELD: raw_key}
+    if raw_instant is not None:
+        wanted[SCHEDULED_AT_FIELD] = raw_instant
+    if all(headers.get(name) == value for name, value in wanted.items()):
+        return
+    try:
+        request.headers = {**headers, **wanted}
+    except Exception:  # a request that cannot take it retries as Celery does
+        pass
+
+
+def _is_celery_request(source: Any) -> bool:
+    kind = type(source)
+    return kind.__name__ == "Context" and kind.__module__.startswith("celery.")
 
 
 def _looks_like_celery_task(source: Any) -> bool:
