@@ -61,6 +61,63 @@ class Refusal(Exception):
 
 
 # ---------------------------------------------------------------------------------------------
+# Values shown in messages: the same text on every run (no object addresses, no set order)
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_SIMPLE = (bool, int, float, str, bytes, _dt.date, _dt.time, _dt.timedelta, _dt.timezone)
+
+
+def show(value: Any, depth: int = 0) -> str:
+    """``repr(value)`` made deterministic, for the YAML and stderr, which must be the same on every run.
+
+    An object without a ``__repr__`` of its own is shown as ``<module.Class name=value ...>`` with its
+    public data attributes (sorted by name) instead of ``<... object at 0x7f...>``; any address that
+    another ``repr`` embeds is removed; sets are shown sorted (their order changes with the process's
+    hash seed). Containers are shown item by item with the same rules.
+    """
+    if depth > 4:
+        return "..."
+    if value is None or isinstance(value, _SIMPLE):
+        return _ADDRESS.sub("", repr(value))
+    if type(value) in (list, tuple):
+        inner = ", ".join(show(v, depth + 1) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner}{',' if len(value) == 1 else ''})"
+    if type(value) is dict:
+        return "{" + ", ".join(f"{show(k, depth + 1)}: {show(v, depth + 1)}" for k, v in value.items()) + "}"
+    if isinstance(value, (set, frozenset)):
+        items = sorted(show(v, depth + 1) for v in value)
+        return ("{" + ", ".join(items) + "}") if items else f"{type(value).__name__}()"
+    cls = type(value)
+    if cls.__repr__ is object.__repr__:
+        attributes = _attributes(value, depth)
+        return f"<{_class_name(cls)}{' ' + attributes if attributes else ''}>"
+    try:
+        text = repr(value)
+    except Exception as e:  # a broken __repr__ must not stop the import
+        return f"<{_class_name(cls)}, repr failed: {type(e).__name__}>"
+    return _ADDRESS.sub("", text)
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _attributes(value: Any, depth: int) -> str:
+    """``name=value`` of an object's public, non-callable instance attributes, sorted by name."""
+    try:
+        items = sorted(vars(value).items())
+    except TypeError:  # no __dict__ (slots)
+        names = sorted(n for c in type(value).__mro__ for n in getattr(c, "__slots__", ()) if isinstance(n, str))
+        items = [(n, getattr(value, n)) for n in names if hasattr(value, n)]
+    shown = [f"{name}={show(v, depth + 1)}" for name, v in items
+             if not name.startswith("_") and not callable(v)]
+    text = " ".join(shown[:8]) + (" ..." if len(shown) > 8 else "")
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
 # The model: what one beat entry became
 
 
@@ -171,7 +228,7 @@ def _check_json(value: Any, where: str) -> None:
         return
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
-            raise Refusal(f"{where}: {value!r} is not a JSON number")
+            raise Refusal(f"{where}: {show(value)} is not a JSON number")
         return
     if isinstance(value, str):
         if "\x00" in value:
@@ -186,11 +243,11 @@ def _check_json(value: Any, where: str) -> None:
     if isinstance(value, dict):
         for k, v in value.items():
             if not isinstance(k, str):
-                raise Refusal(f"{where}: key {k!r} is not a string; JSON objects have text keys")
-            _check_json(k, f"{where} key {k!r}")
-            _check_json(v, f"{where}[{k!r}]")
+                raise Refusal(f"{where}: key {show(k)} is not a string; JSON objects have text keys")
+            _check_json(k, f"{where} key {show(k)}")
+            _check_json(v, f"{where}[{show(k)}]")
         return
-    raise Refusal(f"{where}: {type(value).__name__} {value!r} is not a JSON value (onebeat sends JSON)")
+    raise Refusal(f"{where}: {type(value).__name__} {show(value)} is not a JSON value (onebeat sends JSON)")
 
 
 def _json_text(value: Any) -> str:
@@ -362,19 +419,19 @@ def interval_text(seconds: int) -> str:
 def whole_seconds(value: Any, what: str) -> int:
     """Seconds of a timedelta or a number, refused unless a whole number from 1 s to 2^31-1 s."""
     if isinstance(value, bool):
-        raise Refusal(f"{what} {value!r} is not a duration")
+        raise Refusal(f"{what} {show(value)} is not a duration")
     if isinstance(value, _dt.timedelta):
         micros = (value.days * 86400 + value.seconds) * 1_000_000 + value.microseconds
         shown = str(value)
     elif isinstance(value, (int, float)):
         if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-            raise Refusal(f"{what} {value!r} is not a duration")
+            raise Refusal(f"{what} {show(value)} is not a duration")
         micros = round(value * 1_000_000) if isinstance(value, float) else value * 1_000_000
-        shown = f"{value!r} s"
+        shown = f"{show(value)} s"
         if isinstance(value, float) and value != int(value):
             micros = None
     else:
-        raise Refusal(f"{what} {value!r} is not a number of seconds or a timedelta")
+        raise Refusal(f"{what} {show(value)} is not a number of seconds or a timedelta")
     if micros is None or micros % 1_000_000:
         raise Refusal(f"{what} {shown} is not a whole number of seconds; onebeat's intervals are whole seconds")
     seconds = micros // 1_000_000
@@ -405,7 +462,7 @@ def zone_name(tz: Any) -> str:
         raise Refusal(f"time zone {tz} is a fixed offset of no whole hours; onebeat needs an IANA zone")
     if type(tz).__name__ == "LocalTimezone":
         return local_zone_name()
-    raise Refusal(f"time zone {tz!r} has no IANA name")
+    raise Refusal(f"time zone {show(tz)} has no IANA name")
 
 
 def local_zone_name() -> str:
@@ -444,7 +501,7 @@ def schedule_fields(entry: Entry, default_zone: str, conv: Converted) -> list:
     from celery import schedules as cs
     sched = entry.schedule
     if isinstance(sched, bool):
-        raise Refusal(f"schedule {sched!r} is not a schedule")
+        raise Refusal(f"schedule {show(sched)} is not a schedule")
     if isinstance(sched, (int, float, _dt.timedelta)):
         seconds = whole_seconds(sched, "interval")
         return _every(seconds, entry, conv)
@@ -454,7 +511,7 @@ def schedule_fields(entry: Entry, default_zone: str, conv: Converted) -> list:
         zone = entry.zone or crontab_zone(sched, default_zone)
         return [("cron", yaml_str(expression)), ("zone", yaml_str(zone))]
     if isinstance(sched, cs.solar):
-        raise Refusal(f"solar schedule {sched.event!r} at ({sched.lat}, {sched.lon}): onebeat has no "
+        raise Refusal(f"solar schedule {show(sched.event)} at ({sched.lat}, {sched.lon}): onebeat has no "
                       "sunrise/sunset schedules; use a cron near the usual time, or compute the times in a job")
     if type(sched) is cs.schedule or (isinstance(sched, cs.schedule) and type(sched).__name__ == "schedule"):
         if getattr(sched, "relative", False):
@@ -462,7 +519,12 @@ def schedule_fields(entry: Entry, default_zone: str, conv: Converted) -> list:
         seconds = whole_seconds(sched.run_every, "run_every")
         return _every(seconds, entry, conv)
     cls = type(sched)
-    raise Refusal(f"schedule class {cls.__module__}.{cls.__qualname__} ({sched!r}) has no onebeat equivalent; "
+    if cls.__repr__ is object.__repr__:
+        described = _attributes(sched, 0)
+        described = f"attributes: {described}" if described else "no attributes"
+    else:
+        described = show(sched)
+    raise Refusal(f"schedule class {_class_name(cls)} ({described}) has no onebeat equivalent; "
                   "onebeat imports crontab and fixed intervals")
 
 
@@ -486,11 +548,11 @@ def option_fields(entry: Entry, conv: Converted) -> tuple:
         queue = getattr(queue, "name", None) or queue
     if queue is not None:
         if not isinstance(queue, str) or not queue.strip():
-            raise Refusal(f"options.queue {queue!r} is not a queue name")
+            raise Refusal(f"options.queue {show(queue)} is not a queue name")
         if "\x00" in queue:
             raise Refusal("options.queue holds a NUL character")
         if queue == RESERVED_QUEUE:
-            raise Refusal(f"queue {queue!r} is onebeat's own (alert deliveries)")
+            raise Refusal(f"queue {show(queue)} is onebeat's own (alert deliveries)")
     lines = []
     if "expires" in opts:
         value = opts.pop("expires")
@@ -506,7 +568,7 @@ def option_fields(entry: Entry, conv: Converted) -> tuple:
         value = opts.pop("priority")
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-                conv.unsupported.append(f"priority={value!r}: onebeat's priority is a whole number 0 to 255")
+                conv.unsupported.append(f"priority={show(value)}: onebeat's priority is a whole number 0 to 255")
             else:
                 lines.append(("priority", str(value)))
     for key, yaml_name in (("exchange", "exchange"), ("routing_key", "routing-key")):
@@ -517,7 +579,7 @@ def option_fields(entry: Entry, conv: Converted) -> tuple:
             if value is None or value == "":
                 continue
             if not isinstance(value, str) or "\x00" in value:
-                conv.unsupported.append(f"{key}={value!r}: not a name onebeat can carry")
+                conv.unsupported.append(f"{key}={show(value)}: not a name onebeat can carry")
             else:
                 lines.append((yaml_name, yaml_str(value)))
     if "headers" in opts:
@@ -525,35 +587,35 @@ def option_fields(entry: Entry, conv: Converted) -> tuple:
         kept = []
         for name, value in (headers or {}).items():
             if not isinstance(name, str) or not name.strip() or "[" in name or "]" in name or "\x00" in name:
-                conv.unsupported.append(f"header {name!r}: not a header name onebeat can carry")
+                conv.unsupported.append(f"header {show(name)}: not a header name onebeat can carry")
             elif name.lower() in RESERVED_HEADERS:
-                conv.unsupported.append(f"header {name!r}: Celery's own header, which a job cannot replace")
+                conv.unsupported.append(f"header {show(name)}: Celery's own header, which a job cannot replace")
             elif not isinstance(value, str) or "\x00" in value:
-                conv.unsupported.append(f"header {name!r}={value!r}: onebeat's headers are text; "
+                conv.unsupported.append(f"header {show(name)}={show(value)}: onebeat's headers are text; "
                                         "the worker would get a string")
             else:
                 kept.append((yaml_key(name), yaml_str(value)))
         if kept:
             lines.append(("headers", kept))
     for key in sorted(opts, key=str):
-        conv.unsupported.append(f"option {key}={opts[key]!r}: onebeat has no such delivery option; "
+        conv.unsupported.append(f"option {key}={show(opts[key])}: onebeat has no such delivery option; "
                                 "the job is written without it")
     return queue, lines
 
 
 def _expires_text(value: Any) -> str:
     if isinstance(value, bool):
-        raise Refusal(f"expires={value!r} is not a duration")
+        raise Refusal(f"expires={show(value)} is not a duration")
     if isinstance(value, _dt.timedelta):
         micros = (value.days * 86400 + value.seconds) * 1_000_000 + value.microseconds
     elif isinstance(value, (int, float)) and math.isfinite(value):
         micros = round(value * 1_000_000)
         if isinstance(value, float) and abs(micros - value * 1_000_000) > 1e-3:
-            raise Refusal(f"expires={value!r} is finer than a microsecond")
+            raise Refusal(f"expires={show(value)} is finer than a microsecond")
     else:
-        raise Refusal(f"expires={value!r} is not seconds, a timedelta or a datetime")
+        raise Refusal(f"expires={show(value)} is not seconds, a timedelta or a datetime")
     if micros <= 0:
-        raise Refusal(f"expires={value!r} is not positive")
+        raise Refusal(f"expires={show(value)} is not positive")
     if micros % 1_000_000 == 0:
         return interval_text(micros // 1_000_000)
     if micros % 1000 == 0:
@@ -567,19 +629,19 @@ def argument_fields(entry: Entry) -> list:
     if args is None:
         args = ()
     if isinstance(args, (str, bytes)) or not isinstance(args, (list, tuple)):
-        raise Refusal(f"args {args!r} is not a list or tuple")
+        raise Refusal(f"args {show(args)} is not a list or tuple")
     _check_json(list(args), "args")
     if args:
         lines.append(("args", [yaml_argument(a) for a in args]))
     kwargs = entry.kwargs or {}
     if not isinstance(kwargs, dict):
-        raise Refusal(f"kwargs {kwargs!r} is not a dict")
+        raise Refusal(f"kwargs {show(kwargs)} is not a dict")
     _check_json(kwargs, "kwargs")
     if kwargs:
         items = []
         for key, value in kwargs.items():
             if not key or "[" in key or "]" in key or key != key.strip():
-                raise Refusal(f"kwargs key {key!r}: onebeat's configuration cannot carry a key that is empty, holds "
+                raise Refusal(f"kwargs key {show(key)}: onebeat's configuration cannot carry a key that is empty, holds "
                               "'[' or ']' or has surrounding blanks")
             items.append((yaml_key(key), yaml_argument(value)))
         lines.append(("kwargs", items))
@@ -639,9 +701,9 @@ def convert(entries: List[Entry], default_zone: str) -> List[Converted]:
             if entry.refusal:
                 raise Refusal(entry.refusal)
             for key in entry.unknown_keys:
-                conv.unsupported.append(f"entry key {key!r}: not a beat_schedule field onebeat knows; ignored")
+                conv.unsupported.append(f"entry key {show(key)}: not a beat_schedule field onebeat knows; ignored")
             if not isinstance(entry.task, str) or not entry.task.strip():
-                raise Refusal(f"task {entry.task!r} is not a task name")
+                raise Refusal(f"task {show(entry.task)} is not a task name")
             if "\x00" in entry.task:
                 raise Refusal("task holds a NUL character")
             schedule = schedule_fields(entry, default_zone, conv)
@@ -710,8 +772,8 @@ def _yaml_field(prefix: str, key: str, value: Any, indent: str) -> list:
 
 
 def _comment(text: str) -> str:
-    # a comment is one line: fold any line break a message or name holds
-    return re.sub(r"[\r\n\x85\u2028\u2029]", " ", text)
+    # a comment is one line: fold any line break a message or name holds; no address from a repr
+    return _ADDRESS.sub("", re.sub(r"[\r\n\x85\u2028\u2029]", " ", text))
 
 
 # ---------------------------------------------------------------------------------------------

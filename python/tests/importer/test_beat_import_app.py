@@ -172,3 +172,22 @@ def test_an_empty_schedule_writes_no_jobs(importer, tmp_path):
     done = importer("empty_app:app", cwd=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert yaml.safe_load(done.stdout) == {"onebeat": {"jobs": []}}
+
+
+def test_runs_in_separate_processes_write_the_same_bytes_when_they_refuse_objects(importer, tmp_path):
+    outputs = []
+    for seed in ("1", "2"):  # sets of strings come out in another order under another hash seed
+        target = tmp_path / f"jobs-{seed}.yaml"
+        done = importer("beat_import_custom_app:app", "-o", str(target), env={"PYTHONHASHSEED": seed})
+        assert done.returncode == 0, done.stderr
+        outputs.append((target.read_bytes(), done.stderr))
+    assert outputs[0][0] == outputs[1][0]
+    assert outputs[0][1] == outputs[1][1]
+    text = outputs[0][0].decode("utf-8")
+    assert " at 0x" not in text
+    assert ("'moon': schedule class beat_import_custom_app.Lunar (attributes: calendar=<beat_import_custom_app.Calendar> "
+            "every_days=29.5 hemispheres={'east', 'north', 'south', 'west'} phase='full') has no onebeat equivalent"
+            in text)
+    assert "'object-argument': args[0]: Calendar <beat_import_custom_app.Calendar> is not a JSON value" in text
+    assert "'set-argument': args[0]: set {'w', 'x', 'y', 'z'} is not a JSON value" in text
+    assert "option link=<function notify>: onebeat has no such delivery option" in text
