@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, List, Optional, Sequence
 # ---------------------------------------------------------------------------------------------
 # onebeat's rules, as scheduler-app and job-api apply them
 
-JOB_NAME_MAX = 150  # JobNames.MAX_LENGTH, and VARCHAR(150) of every job_name column
+JOB_NAME_MAX = 150  # JobNames.MAX_LENGTH, and VARCHAR(150) of every job_name column, in UTF-16 units (below)
 MAX_INTERVAL_SECONDS = 2 ** 31 - 1  # Schedule.Interval: 1 s to Integer.MAX_VALUE s
 RESERVED_QUEUE = "onebeat.alerts"  # OutboxTask.RESERVED_QUEUE
 # DeliveryOptions.RESERVED_HEADERS: Celery's protocol 2 headers and onebeat's own
@@ -409,6 +409,81 @@ def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth"}[n]
 
 
+# The years searched for a zone's clock changes. Fixed, not "from today", so that the file is the same
+# whenever the importer runs.
+DST_SEARCH_YEARS = (2026, 2034)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def repeated_time_note(sets: tuple, zone: str) -> Optional[str]:
+    """What differs from celery beat when the zone's clocks go back, for a cron onebeat runs on elapsed time.
+
+    onebeat's cron with every value in its minute or hour field ignores the overlap policy and fires
+    both occurrences of a repeated wall-clock time (the README's "Elapsed-time crons"); celery beat
+    fires a repeated time once, at its first occurrence (it waits for the wall clock to pass its
+    last run again). Such a job gets, on each night the clocks go back, one extra run per matching
+    time of the repeated stretch. Returns the note naming the first such night from
+    ``DST_SEARCH_YEARS`` on which the cron matches a repeated time, or None (a cron that is not on
+    elapsed time, a zone without such a night, a cron matching no repeated time).
+    """
+    minute, hour, dom, moy, dow = sets
+    fields = [name for name, values, size in (("minute", minute, 60), ("hour", hour, 24)) if len(values) == size]
+    if not fields:
+        return None
+    tz = _zone_info(zone)
+    if tz is None:
+        return None
+    for change, before, after in _clock_changes(tz):
+        if after >= before:
+            continue  # clocks going forward: nothing is repeated
+        first = (change + after).replace(tzinfo=None)  # the first wall-clock time shown twice
+        length = int((before - after).total_seconds() // 60)
+        repeated = [first + _dt.timedelta(minutes=k) for k in range(length)]
+        matching = [t for t in repeated if t.minute in minute and t.hour in hour and t.day in dom
+                    and t.month in moy and t.isoweekday() % 7 in dow]
+        if not matching:
+            continue
+        last = repeated[-1]
+        day = f"{first.day} {_MONTHS[first.month - 1]} {first.year}"
+        runs = f"{len(matching)} run{'s' if len(matching) != 1 else ''}"
+        return (f"daylight saving: onebeat runs this cron on elapsed time (every value in its "
+                f"{' and '.join(fields)} field{'s' if len(fields) > 1 else ''}), so it fires both occurrences of a "
+                f"time the clocks repeat and its overlap policy does not apply; celery beat fires a repeated time "
+                f"once. On {day} {zone} shows {first:%H:%M}-{last:%H:%M} twice: onebeat makes {runs} there that "
+                f"celery beat never made, and likewise each time the clocks go back")
+    return None
+
+
+def _zone_info(zone: str):
+    try:
+        from zoneinfo import ZoneInfo
+        return ZoneInfo(zone)
+    except Exception:  # an unknown zone is onebeat's to refuse; the note is only a note
+        return None
+
+
+def _clock_changes(tz) -> Iterable[tuple]:
+    """(instant of the change in UTC, offset before, offset after) for each change of the zone's offset."""
+    start = _dt.datetime(DST_SEARCH_YEARS[0], 1, 1, tzinfo=_dt.timezone.utc)
+    end = _dt.datetime(DST_SEARCH_YEARS[1], 1, 1, tzinfo=_dt.timezone.utc)
+    day = _dt.timedelta(days=1)
+    t, offset = start, start.astimezone(tz).utcoffset()
+    while t < end:
+        following = (t + day).astimezone(tz).utcoffset()
+        if following != offset:
+            lo, hi = t, t + day  # the offset is `offset` at lo and `following` at hi
+            while hi - lo > _dt.timedelta(seconds=1):
+                mid = lo + (hi - lo) / 2
+                if mid.astimezone(tz).utcoffset() == offset:
+                    lo = mid
+                else:
+                    hi = mid
+            yield hi.replace(microsecond=0), offset, following
+            offset = following
+        t += day
+
+
 def interval_text(seconds: int) -> str:
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds % size == 0:
@@ -509,6 +584,9 @@ def schedule_fields(entry: Entry, default_zone: str, conv: Converted) -> list:
         expression, notes = cron_from_crontab(sched)
         conv.notes.extend(notes)
         zone = entry.zone or crontab_zone(sched, default_zone)
+        overlap = repeated_time_note(_celery_fields(sched), zone)
+        if overlap:
+            conv.notes.append(overlap)
         return [("cron", yaml_str(expression)), ("zone", yaml_str(zone))]
     if isinstance(sched, cs.solar):
         raise Refusal(f"solar schedule {show(sched.event)} at ({sched.lat}, {sched.lon}): onebeat has no "
@@ -648,6 +726,21 @@ def argument_fields(entry: Entry) -> list:
     return lines
 
 
+def utf16_length(text: str) -> int:
+    """The length Java's ``String.length()`` gives, which onebeat's job-name limit counts: UTF-16 code units."""
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+def utf16_prefix(text: str, units: int) -> str:
+    """The longest start of ``text`` of at most ``units`` UTF-16 units, never half of a character."""
+    used = 0
+    for i, c in enumerate(text):
+        used += 2 if ord(c) > 0xFFFF else 1
+        if used > units:
+            return text[:i]
+    return text
+
+
 def sanitize_name(raw: Any, taken: set, index: int) -> tuple:
     """A valid, unique onebeat job name for a beat entry name, and why it differs, if it does."""
     original = raw if isinstance(raw, str) else str(raw)
@@ -667,12 +760,14 @@ def sanitize_name(raw: Any, taken: set, index: int) -> tuple:
     if not name:
         name = f"beat-entry-{index + 1}"
         reasons.append("the name was blank")
-    if len(name) > JOB_NAME_MAX:
+    if utf16_length(name) > JOB_NAME_MAX:
         digest = hashlib.sha256(original.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        name = name[:JOB_NAME_MAX - 9].rstrip() + "-" + digest
-        reasons.append(f"longer than {JOB_NAME_MAX} characters, shortened")
+        name = utf16_prefix(name, JOB_NAME_MAX - 9).rstrip() + "-" + digest
+        reasons.append(f"longer than {JOB_NAME_MAX} characters, shortened (counted as onebeat counts them, in "
+                       f"UTF-16 units: a character beyond U+FFFF, such as an emoji, counts two; "
+                       f"this one had {utf16_length(original.strip())})")
     if name in taken:
-        base = name[:JOB_NAME_MAX - 4]
+        base = utf16_prefix(name, JOB_NAME_MAX - 4)
         n = 2
         while f"{base}-{n}" in taken:
             n += 1

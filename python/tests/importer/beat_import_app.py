@@ -73,5 +73,6 @@ app.conf.beat_schedule = {
     "  needs/renaming\t": {"task": "ops.rename", "schedule": crontab(minute=1)},
     "needs-renaming": {"task": "ops.rename2", "schedule": crontab(minute=2)},
     "x" * 200: {"task": "ops.long", "schedule": crontab(minute=3)},
+    "\U0001F600" * 76: {"task": "ops.emoji", "schedule": crontab(minute=6)},  # 76 characters, 152 UTF-16 units
     "unknown-key": {"task": "ops.unknown", "schedule": crontab(minute=4), "priority": 3},
 }

@@ -1,8 +1,10 @@
 """The importer over a Celery app with one entry of every schedule and option kind (beat_import_app)."""
 
+import pytest
 import yaml
 
 import beat_import_app
+from onebeat.beat_import import sanitize_name
 from onebeat_typing import jsonish, typed, unbracket
 
 
@@ -124,6 +126,31 @@ def test_names_are_sanitized_unique_and_the_renames_said(importer):
     assert "renamed from '  needs/renaming\\t': surrounding blanks removed" in done.stderr
     assert "renamed from 'needs-renaming': another entry has that name" in done.stderr
     assert "longer than 150 characters, shortened" in done.stderr
+
+
+def test_a_name_of_emoji_is_limited_in_utf16_units_as_onebeat_counts_them(importer):
+    done, doc = _import(importer)
+    emoji = [name for name in _jobs(doc) if name.startswith("\U0001F600")]
+    assert len(emoji) == 1
+    assert len(emoji[0].encode("utf-16-le")) // 2 <= 150
+    assert emoji[0] == "\U0001F600" * 70 + "-" + emoji[0][-8:]
+    assert "longer than 150 characters, shortened (counted as onebeat counts them, in UTF-16 units" in done.stderr
+    assert "this one had 152)" in done.stderr
+
+
+@pytest.mark.parametrize("name, kept", [
+    ("\U0001F600" * 75, True),             # 150 UTF-16 units: the longest name onebeat takes
+    ("a" + "\U0001F600" * 75, False),      # 76 characters but 151 units
+    ("\u00e9" * 150, True),                # 150 characters of the BMP, one unit each
+    ("a" * 149 + "\U0001F600", False),
+])
+def test_names_at_the_limit_count_astral_characters_twice(name, kept):
+    sanitized, reasons = sanitize_name(name, set(), 0)
+    assert (sanitized == name) is kept
+    assert len(sanitized.encode("utf-16-le")) // 2 <= 150
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for c in sanitized)  # no half of a character
+    if not kept:
+        assert reasons and reasons[0].startswith("longer than 150 characters, shortened")
 
 
 def test_output_is_stable(importer):

@@ -107,6 +107,16 @@ class JobsTest {
                 .withMessageStartingWith("name must be at most 150 characters, was 151");
     }
 
+    @Test
+    void nameLengthCountsUtf16UnitsSoSeventyFiveEmojiFitAndSeventySixDoNot() {
+        String emoji = "\uD83D\uDE00";
+
+        assertThat(Jobs.periodic(emoji.repeat(75), EVERY_MINUTE).execute(context -> { }).name()).hasSize(150);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic(emoji.repeat(76), EVERY_MINUTE))
+                .withMessageStartingWith("name must be at most 150 characters, was 152");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {0, -1})
     void nonPositiveLockRejectedNamingFieldAndValue(long seconds) {

@@ -86,6 +86,8 @@ class BeatImportIT {
             crons.put("needs-renaming", "1 * * * *");
             crons.put("needs-renaming-2", "2 * * * *");
             crons.put("x".repeat(141) + "-aa20c23e", "3 * * * *");
+            // 76 emoji are 152 UTF-16 units, which Java counts: shortened to 70 and the hash
+            crons.put("\uD83D\uDE00".repeat(70) + "-a8c77ed7", "6 * * * *");
             crons.put("unknown-key", "4 * * * *");
             Map<String, Duration> intervals = Map.of("every-30s-timedelta", Duration.ofSeconds(30),
                     "every-90s-number", Duration.ofSeconds(90), "every-hour-schedule", Duration.ofHours(1),
