@@ -143,7 +143,7 @@ def test_a_name_of_emoji_is_limited_in_utf16_units_as_onebeat_counts_them(import
     ("a" + "\U0001F600" * 75, False),      # 76 characters but 151 units
     ("\u00e9" * 150, True),                # 150 characters of the BMP, one unit each
     ("a" * 149 + "\U0001F600", False),
-])
+], ids=["75-emoji", "a-and-75-emoji", "150-e-acute", "149-a-and-an-emoji"])
 def test_names_at_the_limit_count_astral_characters_twice(name, kept):
     sanitized, reasons = sanitize_name(name, set(), 0)
     assert (sanitized == name) is kept
