@@ -1,5 +1,6 @@
 package dev.onebeat.worker.effect;
 
+import dev.onebeat.worker.ColumnText;
 import java.util.Objects;
 
 /**
@@ -14,10 +15,10 @@ import java.util.Objects;
  */
 public record Effect(String idempotencyKey, String channel, String destination, String payload) {
 
-    /** The width of {@code onebeat_effect.idempotency_key}. */
+    /** The width of {@code onebeat_effect.idempotency_key}, in Unicode code points (see {@link ColumnText}). */
     public static final int MAX_KEY_LENGTH = 320;
 
-    /** The width of {@code onebeat_effect.channel}. */
+    /** The width of {@code onebeat_effect.channel}, in Unicode code points. */
     public static final int MAX_CHANNEL_LENGTH = 100;
 
     public Effect {
@@ -28,16 +29,9 @@ public record Effect(String idempotencyKey, String channel, String destination, 
     }
 
     private static void requireText(String field, String value, int maxLength) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(field + " must not be blank, was " + quoted(value));
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be blank, was null");
         }
-        if (value.length() > maxLength) {
-            throw new IllegalArgumentException(field + " must be at most " + maxLength + " characters, was "
-                    + value.length() + ": " + quoted(value.substring(0, 40)) + "...");
-        }
-    }
-
-    private static String quoted(String value) {
-        return value == null ? "null" : "'" + value + "'";
+        ColumnText.require(field, value, maxLength);
     }
 }

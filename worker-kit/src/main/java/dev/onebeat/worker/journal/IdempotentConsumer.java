@@ -40,7 +40,7 @@ public final class IdempotentConsumer {
 
     /**
      * @param dataSource where the journal and the handler's tables live
-     * @param consumer who processes, 1 to 200 characters, stable across deploys
+     * @param consumer who processes, 1 to 200 characters (Unicode code points), stable across deploys
      * @param metrics where processed and duplicate deliveries are counted
      * @return a consumer without a duplicate filter
      */
@@ -70,7 +70,7 @@ public final class IdempotentConsumer {
      * Applies the work once per key, in a transaction together with the journal entry.
      *
      * @param task the task or message type, a metrics tag only; may be null
-     * @param key the message's idempotency key, 1 to 320 characters
+     * @param key the message's idempotency key, 1 to 320 characters (Unicode code points)
      * @param work the handler's database work
      * @return true if the work was applied and committed, false if the key was a duplicate
      * @throws JournalException (or the work's own unchecked exception) after rolling back

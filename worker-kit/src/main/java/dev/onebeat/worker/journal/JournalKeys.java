@@ -1,33 +1,26 @@
 package dev.onebeat.worker.journal;
 
-import java.util.Objects;
+import dev.onebeat.worker.ColumnText;
 
-/** Limits of the journal's columns, checked before a statement so the error names the value. */
+/**
+ * Limits of the journal's columns, checked before a statement so the error names the value. Counted
+ * in Unicode code points, as the {@code VARCHAR} columns and the Python package count them.
+ */
 final class JournalKeys {
 
+    /** {@code onebeat_processed.consumer VARCHAR(200)}. */
     static final int MAX_CONSUMER = 200;
+    /** {@code onebeat_processed.idempotency_key VARCHAR(320)}. */
     static final int MAX_KEY = 320;
 
     private JournalKeys() {
     }
 
     static String consumer(String consumer) {
-        return checked("consumer", consumer, MAX_CONSUMER);
+        return ColumnText.require("consumer", consumer, MAX_CONSUMER);
     }
 
     static String key(String key) {
-        return checked("key", key, MAX_KEY);
-    }
-
-    private static String checked(String field, String value, int max) {
-        Objects.requireNonNull(value, field + " must not be null");
-        if (value.isBlank()) {
-            throw new IllegalArgumentException(field + " must not be blank, was '" + value + "'");
-        }
-        if (value.length() > max) {
-            throw new IllegalArgumentException(field + " must be at most " + max + " characters, was "
-                    + value.length() + ": '" + value.substring(0, 40) + "...'");
-        }
-        return value;
+        return ColumnText.require("key", key, MAX_KEY);
     }
 }

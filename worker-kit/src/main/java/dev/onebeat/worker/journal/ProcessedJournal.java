@@ -43,9 +43,9 @@ public final class ProcessedJournal {
      * all on {@code transaction}. The caller commits; nothing counts as processed before it does.
      *
      * @param transaction a connection with auto-commit off
-     * @param consumer who processes, 1 to 200 characters; each consumer has its own set of keys
+     * @param consumer who processes, 1 to 200 characters (Unicode code points); each consumer has its own set of keys
      * @param task the task or message type, a metrics tag only; may be null
-     * @param key the message's idempotency key (from the task row or a header), 1 to 320 characters
+     * @param key the message's idempotency key (from the task row or a header), 1 to 320 characters (Unicode code points)
      * @param work the handler's database work
      * @return true if the work ran, false if the key was a duplicate and the work was skipped
      * @throws JournalException if the insert or the work failed; roll the transaction back

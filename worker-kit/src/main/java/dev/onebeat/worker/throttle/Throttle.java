@@ -1,5 +1,6 @@
 package dev.onebeat.worker.throttle;
 
+import dev.onebeat.worker.ColumnText;
 import dev.onebeat.worker.metrics.WorkerMetrics;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,16 +39,16 @@ public final class Throttle {
 
     /**
      * @param connection where {@code onebeat_throttle} lives; auto-commit or the caller's transaction
-     * @param kind the notification kind, 1 to 100 characters
-     * @param subject who it is about (a user id), 1 to 200 characters
+     * @param kind the notification kind, 1 to 100 characters (Unicode code points, as the column counts)
+     * @param subject who it is about (a user id), 1 to 200 characters (Unicode code points)
      * @param window how long after an acquisition the next is refused; at least one millisecond
      * @return true if the caller may send now; false if the current window is held, counted as throttled
      * @throws ThrottleException if the statement failed
      */
     public boolean tryAcquire(Connection connection, String kind, String subject, Duration window) {
         Objects.requireNonNull(connection, "connection must not be null");
-        checked("kind", kind, 100);
-        checked("subject", subject, 200);
+        ColumnText.require("kind", kind, 100);
+        ColumnText.require("subject", subject, 200);
         Objects.requireNonNull(window, "window must not be null");
         if (window.toMillis() < 1) {
             throw new IllegalArgumentException("window must be at least one millisecond, was " + window);
@@ -70,14 +71,6 @@ public final class Throttle {
             }
         } catch (SQLException e) {
             throw new ThrottleException("could not acquire throttle kind=" + kind + " subject=" + subject, e);
-        }
-    }
-
-    private static void checked(String field, String value, int max) {
-        Objects.requireNonNull(value, field + " must not be null");
-        if (value.isBlank() || value.length() > max) {
-            throw new IllegalArgumentException(
-                    field + " must be 1 to " + max + " non-blank characters, was '" + value + "'");
         }
     }
 }

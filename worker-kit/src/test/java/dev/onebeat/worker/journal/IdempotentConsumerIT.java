@@ -126,6 +126,18 @@ class IdempotentConsumerIT {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("key must not be blank, was ' '");
         assertThatThrownBy(() -> consumer.process("k".repeat(321), tx -> { }))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("key must be at most 320 characters, was 321");
+                .hasMessageStartingWith("key must be at most 320 characters (Unicode code points, as PostgreSQL counts "
+                        + "VARCHAR), was 321");
+    }
+
+    @Test
+    void keyAndConsumerAsLongAsTheColumnsInEmojiAreJournaledUnchanged() throws Exception {
+        String emoji = "\uD83D\uDE00";
+        String key = emoji.repeat(320);
+        IdempotentConsumer consumer = IdempotentConsumer.of(dataSource, "c".repeat(199) + emoji, WorkerMetrics.NOOP);
+
+        assertThat(consumer.process(key, tx -> { })).isTrue();
+        assertThat(consumer.process(key, tx -> { })).isFalse();
+        assertThat(effects.journalRows(key)).isEqualTo(1);
     }
 }

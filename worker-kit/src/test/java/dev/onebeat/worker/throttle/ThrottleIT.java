@@ -84,6 +84,21 @@ class ThrottleIT {
         }
     }
 
+    @Test
+    void kindAndSubjectAsLongAsTheColumnsInEmojiAreThrottled() throws Exception {
+        String emoji = "\uD83D\uDE00";
+        String kind = emoji.repeat(100);
+        String subject = emoji.repeat(200);
+        try (Connection connection = dataSource.getConnection()) {
+            assertThat(throttle.tryAcquire(connection, kind, subject, Duration.ofHours(1))).isTrue();
+            assertThat(throttle.tryAcquire(connection, kind, subject, Duration.ofHours(1))).isFalse();
+            assertThatThrownBy(() -> throttle.tryAcquire(connection, kind, subject + emoji, WINDOW))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("subject must be at most 200 characters (Unicode code points, as "
+                            + "PostgreSQL counts VARCHAR), was 201");
+        }
+    }
+
     private int race(String subject) throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(8);
