@@ -27,7 +27,7 @@ def record_effect(idempotency_key: str, *, destination: str, payload: Any, chann
     unchanged, whatever its state, and nothing is inserted.
 
     :param idempotency_key: identifies the effect across retries and redeliveries, 1 to 320
-        characters; derive it from the task's key (``onebeat.key() + "/email"``), never from a
+        characters (Unicode code points); derive it from the task's key (``onebeat.key() + "/email"``), never from a
         random id, or a redelivered task records a second effect. It is also the delivery's
         ``Idempotency-Key`` header.
     :param destination: where the delivery sends it; for the ``http`` channel, the URL

@@ -22,8 +22,9 @@ What happens when...
   was processed as far as the journal knows, so let the task fail and be retried;
 * the commit itself fails: the driver's exception propagates and the outcome is unknown; the
   redelivery either finds the entry (a duplicate) or processes, both correct;
-* the key is None, blank or longer than 320 characters, the consumer blank or longer than 200:
-  :class:`ValueError` naming the field, before any statement.
+* the key is None, blank or longer than 320 characters, the consumer blank or longer than 200
+  (characters are Unicode code points, as the columns and the Java kit count them), or either holds
+  a NUL or a lone surrogate: :class:`ValueError` naming the field, before any statement.
 """
 import functools
 import logging
@@ -106,9 +107,9 @@ def process_once(idempotency_key: str, *, consumer: str, connection: Any = None,
             if first:
                 Account.objects.filter(pk=account_id).update(points=F("points") + 500)
 
-    :param idempotency_key: the message's key (:func:`onebeat.key`), 1 to 320 characters, the same
+    :param idempotency_key: the message's key (:func:`onebeat.key`), 1 to 320 characters (Unicode code points), the same
         on every delivery
-    :param consumer: who processes, 1 to 200 characters, stable across deploys; each consumer has
+    :param consumer: who processes, 1 to 200 characters (Unicode code points), stable across deploys; each consumer has
         its own set of keys
     :param connection: a psycopg2 or psycopg 3 connection: the insert runs on it, in its current
         transaction (a connection in autocommit mode is switched out of it for the block and back

@@ -30,8 +30,8 @@ def throttle(kind: str, subject: str, window: Union[datetime.timedelta, int, flo
     notify, and record the notification there (:func:`onebeat.record_effect`). An acquisition made
     in a transaction that rolls back is released with it.
 
-    :param kind: the notification kind, 1 to 100 characters
-    :param subject: who it is about (a user id), 1 to 200 characters
+    :param kind: the notification kind, 1 to 100 characters (Unicode code points)
+    :param subject: who it is about (a user id), 1 to 200 characters (Unicode code points)
     :param window: a ``timedelta`` or seconds; at least one millisecond (whole milliseconds,
         truncated, as Java's ``Duration.toMillis``)
     :param connection: a psycopg2 / psycopg 3 connection; the statement runs in its current

@@ -162,6 +162,11 @@ def test_a_lost_database_connection_raises_the_drivers_error_and_records_nothing
     (dict(idempotency_key="   "), "idempotency_key"),
     (dict(idempotency_key="k" * 321), "idempotency_key"),
     (dict(idempotency_key="a\x00b"), "idempotency_key"),
+    (dict(idempotency_key="order-\ud83d"), "idempotency_key must not contain an unpaired surrogate"),
+    (dict(consumer="\ude00shop"), "consumer must not contain an unpaired surrogate"),
+    (dict(idempotency_key="\U0001F600" * 321),
+     r"idempotency_key must be at most 320 characters \(Unicode code points, as PostgreSQL counts VARCHAR\), was 321"),
+    (dict(consumer="\u3000\u2028"), "consumer must not be blank"),
     (dict(consumer=""), "consumer"),
     (dict(consumer="c" * 201), "consumer"),
     (dict(task=" "), "task"),
@@ -178,6 +183,40 @@ def test_invalid_inputs_are_refused_naming_the_field_before_any_statement(bad, f
 def test_the_longest_key_and_consumer_fit_the_columns(conn):
     with onebeat.process_once("k" * 320, consumer="c" * 200, connection=conn) as first:
         assert first
+
+
+EMOJI = "\U0001F600"  # one code point, two UTF-16 units
+
+
+def test_limits_count_code_points_as_the_columns_and_the_java_kit_do(conn):
+    key = EMOJI * 320
+    consumer = f"emoji-{uuid.uuid4().hex}".ljust(199, "c") + EMOJI
+    with onebeat.process_once(key, consumer=consumer, connection=conn) as first:
+        assert first
+    with onebeat.process_once(key, consumer=consumer, connection=conn) as again:
+        assert not again
+    assert count(conn, "SELECT count(*) FROM onebeat_processed WHERE consumer = %s AND idempotency_key = %s",
+                 consumer, key) == 1
+    conn.rollback()
+    with pytest.raises(ValueError, match=r"^consumer must be at most 200 characters \(Unicode code points"):
+        onebeat.process_once(key, consumer=consumer + "c", connection=conn)
+    with pytest.raises(ValueError, match=r"^idempotency_key must be at most 320 characters \(Unicode code points"):
+        onebeat.process_once(key + EMOJI, consumer=consumer, connection=conn)
+
+
+@pytest.mark.parametrize("space", ["\x85", "\xa0", "\u2007", "\u202f"])
+def test_a_space_java_does_not_call_whitespace_makes_no_blank_key(conn, space):
+    consumer = f"spaces-{uuid.uuid4().hex}"
+    with onebeat.process_once(space * 3, consumer=consumer, connection=conn) as first:
+        assert first
+    assert count(conn, "SELECT count(*) FROM onebeat_processed WHERE consumer = %s AND idempotency_key = %s",
+                 consumer, space * 3) == 1
+
+
+def test_a_refused_key_is_shown_cut_after_forty_characters_never_inside_one():
+    with pytest.raises(ValueError) as refused:
+        onebeat.process_once("k" + EMOJI * 320, consumer="shop", connection=object())
+    assert str(refused.value).endswith(": " + repr("k" + EMOJI * 39) + "...")
 
 
 def test_step_keys_are_the_java_kits():

@@ -156,6 +156,25 @@ def test_effect_inputs_are_checked_like_the_java_effect(changes, field):
         onebeat.record_effect(key, **arguments)
 
 
+def test_effect_and_throttle_limits_count_code_points_as_the_columns_and_the_java_kit_do(conn):
+    emoji = "\U0001F600"  # one code point, two UTF-16 units
+    key = uuid.uuid4().hex + emoji * 288
+    assert onebeat.record_effect(key, channel=emoji * 100, destination="https://x", payload="", connection=conn)
+    kind = uuid.uuid4().hex + emoji * 68
+    assert onebeat.throttle(kind, emoji * 200, 60, connection=conn)
+    conn.commit()
+    with conn.cursor() as cursor:
+        cursor.execute("SELECT channel FROM onebeat_effect WHERE idempotency_key = %s", (key,))
+        assert cursor.fetchone() == (emoji * 100,)
+    conn.commit()
+    with pytest.raises(ValueError, match=r"^channel must be at most 100 characters \(Unicode code points"):
+        onebeat.record_effect(key, channel=emoji * 101, destination="https://x", payload="", connection=conn)
+    with pytest.raises(ValueError, match=r"^subject must be at most 200 characters \(Unicode code points"):
+        onebeat.throttle(kind, emoji * 201, 60, connection=conn)
+    with pytest.raises(ValueError, match=r"^idempotency_key must not contain an unpaired surrogate \(U\+D83D\)"):
+        onebeat.record_effect("order-\ud83d", destination="https://x", payload="", connection=conn)
+
+
 def test_an_empty_payload_is_allowed_as_in_java(conn):
     assert onebeat.record_effect(f"empty-{uuid.uuid4().hex}", destination="https://x", payload="", connection=conn)
     conn.rollback()
