@@ -28,7 +28,7 @@ public interface PeriodicJob {
      * Unique, stable name of the job. It is part of every idempotency key the job produces, so
      * renaming a job makes its tasks look new to consumers.
      *
-     * @return 1 to 150 characters, no control characters
+     * @return 1 to 150 UTF-16 code units (an emoji counts two), no control characters
      */
     String name();
 

@@ -104,7 +104,8 @@ class JobsTest {
     void overlongNameRejectedWithItsLength() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> Jobs.periodic("n".repeat(151), EVERY_MINUTE))
-                .withMessageStartingWith("name must be at most 150 characters, was 151");
+                .withMessageStartingWith("name must be at most 150 UTF-16 code units (a character beyond U+FFFF, "
+                        + "such as an emoji, counts two), was 151 units: ");
     }
 
     @Test
@@ -114,7 +115,17 @@ class JobsTest {
         assertThat(Jobs.periodic(emoji.repeat(75), EVERY_MINUTE).execute(context -> { }).name()).hasSize(150);
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> Jobs.periodic(emoji.repeat(76), EVERY_MINUTE))
-                .withMessageStartingWith("name must be at most 150 characters, was 152");
+                .withMessageStartingWith("name must be at most 150 UTF-16 code units (a character beyond U+FFFF, "
+                        + "such as an emoji, counts two), was 152 units: ");
+    }
+
+    @Test
+    void overlongNameShownInTheMessageIsNeverCutInsideAnEmoji() {
+        String emoji = "\uD83D\uDE00";
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("n" + emoji.repeat(75), EVERY_MINUTE))
+                .withMessageEndingWith("was 151 units: 'n" + emoji.repeat(19) + "...'");
     }
 
     @ParameterizedTest

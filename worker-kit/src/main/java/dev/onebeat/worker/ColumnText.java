@@ -52,7 +52,9 @@ public final class ColumnText {
                 throw new IllegalArgumentException(field + " must not contain a NUL character, was '"
                         + shown(value) + "'");
             }
-            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
                 i++; // a pair: one character beyond U+FFFF
             } else if (Character.isSurrogate(c)) {
                 throw new IllegalArgumentException(field + " must not contain an unpaired surrogate (U+"

@@ -62,7 +62,8 @@ final class JobValidation {
         String name = job.name();
         String where = registered.origin() + " (job '" + name + "')";
         if (name == null || name.isBlank() || name.length() > 150) {
-            throw new JobDefinitionException(where + ".name: must be 1 to 150 characters, was '" + name + "'");
+            throw new JobDefinitionException(
+                    where + ".name: must be 1 to 150 UTF-16 code units (an emoji counts two), was '" + name + "'");
         }
         Schedule schedule = job.schedule();
         if (schedule == null) {

@@ -40,7 +40,8 @@ class EffectTest {
 
     @Test
     void unpairedSurrogateInTheKeyIsRejected() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new Effect("order-\uD83D/email", "email", "https://x", "{}"))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new Effect("order-\uD83D/email", "email", "https://x", "{}"))
                 .withMessageStartingWith("idempotencyKey must not contain an unpaired surrogate (U+D83D)");
     }
 

@@ -24,8 +24,8 @@ class JournalKeysTest {
     void overlongConsumerIsRefusedWithItsLength() {
         assertThatThrownBy(() -> JournalKeys.consumer("c".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("consumer must be at most 200 characters (Unicode code points, as PostgreSQL counts "
-                        + "VARCHAR), was 201");
+                .hasMessageStartingWith("consumer must be at most 200 characters (Unicode code points, as PostgreSQL "
+                        + "counts VARCHAR), was 201");
     }
 
     @Test
@@ -64,5 +64,13 @@ class JournalKeysTest {
         assertThatThrownBy(() -> JournalKeys.key("a\u0000b"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("key must not contain a NUL character");
+    }
+
+    @Test
+    void blankMeansJavaWhitespaceSoANoBreakSpaceIsAKeyAsInPython() {
+        assertThat(JournalKeys.key("\u00A0\u2007\u202F\u0085")).isEqualTo("\u00A0\u2007\u202F\u0085");
+        assertThatThrownBy(() -> JournalKeys.consumer("\u3000\u2028"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("consumer must not be blank");
     }
 }
