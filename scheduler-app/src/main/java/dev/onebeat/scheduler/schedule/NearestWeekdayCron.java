@@ -175,7 +175,7 @@ final class NearestWeekdayCron {
     }
 
     /** @return the days of {@code month} the day-of-month field selects */
-    BitSet selectedDays(YearMonth month) {
+    private BitSet selectedDays(YearMonth month) {
         BitSet selected = new BitSet(32);
         for (int day = days.nextSetBit(1); day > 0; day = days.nextSetBit(day + 1)) {
             selected.set(nearestWeekday(month, day));

@@ -13,7 +13,7 @@ import java.util.List;
  * year the process started in: its instants before 1970 are not computed (a question about them is
  * answered from 1970 on), and it fires no more after that last year. The days of a day-of-month
  * {@code W} ({@code 15W}, {@code LW}) are onebeat's own, as Quartz documents them (see
- * {@link NearestWeekdayCron}); each answer is the same whatever instant the question starts from.
+ * {@code NearestWeekdayCron}); each answer is the same whatever instant the question starts from.
  */
 public interface Timetable {
 
