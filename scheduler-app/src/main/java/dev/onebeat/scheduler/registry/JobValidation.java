@@ -28,13 +28,22 @@ final class JobValidation {
         ScheduleMemo.remember(cron);
     }
 
-    /** @throws JobDefinitionException if Quartz's parser, which reads every cron onebeat runs, refuses it */
+    /**
+     * @throws JobDefinitionException if Quartz's parser, which reads every cron onebeat runs, refuses it, or
+     *         onebeat's timetable does: it reads a day of month with {@code W} itself, and refuses what
+     *         Quartz would silently cut short ({@code 1W/2}, {@code 0W})
+     */
     static void checkSyntax(String path, Schedule.Cron cron) {
         try {
             new CronExpression(cron.quartzExpression());
         } catch (ParseException e) {
             throw new JobDefinitionException(path + ": '" + cron.source() + "' is not a valid Quartz cron "
                     + "expression: " + e.getMessage(), e);
+        }
+        try {
+            Timetable.of(cron);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(path + ": " + e.getMessage(), e);
         }
     }
 

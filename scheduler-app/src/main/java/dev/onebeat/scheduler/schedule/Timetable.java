@@ -11,7 +11,9 @@ import java.util.List;
  *
  * <p>A cron's wall-clock times are those of Quartz's calendar, from 1970 to a hundred years after the
  * year the process started in: its instants before 1970 are not computed (a question about them is
- * answered from 1970 on), and it fires no more after that last year.
+ * answered from 1970 on), and it fires no more after that last year. The days of a day-of-month
+ * {@code W} ({@code 15W}, {@code LW}) are onebeat's own, as Quartz documents them (see
+ * {@code NearestWeekdayCron}); each answer is the same whatever instant the question starts from.
  */
 public interface Timetable {
 

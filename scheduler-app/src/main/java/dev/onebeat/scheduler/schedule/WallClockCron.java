@@ -3,17 +3,21 @@ package dev.onebeat.scheduler.schedule;
 import java.text.ParseException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.Date;
+import java.time.temporal.ChronoUnit;
 import java.util.BitSet;
+import java.util.Date;
+import java.util.Locale;
 import java.util.TimeZone;
 import org.quartz.CronExpression;
 
 /**
  * A Quartz cron expression read as a calendar of wall-clock times, with no zone at all.
  *
- * <p>Quartz's own {@link CronExpression} parses and matches every Quartz form ({@code L}, {@code W},
+ * <p>Quartz's own {@link CronExpression} parses every Quartz form and matches all but one ({@code L},
  * {@code #}, years); evaluated in UTC, which has no daylight saving, its next time is exactly the
- * next wall-clock date-time the fields match. Turning wall-clock times into instants is left to
+ * next wall-clock date-time the fields match. The exception is a day of month with {@code W}
+ * ({@code 15W}, {@code LW}), whose days {@link NearestWeekdayCron} computes as Quartz documents them,
+ * because Quartz's own answer is wrong and depends on where the search starts. Turning wall-clock times into instants is left to
  * {@link CronTimetable}, which applies the zone's rules. Quartz's expression is safe for concurrent
  * matching once parsed (each call works on its own calendar; the parsed field sets are only read).
  *
@@ -24,6 +28,8 @@ import org.quartz.CronExpression;
 final class WallClockCron {
 
     private final CronExpression expression;
+    /** The days of a day-of-month field with {@code W}, null for any other. */
+    private final NearestWeekdayCron nearestWeekday;
     private final boolean elapsed;
 
     WallClockCron(String quartzExpression) {
@@ -34,7 +40,13 @@ final class WallClockCron {
                     + e.getMessage(), e);
         }
         expression.setTimeZone(TimeZone.getTimeZone(ZoneOffset.UTC));
-        String[] fields = quartzExpression.trim().split("\\s+");
+        String[] fields = quartzExpression.trim().toUpperCase(Locale.ROOT).split("\\s+");
+        try {
+            this.nearestWeekday = NearestWeekdayCron.names(fields[3]) ? new NearestWeekdayCron(fields) : null;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + quartzExpression + "' is not a valid Quartz cron expression: "
+                    + e.getMessage(), e);
+        }
         this.elapsed = everyValue(fields[1], 60) || everyValue(fields[2], 24);
     }
 
@@ -44,7 +56,13 @@ final class WallClockCron {
      *         Quartz's last year; for a time before 1970, the first match from 1970 on
      */
     LocalDateTime next(LocalDateTime after) {
-        Date next = expression.getTimeAfter(Date.from(after.toInstant(ZoneOffset.UTC)));
+        // the fields match whole seconds: the first match after a time is the first after its whole second;
+        // Quartz is never given a date ending in .999 ms (its W days skip a month on one)
+        LocalDateTime second = after.truncatedTo(ChronoUnit.SECONDS);
+        if (nearestWeekday != null) {
+            return nearestWeekday.next(second);
+        }
+        Date next = expression.getTimeAfter(Date.from(second.toInstant(ZoneOffset.UTC)));
         return next == null ? null : LocalDateTime.ofEpochSecond(next.getTime() / 1000, 0, ZoneOffset.UTC);
     }
 

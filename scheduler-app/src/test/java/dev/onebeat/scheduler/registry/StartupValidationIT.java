@@ -24,6 +24,7 @@ class StartupValidationIT {
     @CsvSource(delimiter = '|', textBlock = """
             invalid Unix cron   | cron=0 25 * * *;task=r        | onebeat.jobs[0] (job 'nightly').cron: cron '0 25 * * *': hour '25' is out of range 0-23
             invalid Quartz cron | cron=0 0 8 ? * MON#9;task=r   | onebeat.jobs[0] (job 'nightly').cron: '0 0 8 ? * MON#9' is not a valid Quartz cron expression
+            malformed W day     | cron=0 0 8 1W/2 * ?;task=r    | onebeat.jobs[0] (job 'nightly').cron: '0 0 8 1W/2 * ?' is not a valid Quartz cron expression: day-of-month item '1W/2' is not nW, LW or L-nW
             unknown zone        | cron=0 2 * * *;zone=Mars/Olympus;task=r | onebeat.jobs[0] (job 'nightly').zone: 'Mars/Olympus' is not a known IANA time zone
             missing task        | cron=0 2 * * *                | onebeat.jobs[0] (job 'nightly').task: is missing
             cron and every      | cron=0 2 * * *;every=10s;task=r | onebeat.jobs[0] (job 'nightly'): set exactly one of cron and every
