@@ -69,8 +69,8 @@ public class Retries implements RetryScheduler {
     }
 
     @Override
-    public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at) {
-        arm(job, scheduledAt, run, attempt, at, false);
+    public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at, boolean byOperator) {
+        arm(job, scheduledAt, run, attempt, at, byOperator);
     }
 
     /**
