@@ -14,7 +14,8 @@ import java.util.Set;
  *
  * @param expires how long after the fire's <em>scheduled</em> instant the task is still worth running,
  *     or {@code null}: Celery's {@code expires}, so a backlog sent late after an outage is revoked by the
- *     worker instead of run stale; positive
+ *     worker instead of run stale; positive. For a fire an operator asked for (a backfill, a re-run, a
+ *     "run now"), whose instant may be long past, it counts from the moment the fire ran instead
  * @param priority the message priority, 0 to 255, or {@code null}; RabbitMQ honours it on a queue
  *     declared with {@code x-max-priority}, Celery on Redis maps it to its priority steps
  * @param exchange the exchange to publish to (RabbitMQ), or {@code null} for the route's

@@ -2,9 +2,11 @@ package dev.onebeat.transport;
 
 import dev.onebeat.job.DeliveryOptions;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,6 +18,12 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Payloads {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * The {@code delivery} field saying when the task's {@code expires} (the job's or the route's) counts from, when
+     * not from the scheduled instant: the moment a fire an operator asked for ran (a re-run, a backfill, a "run now"),
+     * ISO-8601.
+     */
+    public static final String EXPIRES_FROM = "expires_from";
 
     private Payloads() {
     }
@@ -69,6 +77,26 @@ public final class Payloads {
         return new DeliveryOptions(expires,
                 delivery.hasNonNull("priority") ? delivery.get("priority").asInt() : null,
                 text(delivery, "exchange"), text(delivery, "routing_key"), headers);
+    }
+
+    /**
+     * @param payload the task's payload, parsed
+     * @param task the task, for messages
+     * @return when the task's expiry counts from, if the fire said ({@link #EXPIRES_FROM}); otherwise it counts from
+     *     the task's scheduled instant
+     * @throws IllegalArgumentException if the field is not an ISO-8601 instant
+     */
+    public static Optional<Instant> expiresFrom(JsonNode payload, OutboundTask task) {
+        JsonNode from = payload.path("delivery").path(EXPIRES_FROM);
+        if (!from.isString()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(from.asString()));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("payload of task " + task.key().value() + ": delivery." + EXPIRES_FROM
+                    + " is not an ISO-8601 instant: " + from, e);
+        }
     }
 
     /**

@@ -230,7 +230,9 @@ public class BatchFire {
         Running(PeriodicJob job, Instant scheduledAt, Connection connection) {
             this.job = job;
             this.connection = connection;
-            this.context = new FireContext(job.name(), scheduledAt, null, connection, outbox, json,
+            // a batch fires the schedule's own fires (on time, after a misfire, recovered): their expiry counts from
+            // the instant
+            this.context = new FireContext(job.name(), scheduledAt, null, null, connection, outbox, json,
                     properties.batchSize(), properties.maxArgumentsSize().toBytes(), this::setSavepoint);
         }
 

@@ -97,7 +97,7 @@ public class FireAttempts implements DisposableBean {
                 transactions.executeWithoutResult(status -> {
                     insert(job.name(), scheduledAt, run, attempt, "failed", null, error, node, trigger, failedAt, armed);
                     if (armed != null) {
-                        retries.schedule(job.name(), scheduledAt, run, next, armed);
+                        retries.schedule(job.name(), scheduledAt, run, next, armed, trigger == FireTrigger.BACKFILL);
                     }
                 });
                 break;

@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.fire;
 
-import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.JobContext;
@@ -32,6 +31,7 @@ final class FireContext implements JobContext {
     private final String job;
     private final Instant scheduledAt;
     private final String run;
+    private final Instant expiresFrom;
     private final Connection connection;
     private final OutboxWriter outbox;
     private final JsonMapper json;
@@ -46,19 +46,17 @@ final class FireContext implements JobContext {
     private int inserted;
     private int pendingElsewhere;
 
-    FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
-                JsonMapper json, int batchSize) {
-        this(job, scheduledAt, run, connection, outbox, json, batchSize, TaskArguments.DEFAULT_MAX_BYTES, () -> { });
-    }
-
     /**
      * @param run the run outside the schedule the fire belongs to ({@link FireRun}), or null
+     * @param expiresFrom when the expiry of the fire's tasks counts from, if not from {@code scheduledAt}: the moment
+     *     a fire an operator asked for runs ({@link FireTrigger#expiresFromFire}); null for the instant
      * @param maxArgumentBytes the most a task's payload may take as JSON ({@link TaskArguments})
      */
-    FireContext(String job, Instant scheduledAt, String run, Connection connection, OutboxWriter outbox,
-                JsonMapper json, int batchSize, long maxArgumentBytes, Runnable beforeFirstWrite) {
+    FireContext(String job, Instant scheduledAt, String run, Instant expiresFrom, Connection connection,
+                OutboxWriter outbox, JsonMapper json, int batchSize, long maxArgumentBytes, Runnable beforeFirstWrite) {
         this.maxArgumentBytes = maxArgumentBytes;
         this.run = run;
+        this.expiresFrom = expiresFrom;
         this.beforeFirstWrite = beforeFirstWrite;
         this.job = job;
         this.scheduledAt = scheduledAt;
@@ -107,9 +105,13 @@ final class FireContext implements JobContext {
         Map<String, Object> payload = new LinkedHashMap<>(3);
         payload.put("args", request.args());
         payload.put("kwargs", request.kwargs());
-        DeliveryOptions delivery = run == null ? request.delivery() : withoutExpiry(request.delivery());
+        Map<String, Object> delivery = Payloads.deliveryJson(request.delivery());
+        if (expiresFrom != null) {
+            // written whatever the job set: a route's own expires counts from it too
+            delivery.put(Payloads.EXPIRES_FROM, expiresFrom.toString());
+        }
         if (!delivery.isEmpty()) {
-            payload.put("delivery", Payloads.deliveryJson(delivery));
+            payload.put("delivery", delivery);
         }
         String payloadJson = json.writeValueAsString(payload);
         try {
@@ -126,15 +128,6 @@ final class FireContext implements JobContext {
             flush();
         }
         return key;
-    }
-
-    /**
-     * A run outside the schedule (a re-run or backfill of an instant, a "run now") was asked for now: counted
-     * from its instant, an expiry would have the worker revoke every one of its tasks.
-     */
-    private static DeliveryOptions withoutExpiry(DeliveryOptions delivery) {
-        return delivery.expires() == null ? delivery : new DeliveryOptions(null, delivery.priority(), delivery.exchange(),
-                delivery.routingKey(), delivery.headers());
     }
 
     /** Writes the buffered tasks. */

@@ -137,7 +137,8 @@ public class FirePath {
             return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
-        FireContext context = new FireContext(job.name(), scheduledAt, run, DataSourceUtils.getConnection(dataSource),
+        FireContext context = new FireContext(job.name(), scheduledAt, run,
+                trigger.expiresFromFire(run) ? clock.instant() : null, DataSourceUtils.getConnection(dataSource),
                 outbox, json, properties.batchSize(), properties.maxArgumentsSize().toBytes(), () -> { });
         try {
             job.run(context);

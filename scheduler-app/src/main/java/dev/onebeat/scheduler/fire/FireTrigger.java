@@ -20,6 +20,19 @@ public enum FireTrigger {
         return this == SCHEDULED || this == MISFIRE;
     }
 
+    /**
+     * Whether the expiry of the fire's tasks ({@code expires}) counts from the moment the fire runs rather than from
+     * its instant: so for a fire an operator asked for — a "run now" ({@code MANUAL}), a re-run or a backfill of an
+     * instant ({@code BACKFILL}) — and for the later attempts, hand-backs and recoveries of a "run now", which carry
+     * its run. Counted from an instant in the past, their tasks would reach the worker expired. The schedule's own
+     * fires, their retries and recoveries count from the instant: late past {@code expires}, their tasks are stale.
+     *
+     * @param run the run outside the schedule the fire belongs to (a "run now"'s request id), or null
+     */
+    boolean expiresFromFire(String run) {
+        return this == MANUAL || this == BACKFILL || run != null;
+    }
+
     String column() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

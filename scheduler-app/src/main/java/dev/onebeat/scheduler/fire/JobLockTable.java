@@ -110,7 +110,8 @@ class JobLockTable {
      * @param instant the instant of the fire holding it, as its holder wrote it ({@link #claim})
      * @param lockedAt when it was taken, by the database's clock
      * @param alive whether the holder's replica has checked in to the Quartz cluster within two of its check-in
-     *     intervals: a fire whose replica died holds the lock until {@code lockAtMostFor} but runs no more
+     *     intervals, by database time (when the database saw the check-in, not the time the replica wrote into it):
+     *     a fire whose replica died holds the lock until {@code lockAtMostFor} but runs no more
      * @param scheduled whether the holder is the schedule's own fire of its instant (a holder of an earlier version,
      *     which wrote no kind, counts as one), not a recovery, a retry or a manual run
      */
@@ -125,10 +126,12 @@ class JobLockTable {
     Optional<Holder> holder(String name) {
         return jdbc.sql("""
                         SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC',
+                               -- database time on both sides: last_checkin_time is the holder's own clock, which
+                               -- may be minutes off; the database stamps each check-in (migration 017)
                                EXISTS (SELECT 1 FROM qrtz_scheduler_state s
                                        WHERE s.instance_name = split_part(l.locked_by, ' ', 1)
-                                         AND s.last_checkin_time + 2 * s.checkin_interval
-                                             >= extract(epoch FROM clock_timestamp()) * 1000)
+                                         AND s.onebeat_checked_in_at + 2 * s.checkin_interval * interval '1 millisecond'
+                                             >= clock_timestamp())
                         FROM shedlock l
                         WHERE l.name = ? AND l.lock_until > timezone('utc', CURRENT_TIMESTAMP)
                         """)

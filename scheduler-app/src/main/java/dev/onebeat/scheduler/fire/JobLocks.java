@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  *       not meet; that row is deleted when the fire releases it.</li>
  * </ul>
  * The policy applies when the lock is held by the schedule's own fire of another instant, which was already running
- * when this instant fell due, on a replica still checking in to the cluster. Everything else is waited for: a lock
+ * when this instant fell due, on a replica still checking in to the cluster (both by database time,
+ * {@link JobLockTable#holder}). Everything else is waited for: a lock
  * taken after that (the instants of a failover fired late, one after another), a lock left by a replica that died
  * (it frees itself at {@code lockAtMostFor}), a lock held for the same instant (a recovery racing the fire it
  * recovers, a retry), a lock held by a recovery, a retry, a manual run or a re-run (a crash or an operator must not

@@ -13,6 +13,8 @@ public interface RetryScheduler {
      *
      * @param run the run outside the schedule, or null for the schedule's fire
      * @param at when it may start
+     * @param byOperator whether the failed attempt was one an operator asked for (a re-run or a backfill of the
+     *     instant): the next one fires as such too ({@link FireTrigger#BACKFILL}), not as a retry of the schedule's fire
      */
-    void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at);
+    void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at, boolean byOperator);
 }

@@ -1,13 +1,16 @@
 package dev.onebeat.scheduler.quartz;
 
 import io.micrometer.core.instrument.Metrics;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Date;
+import java.util.UUID;
 import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
+import org.quartz.ObjectAlreadyExistsException;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
@@ -106,9 +109,30 @@ final class HandBack {
         schedule(context.getScheduler(), job, scheduledAt, retry(job, scheduledAt, attempt, retryData, clock));
     }
 
+    /**
+     * The name of a hand-back trigger: the job, the instant and the hand-back's attempt, and for a fire that is not the
+     * schedule's own, which one it is (a "run now" by its request id, a later attempt by its number and run), so that
+     * two fires of one job and one millisecond handed back at once (two "run now" requests, the schedule's fire and a
+     * manual run on its instant) each keep their own trigger. The same fire handed back twice (a recovery repeating
+     * a hand-back) gets the same name, and the second is refused. A run's id is up to 100 characters and a trigger's
+     * name at most 200: the fire is named by 20 hex digits of a hash, which with a 150-character job name still fits.
+     */
+    static String name(String job, Instant scheduledAt, int attempt, JobDataMap data) {
+        String name = job + "@" + scheduledAt.toEpochMilli() + "#" + attempt;
+        String fire = null;
+        if (Retries.isRetry(data)) {
+            fire = "retry " + data.getInt(Retries.ATTEMPT) + " " + (Retries.byOperator(data) ? "operator " : "")
+                    + (data.containsKey(Retries.RUN) ? data.getString(Retries.RUN) : "");
+        } else if (data.containsKey(QuartzTriggers.MANUAL_TIME)) {
+            fire = "manual " + (data.containsKey(QuartzTriggers.MANUAL_RUN) ? data.getString(QuartzTriggers.MANUAL_RUN) : "");
+        }
+        return fire == null ? name : name + "~" + UUID.nameUUIDFromBytes(fire.getBytes(StandardCharsets.UTF_8))
+                .toString().replace("-", "").substring(0, 20);
+    }
+
     private static Trigger retry(String job, Instant scheduledAt, int attempt, JobDataMap data, Clock clock) {
         return TriggerBuilder.newTrigger()
-                .withIdentity(job + "@" + scheduledAt.toEpochMilli() + "#" + attempt, GROUP)
+                .withIdentity(name(job, scheduledAt, attempt, data), GROUP)
                 .forJob(QuartzTriggers.SINGLE_JOB)
                 .usingJobData(data)
                 .startAt(Date.from(clock.instant().plus(DELAY)))
@@ -119,6 +143,9 @@ final class HandBack {
     private static void schedule(Scheduler scheduler, String job, Instant scheduledAt, Trigger trigger) {
         try {
             scheduler.scheduleJob(trigger);
+        } catch (ObjectAlreadyExistsException e) {
+            // this very fire was handed back already (a recovery repeating the fire that did it): that trigger stands
+            log.debug("fire handed back already job={} scheduledAt={} trigger={}", job, scheduledAt, trigger.getKey());
         } catch (SchedulerException e) {
             log.error("fire lost: could not hand it back job={} scheduledAt={} error={}", job, scheduledAt,
                     e.toString(), e);

@@ -29,7 +29,10 @@ public class Retries implements RetryScheduler {
     static final String ATTEMPT = "onebeat.retry.attempt";
     /** Trigger data key: the run outside the schedule the attempt belongs to, absent for the schedule's fire. */
     static final String RUN = "onebeat.retry.run";
-    /** Trigger data key: present when an operator asked for the attempt (a re-run), fired as a backfill. */
+    /**
+     * Trigger data key: present when an operator asked for the attempt (a re-run, or the next attempt of a backfill's
+     * or a re-run's failed one), fired as a backfill.
+     */
     static final String OPERATOR = "onebeat.retry.operator";
 
     private final Scheduler scheduler;
@@ -69,8 +72,8 @@ public class Retries implements RetryScheduler {
     }
 
     @Override
-    public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at) {
-        arm(job, scheduledAt, run, attempt, at, false);
+    public void schedule(String job, Instant scheduledAt, String run, int attempt, Instant at, boolean byOperator) {
+        arm(job, scheduledAt, run, attempt, at, byOperator);
     }
 
     /**

@@ -5,6 +5,7 @@ import static dev.onebeat.scheduler.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
@@ -12,13 +13,22 @@ import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.fire.FirePath;
 import dev.onebeat.scheduler.fire.FireTrigger;
 import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.transport.celery.CeleryMessage;
+import dev.onebeat.transport.testing.RabbitTestBroker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -32,13 +42,21 @@ import tools.jackson.databind.JsonNode;
  * {@code POST /api/jobs/{name}/backfill}: a range in which some instants fired and some did not is listed
  * with each instant's outcome (a dry run), then backfilled: only the missing instants fire, with their own
  * keys, the progress reaches the total; a backfill is cancelled mid-way; bad ranges are refused naming the
- * field. The jobs fire hourly and every minute, so nothing of the schedules' own fires meets the ranges.
+ * field. The jobs fire hourly and every minute, so nothing of the schedules' own fires meets the ranges. A
+ * backfill and a re-run of a job whose tasks expire a minute after their instant, over instants minutes in the
+ * past, reach Celery (RabbitMQ) unexpired: the expiry counts from the operator's fire.
  */
 @SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.backfill.spacing=250ms", "onebeat.backfill.poll=300ms",
         "onebeat.jobs[0].name=hourly-report", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=reports.hourly",
-        "onebeat.jobs[1].name=minutely-sync", "onebeat.jobs[1].every=1m", "onebeat.jobs[1].task=sync.run"})
+        "onebeat.jobs[1].name=minutely-sync", "onebeat.jobs[1].every=1m", "onebeat.jobs[1].task=sync.run",
+        "onebeat.jobs[2].name=expiring-sync", "onebeat.jobs[2].every=1m", "onebeat.jobs[2].task=sync.expiring",
+        "onebeat.jobs[2].queue=${test.expiring-queue}", "onebeat.jobs[2].options.expires=1m"})
 class BackfillIT {
+
+    private static final RabbitTestBroker BROKER = new RabbitTestBroker();
+    /** The Celery queue of a job whose tasks expire a minute after their instant (expiring-sync). */
+    private static final String EXPIRING = BROKER.newQueueName("backfill-expiring");
 
     @LocalServerPort
     int port;
@@ -48,10 +66,20 @@ class BackfillIT {
     FirePath firePath;
     @Autowired
     JobRegistry registry;
+    @Autowired
+    MeterRegistry meters;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         SecurityTestUsers.register(registry);
+        registry.add("test.expiring-queue", () -> EXPIRING);
+        TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "celery", EXPIRING);
+        registry.add("onebeat.relay.poll-interval", () -> "200ms");
+    }
+
+    @AfterAll
+    static void deleteQueues() throws Exception {
+        BROKER.close();
     }
 
     @Test
@@ -142,6 +170,59 @@ class BackfillIT {
         assertThat(tooLong.statusCode()).isEqualTo(400);
         assertThat(detail(tooLong)).startsWith("to: the range from 2020-01-01T00:00:00Z to 2026-01-01T00:00:00Z holds more than 10000");
         assertThat(unknown.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void backfilledTasksOfAJobWithAnExpiryArePublishedUnexpiredTheirExpiryCountedFromTheBackfill() throws Exception {
+        // instants minutes in the past, before this context started: expires: 1m counted from them has passed long ago
+        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(2));
+        Instant from = to.minus(Duration.ofMinutes(6));
+        List<String> keys = IntStream.range(0, 6).mapToObj(i -> IdempotencyKey.of("expiring-sync",
+                from.plus(Duration.ofMinutes(i)), "sync.expiring", null).value()).toList();
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        Instant started = Instant.now();
+
+        HttpResponse<String> backfill = operator.send("POST", "/api/jobs/expiring-sync/backfill",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}");
+
+        assertThat(backfill.statusCode()).as(backfill.body()).isEqualTo(202);
+        assertPublishedUnexpired(keys, started);
+    }
+
+    @Test
+    void anInstantReRunByAnOperatorIsPublishedUnexpiredItsExpiryCountedFromTheReRun() throws Exception {
+        Instant instant = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(12));
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        Instant started = Instant.now();
+
+        HttpResponse<String> rerun = operator.send("POST", "/api/jobs/expiring-sync/instants/" + instant + "/run", null);
+
+        assertThat(rerun.statusCode()).as(rerun.body()).isEqualTo(202);
+        assertPublishedUnexpired(List.of(IdempotencyKey.of("expiring-sync", instant, "sync.expiring", null).value()),
+                started);
+    }
+
+    /**
+     * The tasks reach the Celery queue with an {@code expires} a minute after the operator's fire, not after their
+     * instant, and the relay counts none of them expired.
+     */
+    private void assertPublishedUnexpired(List<String> keys, Instant askedAt) throws Exception {
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql("""
+                        SELECT count(*) FROM onebeat_task WHERE idempotency_key IN (:keys) AND status = 'published'
+                        """).param("keys", keys).query(Long.class).single() == keys.size());
+        Map<String, Instant> expires = new HashMap<>();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            for (GetResponse message : BROKER.drain(EXPIRING)) {
+                Map<String, Object> headers = message.getProps().getHeaders();
+                expires.put(String.valueOf(headers.get(CeleryMessage.IDEMPOTENCY_KEY_HEADER)),
+                        OffsetDateTime.parse(String.valueOf(headers.get("expires"))).toInstant());
+            }
+            return expires.keySet().containsAll(keys);
+        });
+        Counter expired = meters.find("onebeat.relay.expired").tag("queue", EXPIRING).counter();
+        assertThat(expired == null ? 0 : expired.count()).as("onebeat_relay_expired_total").isZero();
+        assertThat(keys).allSatisfy(key -> assertThat(expires.get(key)).as("expires of " + key)
+                .isAfterOrEqualTo(askedAt.plus(Duration.ofMinutes(1))));
     }
 
     private long fired(String job, Instant from, Instant to) {

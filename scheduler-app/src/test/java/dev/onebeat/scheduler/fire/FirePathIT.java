@@ -52,6 +52,10 @@ class FirePathIT {
     private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
     /** A replica that checks in to the cluster (a row the test writes), so that the fires it holds count as running. */
     private static final String LIVE_NODE = "live-node";
+    /** A live replica whose clock is a minute behind the database's. */
+    private static final String SLOW_CLOCK_NODE = "slow-clock-node";
+    /** A replica that died, whose clock was ten minutes ahead of the database's. */
+    private static final String DEAD_FAST_CLOCK_NODE = "dead-fast-clock-node";
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -73,7 +77,8 @@ class FirePathIT {
     void cleanUp() {
         threads.shutdownNow();
         jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
-        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = ?").param(LIVE_NODE).update();
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name IN (?, ?, ?)")
+                .params(LIVE_NODE, SLOW_CLOCK_NODE, DEAD_FAST_CLOCK_NODE).update();
         jdbc.sql("DROP TABLE IF EXISTS business_effect").update();
         meters.clear();
     }
@@ -96,17 +101,36 @@ class FirePathIT {
     }
 
     @Test
-    void aTasksDeliveryOptionsGoInItsPayloadAndARunOutsideTheScheduleDropsItsExpiry() {
-        PeriodicJob job = Jobs.periodic("expiring", Schedule.every(Duration.ofHours(1))).execute(context ->
-                context.dispatch(TaskRequest.builder("reports.build").expires(Duration.ofMinutes(30)).priority(7).build()));
+    void aTasksDeliveryOptionsGoInItsPayloadAndTheSchedulesOwnFiresCountTheirExpiryFromTheInstant() {
+        // a job name per test: ShedLock remembers the lock rows it made, which the clean-up truncates
+        PeriodicJob job = expiring("expiring");
 
         firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
-        firePath.fire(job, T, "rerun-1", FireTrigger.BACKFILL, "node-a", 1);
+        firePath.fire(job, T.plusSeconds(3600), FireTrigger.RETRY, "node-a", 2);
+        firePath.fire(job, T.plusSeconds(7200), FireTrigger.RECOVERY, "node-a");
 
         assertThat(jdbc.sql("SELECT payload::text FROM onebeat_task WHERE job_name = 'expiring' ORDER BY id")
-                .query(String.class).list()).containsExactly(
-                "{\"args\": [], \"kwargs\": {}, \"delivery\": {\"expires\": \"PT30M\", \"priority\": 7}}",
-                "{\"args\": [], \"kwargs\": {}, \"delivery\": {\"priority\": 7}}");
+                .query(String.class).list()).as("no expires_from: the expiry counts from each instant")
+                .containsOnly("{\"args\": [], \"kwargs\": {}, \"delivery\": {\"expires\": \"PT30M\", \"priority\": 7}}")
+                .hasSize(3);
+    }
+
+    @Test
+    void aRunNowCountsItsTasksExpiryFromTheMomentItFires() {
+        Instant before = Instant.now();
+
+        firePath.fire(expiring("expiring-run-now"), T, "request-1", FireTrigger.MANUAL, "node-a", 1);
+
+        String expiresFrom = jdbc.sql("SELECT payload->'delivery'->>'expires_from' FROM onebeat_task"
+                + " WHERE job_name = 'expiring-run-now'").query(String.class).single();
+        assertThat(Instant.parse(expiresFrom)).isBetween(before, Instant.now());
+        assertThat(jdbc.sql("SELECT payload->'delivery'->>'expires' FROM onebeat_task WHERE job_name = 'expiring-run-now'")
+                .query(String.class).single()).isEqualTo("PT30M");
+    }
+
+    private static PeriodicJob expiring(String name) {
+        return Jobs.periodic(name, Schedule.every(Duration.ofHours(1))).execute(context ->
+                context.dispatch(TaskRequest.builder("reports.build").expires(Duration.ofMinutes(30)).priority(7).build()));
     }
 
     @Test
@@ -289,14 +313,79 @@ class FirePathIT {
                 });
     }
 
-    /** Writes {@link #LIVE_NODE}'s check-in; returns the minute now is in, the instant of the first fire. */
+    /**
+     * Writes {@link #LIVE_NODE}'s check-in, as a replica checking in every ten minutes, so it counts as alive for the
+     * test; returns the minute now is in, the instant of the first fire.
+     */
     private Instant liveNodeAndAnInstant() {
+        checkIn(LIVE_NODE, Duration.ZERO, Duration.ofMinutes(10));
+        return Instant.now().truncatedTo(ChronoUnit.MINUTES);
+    }
+
+    /**
+     * Writes a replica's check-in as Quartz does, with the time of a replica clock {@code skew} off the database's
+     * ({@code last_checkin_time}); the database stamps when it saw it.
+     */
+    private void checkIn(String node, Duration skew, Duration interval) {
         jdbc.sql("""
                         INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time, checkin_interval)
-                        VALUES ('test', ?, extract(epoch FROM clock_timestamp()) * 1000 + 600000, 1000)
+                        VALUES ('test', ?, extract(epoch FROM clock_timestamp()) * 1000 + ?, ?)
                         """)
-                .param(LIVE_NODE).update();
-        return Instant.now().truncatedTo(ChronoUnit.MINUTES);
+                .params(node, skew.toMillis(), interval.toMillis()).update();
+    }
+
+    @Test
+    void aScheduledFireOnALiveReplicaWhoseClockIsBehindCountsAsRunningForTheOverlapPolicy() throws Exception {
+        // the holder checks in every 10 s and did just now, but writes its check-in a minute in the past by its clock
+        checkIn(SLOW_CLOCK_NODE, Duration.ofMinutes(-1), Duration.ofSeconds(10));
+        CountDownLatch release = new CountDownLatch(1);
+        PeriodicJob job = blockingUntil("slow-clock-holder", release);
+        Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED,
+                SLOW_CLOCK_NODE));
+        awaitLockHeldBy(job, SLOW_CLOCK_NODE);
+
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED,
+                LIVE_NODE));
+        try {
+            assertThat(next.get(10, TimeUnit.SECONDS).outcome()).as("judged against a running fire, under skip")
+                    .isEqualTo(FireOutcome.SKIPPED);
+        } finally {
+            release.countDown();
+        }
+        assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    @Test
+    void aLockLeftByADeadReplicaWhoseClockRanAheadIsWaitedForNotTakenForARunningFire() {
+        // the holder checked in every second until 30 s ago, writing times ten minutes ahead by its clock, then died
+        // with the job's lock held for a few more seconds
+        checkIn(DEAD_FAST_CLOCK_NODE, Duration.ofMinutes(10), Duration.ofSeconds(1));
+        jdbc.sql("""
+                        UPDATE qrtz_scheduler_state SET onebeat_checked_in_at = clock_timestamp() - interval '30 seconds'
+                        WHERE instance_name = ?
+                        """).param(DEAD_FAST_CLOCK_NODE).update();
+        PeriodicJob job = blockingUntil("dead-fast-clock-holder", new CountDownLatch(0));
+        Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        jdbc.sql("""
+                        INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
+                        VALUES (?, timezone('utc', CURRENT_TIMESTAMP) + interval '2 seconds',
+                                timezone('utc', CURRENT_TIMESTAMP), ?)
+                        """)
+                .params(JobLocks.PREFIX + job.name(), JobLockTable.lockedBy(DEAD_FAST_CLOCK_NODE, true,
+                        FireTrigger.SCHEDULED, first)).update();
+
+        FireResult next = firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE);
+
+        assertThat(next.outcome()).as("the dead replica's lock freed itself and the instant fired")
+                .isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    private void awaitLockHeldBy(PeriodicJob job, String node) throws InterruptedException {
+        awaitOneRow("the first fire never held the lock of " + job.name(), """
+                        SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                          AND locked_by LIKE ? || ' %'
+                        """, JobLocks.PREFIX + job.name(), node);
     }
 
     private void awaitLockHeldFor(PeriodicJob job) throws InterruptedException {

@@ -10,11 +10,13 @@ import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.registry.JobRegistry;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +33,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Failed fires on a running scheduler: each attempt is recorded, the next is armed with the instant and
- * its keys, one attempt at most commits, and the last failure leaves the instant {@code failed}.
+ * its keys, one attempt at most commits, and the last failure leaves the instant {@code failed}; the retry
+ * of a backfill's attempt is a backfill too.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @SchedulerIT
@@ -94,6 +97,18 @@ class RetryIT {
             });
         }
 
+        /** Hourly, its tasks expiring a minute after their instant; an instant's first attempt fails. */
+        @Bean
+        PeriodicJob backfilledFlaky() {
+            return Jobs.periodic("backfilled-flaky", Schedule.every(Duration.ofHours(1))).retry(QUICK).execute(ctx -> {
+                if (call(ctx.jobName(), ctx.scheduledAt()) == 1) {
+                    throw new IllegalStateException("backfilled failure");
+                }
+                ctx.dispatch(TaskRequest.builder("backfilled.report").queue("retry").expires(Duration.ofMinutes(1))
+                        .build());
+            });
+        }
+
         private static int call(String job, Instant at) {
             FIRST.putIfAbsent(job, at);
             return CALLS.computeIfAbsent(job + "@" + at, key -> new AtomicInteger()).incrementAndGet();
@@ -102,6 +117,10 @@ class RetryIT {
 
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    FirePath firePath;
+    @Autowired
+    JobRegistry registry;
 
     @Test
     void anInstantFailingTwiceCommitsOnItsThirdAttemptWithItsTasksOnce() {
@@ -144,6 +163,26 @@ class RetryIT {
         assertThat(attempts.get(0)).startsWith("1 failed ").endsWith(" retry armed");
         assertThat(ledger("terminated", instant)).isEqualTo("attempt 2 retry");
         assertThat(tasks("terminated", instant)).as("the first attempt's task rolled back with it").isEqualTo(1);
+    }
+
+    @Test
+    void theRetryOfAFailedBackfillAttemptFiresAsABackfillItsExpiryCountedFromItsOwnFire() {
+        // minutes in the past, within the job's catch-up window: the failed attempt is retried
+        Instant instant = Instant.now().minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
+        Instant before = Instant.now();
+
+        // as the backfill runner fires an instant
+        FireResult first = firePath.fire(registry.find("backfilled-flaky").orElseThrow().job(), instant, null,
+                FireTrigger.BACKFILL, "test", 1);
+
+        assertThat(first.outcome()).isEqualTo(FireOutcome.FAILED);
+        await().atMost(Duration.ofSeconds(30)).until(() -> committed("backfilled-flaky", instant));
+        assertThat(ledger("backfilled-flaky", instant)).isEqualTo("attempt 2 backfill");
+        String expiresFrom = jdbc.sql("""
+                        SELECT payload->'delivery'->>'expires_from' FROM onebeat_task WHERE job_name = ? AND scheduled_at = ?
+                        """).params("backfilled-flaky", Timestamp.from(instant)).query(String.class).single();
+        assertThat(expiresFrom).as("the expiry counts from the retry, not from the instant five minutes ago").isNotNull();
+        assertThat(Instant.parse(expiresFrom)).isAfter(before);
     }
 
     private boolean committed(String job, Instant instant) {

@@ -80,7 +80,8 @@ public final class CeleryMessage {
      * @param task the task to encode
      * @param origin the {@code origin} header, such as {@code onebeat@<node>}
      * @param delivery its delivery options, the job's over the route's: {@code expires} becomes the
-     *     {@code expires} header (the scheduled instant plus it), {@code headers} are added after Celery's
+     *     {@code expires} header (the scheduled instant plus it, or the payload's {@code delivery.expires_from}
+     *     plus it: {@link Payloads#expiresFrom}), {@code headers} are added after Celery's
      *     own, priority, exchange and routing key are for the broker's message
      * @return the message
      */
@@ -116,7 +117,8 @@ public final class CeleryMessage {
                     + " must be {\"args\": [...], \"kwargs\": {...}}, was " + task.payloadJson());
         }
         String id = task.key().toUuid().toString();
-        Instant expiresAt = delivery.expires() == null ? null : task.scheduledAt().plus(delivery.expires());
+        Instant expiresAt = delivery.expires() == null ? null
+                : Payloads.expiresFrom(payload, task).orElse(task.scheduledAt()).plus(delivery.expires());
         Map<String, Object> headers = headers(task, id, origin, args, kwargs);
         if (expiresAt != null) {
             headers.put("expires", isoformat(expiresAt));

@@ -90,6 +90,23 @@ class CeleryRouteOptionsTest {
     }
 
     @Test
+    void aTaskWhosePayloadSaysWhenItsExpiryCountsFromExpiresThatLongAfterItWhetherTheJobOrTheRouteSetIt() {
+        // the task of a fire an operator asked for, an hour after its instant
+        OutboundTask task = task("{\"args\": [], \"kwargs\": {}, \"delivery\": {\"expires_from\": \"2026-11-29T10:00:00Z\"}}");
+        OutboundTask jobExpiry = task("{\"args\": [], \"kwargs\": {}, \"delivery\": {\"expires\": \"PT5M\", "
+                + "\"expires_from\": \"2026-11-29T10:00:00Z\"}}");
+
+        CeleryMessage routeExpiry = CeleryMessage.forRoute(task, "onebeat@n",
+                new DeliveryOptions(Duration.ofMinutes(1), null, null, null, Map.of()));
+
+        assertThat(routeExpiry.headers()).containsEntry("expires", "2026-11-29T10:01:00+00:00");
+        assertThat(CeleryMessage.forRoute(jobExpiry, "onebeat@n", DeliveryOptions.NONE).expiresAt())
+                .isEqualTo(Instant.parse("2026-11-29T10:05:00Z"));
+        assertThat(CeleryMessage.forRoute(task, "onebeat@n", DeliveryOptions.NONE).headers())
+                .as("nothing expires").containsEntry("expires", null);
+    }
+
+    @Test
     void priorityExchangeAndRoutingKeyReachTheAmqpMessageAndRedisList() {
         OutboundTask task = task("{\"args\": [], \"kwargs\": {}}");
         DeliveryOptions urgent = new DeliveryOptions(null, 7, "billing", "billing.urgent", Map.of());
