@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
@@ -226,6 +227,35 @@ class RetentionIT {
                 .query(Timestamp.class).single().toInstant()).isEqualTo(horizon);
         assertThat(firePath.fire(job, old, null, FireTrigger.BACKFILL, "n1", 2).outcome())
                 .isEqualTo(FireOutcome.DUPLICATE);
+    }
+
+    @Test
+    void aFireOfAnInstantWhoseRowAPassIsDeletingWaitsForThePassAndIsRefused() throws Exception {
+        PeriodicJob job = registry.find("ret-job").orElseThrow().job();
+        Instant old = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
+        for (int i = 0; i < 7; i++) {
+            firePath.fire(job, old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1");
+        }
+        // a first pass gives the job its horizon row (the older 2 go); after one more fire, the second pass, left
+        // open, deletes the oldest left: the instant the fire claims
+        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        firePath.fire(job, NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)), FireTrigger.SCHEDULED, "n1");
+        Instant claimed = old.plus(Duration.ofHours(2));
+        try (Connection pass = dataSource.getConnection()) {
+            pass.setAutoCommit(false);
+            ((RetentionJob) retention()).purge(pass, NOW.plusSeconds(600));
+            assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).as("not committed yet")
+                    .isEqualTo(6);
+
+            CompletableFuture<FireResult> fire = CompletableFuture.supplyAsync(() -> firePath.fire(job, claimed, null,
+                    FireTrigger.BACKFILL, "n2", 2));
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !fire.isDone());
+            pass.commit();
+
+            assertThat(fire.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(FireOutcome.DUPLICATE);
+        }
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job' AND node = 'n2'")).isZero();
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).isEqualTo(5);
     }
 
     @Test
