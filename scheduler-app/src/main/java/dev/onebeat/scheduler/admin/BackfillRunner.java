@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Works through the running backfills on whichever replica takes each one's lock
- * ({@code onebeat-backfill:<id>}, ShedLock, for {@link #LOCK_FOR}): from the instant after its cursor,
+ * ({@code onebeat-backfill:<id>}, ShedLock, for {@link #lockFor}): from the instant after its cursor,
  * oldest first, each instant without a committed fire is fired through the fire path (trigger kind
  * {@code backfill}, the instant's own keys), then the cursor moves on; {@code onebeat.backfill.spacing}
  * apart. A replica stopping or dying leaves the backfill to the next that takes the lock: it goes on from
@@ -41,9 +41,10 @@ class BackfillRunner implements InitializingBean, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(BackfillRunner.class);
     static final String LOCK_PREFIX = "onebeat-backfill:";
-    /** How long a replica holds a backfill at a time; it lets go after {@link #TURN} to take it again. */
-    static final Duration LOCK_FOR = Duration.ofSeconds(60);
-    private static final Duration TURN = Duration.ofSeconds(20);
+    /** How long a replica works on a backfill at a time: it starts no fire after, lets go and takes it again. */
+    static final Duration TURN = Duration.ofSeconds(20);
+    /** Beyond a turn and its last fire: the database's clock (the lock's) against this replica's (the turn's). */
+    static final Duration LOCK_MARGIN = Duration.ofSeconds(10);
     private static final int SLICE = 100;
 
     private final BackfillTable table;
@@ -93,7 +94,7 @@ class BackfillRunner implements InitializingBean, DisposableBean {
 
     private void runLocked(Backfill backfill, PeriodicJob job) {
         Optional<SimpleLock> lock = locks.lock(new LockConfiguration(clock.instant(), LOCK_PREFIX + backfill.id(),
-                LOCK_FOR, Duration.ZERO));
+                lockFor(job), Duration.ZERO));
         if (lock.isEmpty()) {
             return;
         }
@@ -102,6 +103,15 @@ class BackfillRunner implements InitializingBean, DisposableBean {
         } finally {
             lock.get().unlock();
         }
+    }
+
+    /**
+     * @return how long a replica holds a backfill of {@code job}: a turn, then the last fire it starts, which holds the
+     *     job's lock for up to the job's {@code lockAtMostFor}; so no other replica takes the backfill while a fire of
+     *     it runs, however long the fire takes within its own lock
+     */
+    static Duration lockFor(PeriodicJob job) {
+        return TURN.plus(job.lockAtMostFor()).plus(LOCK_MARGIN);
     }
 
     /** Fires the backfill's next instants for at most one {@link #TURN}. */

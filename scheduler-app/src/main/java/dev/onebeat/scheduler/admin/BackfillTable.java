@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Every statement on {@code onebeat_backfill}, and the reads of the ledger a backfill needs. */
+/** Every statement on {@code onebeat_backfill}, and the reads of the ledger (and its horizon) a backfill needs. */
 @Component
 class BackfillTable {
 
@@ -74,9 +74,15 @@ class BackfillTable {
                 .params(state, Timestamp.from(now), id, job).update() == 1;
     }
 
+    /**
+     * @return whether the instant has committed, or may have: it is at or before the job's retention horizon, where
+     *     its ledger row may have been purged (the horizon may have moved since the backfill started)
+     */
     boolean committed(String job, Instant instant) {
-        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')")
-                .params(job, Timestamp.from(instant)).query(Boolean.class).single();
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')
+                            OR EXISTS (SELECT 1 FROM onebeat_fire_horizon WHERE job_name = ? AND purged_through >= ?)""")
+                .params(job, Timestamp.from(instant), job, Timestamp.from(instant)).query(Boolean.class).single();
     }
 
     /** @return the attempt a new fire of the instant makes: one more than any recorded */

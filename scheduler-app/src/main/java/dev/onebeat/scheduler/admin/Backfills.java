@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.fire.FireHorizon;
 import dev.onebeat.scheduler.monitor.InstantRecords;
 import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.registry.JobCatalog;
@@ -15,6 +16,7 @@ import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -23,13 +25,17 @@ import org.springframework.transaction.support.TransactionTemplate;
  * (daylight-saving policy applied), each with its outcome so far; and, unless it is a dry run, a backfill
  * that fires those without a committed fire, oldest first, at a bounded rate ({@link BackfillRunner}), as
  * trigger kind {@code backfill}, with the keys of each instant. Deterministic keys make it safe: an instant
- * that has committed is not fired again, and the ledger keeps any other at one commit.
+ * that has committed is not fired again, and the ledger keeps any other at one commit. An instant at or before the
+ * job's retention horizon ({@link FireHorizon}) may have committed with its ledger row purged since: a dry run shows
+ * it as {@value #BEYOND_HORIZON}, and a backfill whose range holds one is refused.
  */
 @Component
 public class Backfills {
 
     /** The most instants one backfill covers; a larger range is refused, so that it is split on purpose. */
     public static final int MAX_INSTANTS = 10_000;
+    /** The outcome of an instant whose ledger row retention may have deleted: it is not fired again. */
+    public static final String BEYOND_HORIZON = "beyond the retention horizon";
 
     private final BackfillTable table;
     private final JobCatalog catalog;
@@ -38,10 +44,12 @@ public class Backfills {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final InstantRecords records;
+    private final FireHorizon horizons;
 
     Backfills(BackfillTable table, JobCatalog catalog, JobRegistry registry, AuditLog audit,
-              TransactionTemplate transactions, Clock clock, InstantRecords records) {
+              TransactionTemplate transactions, Clock clock, InstantRecords records, FireHorizon horizons) {
         this.records = records;
+        this.horizons = horizons;
         this.table = table;
         this.catalog = catalog;
         this.registry = registry;
@@ -65,9 +73,10 @@ public class Backfills {
      * @param instant the instant
      * @param local the wall-clock time with its offset
      * @param note what daylight saving did to it, or null
-     * @param outcome {@code committed (<trigger>)}, {@code failed}, {@code skipped: <reason>}, or {@code none}
+     * @param outcome {@code committed (<trigger>)}, {@code failed}, {@code skipped: <reason>},
+     *     {@value #BEYOND_HORIZON}, or {@code none}
      * @param fires whether a backfill fires it: an instant of the schedule (not a time a gap removed) with no
-     *     committed fire
+     *     committed fire, after the job's retention horizon
      */
     public record PlannedInstant(Instant instant, OffsetDateTime local, String note, String outcome, boolean fires) {
     }
@@ -91,7 +100,8 @@ public class Backfills {
      * @throws UnknownJobException if there is no such job
      * @throws JobDefinitionException naming {@code from} or {@code to} when the range is empty, reaches into the
      *     future or holds more than {@link #MAX_INSTANTS} instants
-     * @throws AdminConflictException if this replica does not register the job
+     * @throws AdminConflictException if this replica does not register the job, or (not for a dry run) the range
+     *     holds an instant at or before the job's retention horizon that has no committed fire on record
      */
     public Plan start(String name, Instant from, Instant to, boolean dryRun) {
         PeriodicJob job = job(name);
@@ -110,17 +120,27 @@ public class Backfills {
             throw new JobDefinitionException("to: the range from " + from + " to " + to + " holds more than "
                     + MAX_INSTANTS + " instants of job '" + name + "'; backfill it in parts");
         }
+        Optional<Instant> horizon = horizons.of(name);
         Map<Instant, InstantRecords.Slot> slots = records.slots(name, from, to);
         List<PlannedInstant> planned = instants.stream().map(instant -> {
             InstantRecords.Slot slot = slots.get(instant.at());
-            String outcome = slot != null ? outcome(slot) : instant.fires() ? "none"
+            boolean committed = slot != null && slot.fire() != null;
+            String outcome = committed ? outcome(slot)
+                    : instant.fires() && FireHorizon.beyond(horizon, instant.at()) ? BEYOND_HORIZON
+                    : slot != null ? outcome(slot) : instant.fires() ? "none"
                     : "skipped: in a daylight-saving gap (gap=skip)";
             return new PlannedInstant(instant.at(), instant.localAt(), instant.note(), outcome,
-                    instant.fires() && !outcome.startsWith("committed"));
+                    instant.fires() && !committed && !BEYOND_HORIZON.equals(outcome));
         }).toList();
         long toFire = planned.stream().filter(PlannedInstant::fires).count();
         if (dryRun) {
             return new Plan(null, name, true, planned, toFire);
+        }
+        long beyond = planned.stream().filter(instant -> BEYOND_HORIZON.equals(instant.outcome())).count();
+        if (beyond > 0) {
+            throw new AdminConflictException("from: " + from + " reaches the retention horizon of job '" + name + "' ("
+                    + horizon.orElseThrow() + "): " + beyond + " instant(s) at or before it may have committed, their "
+                    + "ledger rows purged since, and are not fired again; start the backfill after " + horizon.get());
         }
         int total = (int) instants.stream().filter(ScheduledInstant::fires).count();
         Backfill backfill = transactions.execute(status -> {

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.fire.FireHorizon;
 import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.quartz.Retries;
 import dev.onebeat.scheduler.registry.JobCatalog;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -25,7 +27,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Re-runs one instant of a job's schedule that did not commit — failed for good, skipped, or never
  * fired — as an operator asks: one more attempt of that very instant, with its keys, through the whole
  * fire path on whichever replica takes it (trigger kind {@code backfill}), audited. The ledger still
- * lets at most one attempt commit.
+ * lets at most one attempt commit. An instant at or before the job's retention horizon is refused: its ledger row
+ * may have been purged, so the ledger can no longer tell that it did not commit ({@link FireHorizon}).
  */
 @Component
 public class InstantRuns {
@@ -38,9 +41,11 @@ public class InstantRuns {
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final FireHorizon horizons;
 
     InstantRuns(JdbcClient jdbc, JobCatalog catalog, JobRegistry registry, RuntimeJobStore store, Retries retries,
-                AuditLog audit, TransactionTemplate transactions, Clock clock) {
+                AuditLog audit, TransactionTemplate transactions, Clock clock, FireHorizon horizons) {
+        this.horizons = horizons;
         this.jdbc = jdbc;
         this.catalog = catalog;
         this.registry = registry;
@@ -63,8 +68,8 @@ public class InstantRuns {
      * @throws UnknownJobException if no such job is stored
      * @throws JobDefinitionException naming the instant and the nearest instants of the schedule, if it is not one;
      *         or if it is not due yet
-     * @throws AdminConflictException if this replica does not register the job, the instant has committed, or an
-     *         attempt of it is already armed
+     * @throws AdminConflictException if this replica does not register the job, the instant has committed or is at
+     *         or before the job's retention horizon, or an attempt of it is already armed
      */
     public Accepted rerun(String name, Instant instant) {
         return QuartzWork.inTransaction(transactions, () -> {
@@ -86,6 +91,12 @@ public class InstantRuns {
             if (committed != null) {
                 throw new AdminConflictException("instant " + instant + " of job '" + name + "' has committed already "
                         + "(attempt " + committed + "); its tasks went out once and are not sent again");
+            }
+            Optional<Instant> horizon = horizons.of(name);
+            if (FireHorizon.beyond(horizon, instant)) {
+                throw new AdminConflictException("instant " + instant + " of job '" + name + "' is at or before the "
+                        + "job's retention horizon (" + horizon.get() + "): its ledger row may have been purged, so it "
+                        + "may have committed; it is not fired again");
             }
             Map<String, Object> latest = jdbc.sql("""
                             SELECT attempt, retry_at FROM onebeat_fire_attempt

@@ -23,21 +23,26 @@ public class FireLedger {
 
     /**
      * Claims (job, scheduledAt, run) inside the caller's transaction, for attempt {@code attempt} of the instant. A concurrent claim of the same pair
-     * waits for this transaction to end, then finds the row (if committed) and gets {@code false}.
+     * waits for this transaction to end, then finds the row (if committed) and gets {@code false}. An instant at or
+     * before the job's retention horizon ({@link FireHorizon}) is taken as fired before: its row may have been purged.
      *
-     * @return true if this transaction now owns the fire; false if it was fired before
+     * @return true if this transaction now owns the fire; false if it was fired before, or may have been
      */
     boolean claim(String job, Instant scheduledAt, String run, Instant firedAt, String node, FireTrigger trigger,
                   int attempt) {
-        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard
+        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; beyond the retention horizon the horizon
+        // row is: it is locked (KEY SHARE) so that a retention pass moving it is waited for and its new value read,
+        // instead of this insert finding the purged row gone
         int inserted = jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
                                                   attempt)
-                        VALUES (?, ?, ?, ?, ?, ?, 'committed', ?)
+                        SELECT ?, ?, ?, ?, ?, ?, 'committed', ?
+                        WHERE coalesce((SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = ?
+                                        FOR KEY SHARE), '-infinity') < ?
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         """)
                 .params(job, Timestamp.from(scheduledAt), FireRun.column(run), Timestamp.from(firedAt), node,
-                        trigger.column(), attempt)
+                        trigger.column(), attempt, job, Timestamp.from(scheduledAt))
                 .update();
         return inserted == 1;
     }

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,8 @@ public class ExpectedInstants {
     /**
      * @param from inclusive, or null for the day before {@code to}
      * @param to exclusive, or null for now (an instant due now included)
-     * @param limit the most instants to give
+     * @param limit the most instants to give, and the most runs outside the schedule and events (the latest of each);
+     *     only the listed instants' ledger and attempt rows are read, whatever the range
      * @throws JobDefinitionException naming {@code from}, {@code to} or {@code limit} when the range is empty or, given
      *     a start, holds more instants than {@code limit}
      */
@@ -108,7 +110,9 @@ public class ExpectedInstants {
         if (truncated) {
             instants = instants.subList(instants.size() - limit, instants.size());
         }
-        Map<Instant, Slot> slots = records.slots(job.name(), start, end);
+        // the records of the instants listed only: a range from the year 1 reads no more than limit instants' rows
+        Map<Instant, Slot> slots = instants.isEmpty() ? Map.of() : records.slots(job.name(), instants.get(0).at(),
+                instants.get(instants.size() - 1).at().plus(1, ChronoUnit.MICROS));
         Set<Instant> running = records.running(job.name());
         List<Expected> expected = new ArrayList<>(instants.size());
         Map<String, Integer> counts = new LinkedHashMap<>();
@@ -134,6 +138,6 @@ public class ExpectedInstants {
         }
         Instant first = expected.isEmpty() ? start : expected.get(0).instant();
         return new Timeline(job.name(), truncated ? first : start, end, truncated, counts, expected,
-                records.runs(job.name(), start, end), table.events(job.name(), start, end));
+                records.runs(job.name(), start, end, limit), table.events(job.name(), start, end, limit));
     }
 }

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -155,19 +157,25 @@ public class InstantRecords {
         return running;
     }
 
-    /** @return the job's runs outside the schedule committed for instants in {@code [from, to)}, oldest first */
-    public List<Run> runs(String job, Instant from, Instant to) {
-        return jdbc.sql("""
+    /**
+     * @return the job's latest {@code limit} runs outside the schedule committed for instants in {@code [from, to)},
+     *     oldest first
+     */
+    public List<Run> runs(String job, Instant from, Instant to, int limit) {
+        // newest first through UNIQUE(job_name, scheduled_at, run_id), so a range from the year 1 reads limit rows
+        List<Run> runs = new ArrayList<>(jdbc.sql("""
                         SELECT scheduled_at, run_id, trigger_kind, fired_at, duration_ms, node FROM onebeat_fire
                         WHERE job_name = ? AND run_id <> '' AND scheduled_at >= ? AND scheduled_at < ?
-                        ORDER BY scheduled_at, run_id""")
-                .params(job, Timestamp.from(from), Timestamp.from(to))
+                        ORDER BY scheduled_at DESC, run_id DESC LIMIT ?""")
+                .params(job, Timestamp.from(from), Timestamp.from(to), limit)
                 .query((rs, row) -> {
                     Instant firedAt = rs.getTimestamp(4).toInstant();
                     return new Run(rs.getTimestamp(1).toInstant(), rs.getString(2), rs.getString(3), firedAt,
                             firedAt.plusMillis(rs.getLong(5)), rs.getString(6));
                 })
-                .list();
+                .list());
+        Collections.reverse(runs);
+        return runs;
     }
 
     /** Takes one row of a statement over many jobs' ranges. */

@@ -8,6 +8,8 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,15 +141,18 @@ public class MonitorTable {
                 .toList();
     }
 
-    /** @return the job's events of instants in {@code [from, to)}, oldest instant first */
-    public List<Event> events(String job, Instant from, Instant to) {
-        return jdbc.sql("""
+    /** @return the job's latest {@code limit} events of instants in {@code [from, to)}, oldest instant first */
+    public List<Event> events(String job, Instant from, Instant to, int limit) {
+        // newest first through UNIQUE(job_name, scheduled_at, kind), so a range from the year 1 reads limit rows
+        List<Event> events = new ArrayList<>(jdbc.sql("""
                         SELECT job_name, scheduled_at, kind, reason, alerted, node, detected_at FROM onebeat_job_event
                         WHERE job_name = ? AND scheduled_at >= ? AND scheduled_at < ?
-                        ORDER BY scheduled_at, id""")
-                .params(job, Timestamp.from(from), Timestamp.from(to))
+                        ORDER BY scheduled_at DESC, id DESC LIMIT ?""")
+                .params(job, Timestamp.from(from), Timestamp.from(to), limit)
                 .query(MonitorTable::event)
-                .list();
+                .list());
+        Collections.reverse(events);
+        return events;
     }
 
     /** @return the latest events of any job, newest first */

@@ -12,9 +12,12 @@ enum Purge {
 
     // the ledger goes job by job (RetentionJob.purgeFires): each job's rows before its bound, a range of
     // UNIQUE(job_name, scheduled_at, run_id)
+    // UNIQUE(job_name, scheduled_at, run_id); the instants deleted move the job's horizon (FireHorizon), in this
+    // transaction, so that none of them is fired again
     FIRES("onebeat_fire", RetentionProperties::fires, """
             DELETE FROM onebeat_fire WHERE id IN (
-                SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
+                SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)
+            RETURNING scheduled_at"""),
     ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, """
             DELETE FROM onebeat_fire_attempt WHERE id IN (
                 SELECT id FROM onebeat_fire_attempt WHERE attempted_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
@@ -38,7 +41,35 @@ enum Purge {
                 LIMIT ? FOR UPDATE SKIP LOCKED)"""),
     THROTTLES("onebeat_throttle", RetentionProperties::throttles, """
             DELETE FROM onebeat_throttle WHERE (kind, subject) IN (
-                SELECT kind, subject FROM onebeat_throttle WHERE until < ? LIMIT ? FOR UPDATE SKIP LOCKED)""");
+                SELECT kind, subject FROM onebeat_throttle WHERE until < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
+    // only ended ones: a running backfill is still some replica's work
+    BACKFILLS("onebeat_backfill (ended)", RetentionProperties::backfills, """
+            DELETE FROM onebeat_backfill WHERE id IN (
+                SELECT id FROM onebeat_backfill WHERE state <> 'running' AND updated_at < ?
+                LIMIT ? FOR UPDATE SKIP LOCKED)"""),
+    // a job no longer in the catalog: no replica works on its backfills, running or not, any more
+    DELETED_JOB_BACKFILLS("onebeat_backfill (deleted jobs)", RetentionProperties::deletedJobs, """
+            DELETE FROM onebeat_backfill WHERE id IN (
+                SELECT b.id FROM onebeat_backfill b WHERE b.updated_at < ?
+                AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = b.job_name)
+                LIMIT ? FOR UPDATE OF b SKIP LOCKED)"""),
+    // the detector's progress of a job no longer in the catalog; a job created again under the name starts afresh
+    DELETED_JOB_MONITORS("onebeat_job_monitor (deleted jobs)", RetentionProperties::deletedJobs, """
+            DELETE FROM onebeat_job_monitor WHERE job_name IN (
+                SELECT m.job_name FROM onebeat_job_monitor m WHERE m.updated_at < ?
+                AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = m.job_name)
+                LIMIT ? FOR UPDATE OF m SKIP LOCKED)"""),
+    // lock rows run out that no fire can take again: those of a job no longer in the catalog, of one instant
+    // (onebeat:<job>@<millis>, overlap policy allow: never the name of a job) and of a backfill. lock_until is UTC
+    // without a zone (ShedLock); an expired row is not held, and ShedLock inserts it again when a lock is asked for
+    LOCKS("shedlock (ended)", RetentionProperties::deletedJobs, """
+            DELETE FROM shedlock WHERE name IN (
+                SELECT s.name FROM shedlock s WHERE s.lock_until < timezone('utc', ?::timestamptz)
+                AND (s.name LIKE 'onebeat-backfill:%'
+                     OR (s.name LIKE 'onebeat:%' OR s.name LIKE 'onebeat-waiting:%' OR s.name LIKE 'onebeat-next:%')
+                        AND NOT EXISTS (SELECT 1 FROM onebeat_job j
+                                        WHERE j.name = substring(s.name FROM position(':' IN s.name) + 1)))
+                LIMIT ? FOR UPDATE OF s SKIP LOCKED)""");
 
     private final String table;
     private final Function<RetentionProperties, Duration> age;

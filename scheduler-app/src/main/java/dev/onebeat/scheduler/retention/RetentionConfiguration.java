@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.retention;
 
 import dev.onebeat.job.PeriodicJob;
 import io.micrometer.core.instrument.MeterRegistry;
+import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 class RetentionConfiguration {
 
     @Bean
-    PeriodicJob onebeatRetention(RetentionProperties properties, MeterRegistry meters) {
-        return new RetentionJob(properties, meters);
+    PeriodicJob onebeatRetention(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {
+        return new RetentionJob(properties, meters, dataSource);
     }
 }

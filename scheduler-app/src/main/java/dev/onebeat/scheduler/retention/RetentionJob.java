@@ -3,10 +3,12 @@ package dev.onebeat.scheduler.retention;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.fire.FireHorizon;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -15,6 +17,8 @@ import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * deletes the same rows. Its deletes run on the fire's connection and commit with its ledger row: a fire that fails
  * deletes nothing and is retried; at most {@code max-rows-per-fire} rows go per fire, and a backlog is worked off over
  * the next ones. Rows another transaction holds are skipped, so a fire of another job is never waited for.
+ *
+ * <p>The ledger's rows say which instants have committed; the newest instant deleted of each job becomes its horizon
+ * ({@link FireHorizon}), in the same transaction, and nothing at or before it is fired again. A job whose horizon row a
+ * fire's claim holds keeps its rows until the next fire.
  */
 final class RetentionJob implements PeriodicJob {
 
@@ -33,8 +41,10 @@ final class RetentionJob implements PeriodicJob {
     private final RetentionProperties properties;
     private final Schedule schedule;
     private final MeterRegistry meters;
+    private final DataSource dataSource;
 
-    RetentionJob(RetentionProperties properties, MeterRegistry meters) {
+    RetentionJob(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {
+        this.dataSource = dataSource;
         this.properties = properties;
         try {
             this.schedule = Schedule.unixCron(properties.cron(), ZoneOffset.UTC);
@@ -75,18 +85,44 @@ final class RetentionJob implements PeriodicJob {
         Map<Purge, Long> deleted = new EnumMap<>(Purge.class);
         long[] remaining = {properties.maxRowsPerFire()};
         for (Purge purge : Purge.values()) {
-            Timestamp horizon = Timestamp.from(scheduledAt.minus(purge.age(properties)));
-            long count = 0;
+            Timestamp cutoff = Timestamp.from(scheduledAt.minus(purge.age(properties)));
+            long count;
             if (purge == Purge.FIRES) {
-                for (Map.Entry<String, Timestamp> bound : fireBounds(connection, horizon).entrySet()) {
-                    count += batches(connection, purge, remaining, bound.getKey(), bound.getValue());
-                }
+                count = purgeFires(connection, remaining, cutoff);
             } else {
-                count = batches(connection, purge, remaining, null, horizon);
+                count = batches(connection, purge, remaining, null, cutoff, null);
             }
             deleted.put(purge, count);
         }
         return deleted;
+    }
+
+    /** Deletes each job's ledger rows before its bound and moves its horizon to the newest instant deleted. */
+    private long purgeFires(Connection connection, long[] remaining, Timestamp cutoff) throws SQLException {
+        Map<String, Timestamp> bounds = fireBounds(connection, cutoff);
+        if (bounds.isEmpty()) {
+            return 0;
+        }
+        // committed before anything is deleted: a claim racing the deletes then finds the row and waits for them
+        try (Connection own = dataSource.getConnection()) {
+            own.setAutoCommit(true);
+            FireHorizon.ensure(own, bounds.keySet());
+        }
+        Set<String> purgeable = FireHorizon.lockForPurge(connection, bounds.keySet());
+        long count = 0;
+        for (Map.Entry<String, Timestamp> bound : bounds.entrySet()) {
+            if (!purgeable.contains(bound.getKey())) {
+                log.info("retention left a job's fires to the next fire: a fire of it holds its horizon job={}",
+                        bound.getKey());
+                continue;
+            }
+            Instant[] newest = {null};
+            count += batches(connection, Purge.FIRES, remaining, bound.getKey(), bound.getValue(), newest);
+            if (newest[0] != null) {
+                FireHorizon.advance(connection, bound.getKey(), newest[0]);
+            }
+        }
+        return count;
     }
 
     /**
@@ -121,9 +157,13 @@ final class RetentionJob implements PeriodicJob {
         return bounds;
     }
 
-    /** Deletes batches of one table (of one job's fires, when {@code job} is set) until none is left or the cap. */
-    private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before)
-            throws SQLException {
+    /**
+     * Deletes batches of one table (of one job's fires, when {@code job} is set) until none is left or the cap.
+     *
+     * @param newest when set, receives the newest instant of the ledger rows deleted
+     */
+    private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before,
+                         Instant[] newest) throws SQLException {
         long count = 0;
         int batch;
         int limit;
@@ -139,11 +179,26 @@ final class RetentionJob implements PeriodicJob {
                 }
                 delete.setTimestamp(i++, before);
                 delete.setInt(i, limit);
-                batch = delete.executeUpdate();
+                batch = newest == null ? delete.executeUpdate() : deleteReturning(delete, newest);
                 count += batch;
                 remaining[0] -= batch;
             } while (batch == limit);
         }
         return count;
+    }
+
+    /** Runs a delete that returns its rows' instants; keeps the newest in {@code newest}. */
+    private static int deleteReturning(PreparedStatement delete, Instant[] newest) throws SQLException {
+        int rows = 0;
+        try (ResultSet rs = delete.executeQuery()) {
+            while (rs.next()) {
+                rows++;
+                Instant at = rs.getTimestamp(1).toInstant();
+                if (newest[0] == null || at.isAfter(newest[0])) {
+                    newest[0] = at;
+                }
+            }
+        }
+        return rows;
     }
 }

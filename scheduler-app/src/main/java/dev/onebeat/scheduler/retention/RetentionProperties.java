@@ -26,6 +26,12 @@ import org.springframework.validation.annotation.Validated;
  * @param publishedTasks outbox rows published (or done) longer ago than this go
  * @param failedTasks outbox rows failed (or discarded) longer ago than this go
  * @param throttles throttle rows run out longer ago than this go
+ * @param backfills backfills ended (done or cancelled) longer ago than this go
+ * @param deletedJobs the rows of jobs no longer in the catalog — their backfills, whatever their state, and the
+ *     missed-fire detector's progress — untouched for longer than this go, and so do lock rows run out longer ago that
+ *     no fire takes again (a deleted job's, one instant's under overlap policy allow, a backfill's). A job's ledger
+ *     rows follow {@code fires} and its retention horizon stays, so a job created again under the name does not fire
+ *     an instant of the old one twice
  */
 @Validated
 @ConfigurationProperties("onebeat.retention")
@@ -42,7 +48,9 @@ public record RetentionProperties(
         @DefaultValue("90d") @NotNull Duration triggerRequests,
         @DefaultValue("7d") @NotNull Duration publishedTasks,
         @DefaultValue("30d") @NotNull Duration failedTasks,
-        @DefaultValue("1d") @NotNull Duration throttles) {
+        @DefaultValue("1d") @NotNull Duration throttles,
+        @DefaultValue("90d") @NotNull Duration backfills,
+        @DefaultValue("1d") @NotNull Duration deletedJobs) {
 
     public RetentionProperties {
         positive("fires", fires);
@@ -53,6 +61,8 @@ public record RetentionProperties(
         positive("published-tasks", publishedTasks);
         positive("failed-tasks", failedTasks);
         positive("throttles", throttles);
+        positive("backfills", backfills);
+        positive("deleted-jobs", deletedJobs);
     }
 
     private static void positive(String property, Duration age) {

@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -33,6 +35,8 @@ class ApiIT {
 
     @LocalServerPort
     int port;
+    @Autowired
+    JdbcClient jdbc;
 
     private ApiClient api;
 
@@ -184,6 +188,37 @@ class ApiIT {
         assertThat(Instant.parse(fired.get("graceEnds").asString()))
                 .isEqualTo(Instant.parse(fired.get("instant").asString()).plusSeconds(30));
         assertThat(instants.get(4).get("outcome").asString()).as("the instant due now").isIn("pending", "on-time");
+    }
+
+    @Test
+    void instantsFromTheYearOneGiveAtMostTheLimitOfRunsAndEventsTheLatestOnes() throws Exception {
+        // 700 runs outside the schedule and 700 events of the year 2000, before the job joined its schedule
+        jdbc.sql("""
+                INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome)
+                SELECT 'weekday-report', timestamptz '2000-01-01 00:00Z' + n * interval '1 hour', 'run-' || n,
+                       timestamptz '2000-01-01 00:00Z' + n * interval '1 hour', 'n1', 'manual', 'committed'
+                FROM generate_series(1, 700) AS n""").update();
+        jdbc.sql("""
+                INSERT INTO onebeat_job_event (job_name, scheduled_at, kind, reason, alerted, node, detected_at)
+                SELECT 'weekday-report', timestamptz '2000-01-01 00:00Z' + n * interval '1 hour', 'missed', 'r', false,
+                       'n1', now()
+                FROM generate_series(1, 700) AS n""").update();
+        try {
+            var timeline = api.get("/api/jobs/weekday-report/instants?from=0001-01-01T00:00:00Z&limit=100");
+
+            assertThat(timeline.statusCode()).as(timeline.body()).isEqualTo(200);
+            JsonNode runs = json(timeline).get("runs");
+            JsonNode events = json(timeline).get("events");
+            assertThat(runs).hasSize(100);
+            assertThat(events).hasSize(100);
+            assertThat(runs.get(99).get("run").asString()).as("the latest, oldest first").isEqualTo("run-700");
+            assertThat(runs.get(0).get("run").asString()).isEqualTo("run-601");
+            assertThat(Instant.parse(events.get(99).get("instant").asString()))
+                    .isEqualTo(Instant.parse("2000-01-01T00:00:00Z").plus(Duration.ofHours(700)));
+        } finally {
+            jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'weekday-report' AND run_id LIKE 'run-%'").update();
+            jdbc.sql("DELETE FROM onebeat_job_event WHERE job_name = 'weekday-report' AND reason = 'r'").update();
+        }
     }
 
     @Test

@@ -7,6 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
@@ -27,12 +30,17 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -57,6 +65,26 @@ class BackfillIT {
     private static final RabbitTestBroker BROKER = new RabbitTestBroker();
     /** The Celery queue of a job whose tasks expire a minute after their instant (expiring-sync). */
     private static final String EXPIRING = BROKER.newQueueName("backfill-expiring");
+    /** The instant whose fire of {@code slow-report} holds on until the test lets it go. */
+    static final AtomicReference<Instant> SLOW_INSTANT = new AtomicReference<>();
+    static final CountDownLatch SLOW_STARTED = new CountDownLatch(1);
+    static final CountDownLatch SLOW_RELEASED = new CountDownLatch(1);
+
+    @TestConfiguration
+    static class SlowJob {
+
+        /** Hourly; its fire may hold the job's lock for up to 3 minutes. */
+        @Bean
+        PeriodicJob slowReport() {
+            return Jobs.periodic("slow-report", Schedule.every(Duration.ofHours(1))).lockAtMostFor(Duration.ofMinutes(3))
+                    .execute(ctx -> {
+                        if (ctx.scheduledAt().equals(SLOW_INSTANT.get())) {
+                            SLOW_STARTED.countDown();
+                            SLOW_RELEASED.await(60, TimeUnit.SECONDS);
+                        }
+                    });
+        }
+    }
 
     @LocalServerPort
     int port;
@@ -126,6 +154,29 @@ class BackfillIT {
                         .map(at -> IdempotencyKey.of("hourly-report", at, "reports.hourly", null).value()).toList());
         assertThat(json(operator.get("/api/audit?target=hourly-report")).get(0).get("action").asString())
                 .isEqualTo("job.backfill");
+    }
+
+    @Test
+    void theBackfillsLockOutlastsAFireThatHoldsTheJobsLockLongerThanAMinute() throws Exception {
+        Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
+        Instant from = to.minus(Duration.ofHours(1));
+        SLOW_INSTANT.set(from);
+        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        long id = json(operator.send("POST", "/api/jobs/slow-report/backfill",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}")).get("backfill").get("id").asLong();
+        try {
+            assertThat(SLOW_STARTED.await(30, TimeUnit.SECONDS)).as("the backfill's fire began").isTrue();
+
+            // the fire may go on for the job's lockAtMostFor (3 minutes): no other replica may take the backfill meanwhile
+            assertThat(jdbc.sql("""
+                            SELECT extract(epoch FROM lock_until - timezone('utc', now())) FROM shedlock WHERE name = ?""")
+                    .param("onebeat-backfill:" + id).query(Double.class).single())
+                    .as("seconds the backfill's lock has left").isGreaterThan(180.0);
+        } finally {
+            SLOW_RELEASED.countDown();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> json(operator.get("/api/jobs/slow-report/backfills/" + id))
+                .get("state").asString().equals("done"));
     }
 
     @Test

@@ -1,10 +1,15 @@
 package dev.onebeat.scheduler.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.admin.AdminConflictException;
+import dev.onebeat.scheduler.admin.Backfills;
+import dev.onebeat.scheduler.admin.InstantRuns;
 import dev.onebeat.scheduler.fire.FireOutcome;
 import dev.onebeat.scheduler.fire.FirePath;
 import dev.onebeat.scheduler.fire.FireResult;
@@ -34,7 +39,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.enabled=false", "onebeat.retention.batch-size=100", "onebeat.retention.keep-last-fires=5",
-        "onebeat.retention.fires=30d", "onebeat.retention.audit=365d"})
+        "onebeat.retention.fires=30d", "onebeat.retention.audit=365d",
+        "onebeat.jobs[0].name=ret-job", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=t.ret"})
 class RetentionIT {
 
     private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.MINUTES);
@@ -54,12 +60,17 @@ class RetentionIT {
     JdbcClient jdbc;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    Backfills backfills;
+    @Autowired
+    InstantRuns instantRuns;
 
     @BeforeEach
     void rows() {
         jdbc.sql("""
                 TRUNCATE onebeat_fire, onebeat_fire_attempt, onebeat_job_event, onebeat_audit, onebeat_trigger_request,
-                         onebeat_task, onebeat_throttle""").update();
+                         onebeat_task, onebeat_throttle, onebeat_fire_horizon, onebeat_backfill, onebeat_job_monitor""")
+                .update();
         // 'daily': a fire a day for 60 days; 'monthly': one every 30 days for 10 months, all but one older than 30 d
         fires("daily", 60, Duration.ofDays(1));
         fires("monthly", 10, Duration.ofDays(30));
@@ -128,8 +139,8 @@ class RetentionIT {
     void aFireDeletesAtMostItsCapAndTheNextGoesOn() {
         RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 100, 1000,
                 Duration.ofDays(30), 5, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1)),
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
+                Duration.ofDays(1)), new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), dataSource);
         long before = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
 
         firePath.fire(capped, NOW, FireTrigger.SCHEDULED, "n1");
@@ -162,6 +173,126 @@ class RetentionIT {
         assertThat(count("SELECT count(*) FROM onebeat_fire WHERE node = 'n2'")).isEqualTo(1);
     }
 
+    @Test
+    void anInstantWhoseLedgerRowWasPurgedIsNeverFiredAgainByABackfillAReRunOrTheFirePath() {
+        PeriodicJob job = registry.find("ret-job").orElseThrow().job();
+        Instant first = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
+        List<Instant> old = List.of(first, first.plus(Duration.ofHours(1)), first.plus(Duration.ofHours(2)));
+        old.forEach(at -> firePath.fire(job, at, FireTrigger.SCHEDULED, "n1"));
+        for (int hours = 1; hours <= 6; hours++) {
+            firePath.fire(job, NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours)), FireTrigger.SCHEDULED,
+                    "n1");
+        }
+
+        assertThat(firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1").outcome()).isEqualTo(FireOutcome.COMMITTED);
+
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).as("the 6 of the last 30 days")
+                .isEqualTo(6);
+        Instant horizon = old.get(2);
+        Instant to = first.plus(Duration.ofHours(3));
+        Backfills.Plan dryRun = backfills.start("ret-job", first, to, true);
+        assertThat(dryRun.instants()).extracting(Backfills.PlannedInstant::outcome)
+                .containsOnly(Backfills.BEYOND_HORIZON).hasSize(3);
+        assertThat(dryRun.toFire()).isZero();
+        assertThatThrownBy(() -> backfills.start("ret-job", first, to, false))
+                .isInstanceOf(AdminConflictException.class)
+                .hasMessageContaining("job 'ret-job'").hasMessageContaining(horizon.toString());
+        assertThatThrownBy(() -> instantRuns.rerun("ret-job", old.get(1)))
+                .isInstanceOf(AdminConflictException.class)
+                .hasMessageContaining("job 'ret-job'").hasMessageContaining(horizon.toString());
+        assertThat(firePath.fire(job, horizon, null, FireTrigger.BACKFILL, "n1", 2).outcome())
+                .as("the ledger's own claim").isEqualTo(FireOutcome.DUPLICATE);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).isEqualTo(6);
+        assertThat(count("SELECT count(*) FROM onebeat_backfill")).isZero();
+        assertThat(backfills.start("ret-job", horizon.plusSeconds(1), to.plus(Duration.ofHours(1)), true).toFire())
+                .as("after the horizon, an instant without a fire is backfilled").isEqualTo(1);
+    }
+
+    @Test
+    void aJobsHorizonOnlyMovesForwardAndStaysWhenItsLedgerIsEmpty() {
+        PeriodicJob job = registry.find("ret-job").orElseThrow().job();
+        Instant old = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
+        for (int i = 0; i < 7; i++) {
+            firePath.fire(job, old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1");
+        }
+        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        Instant horizon = old.plus(Duration.ofHours(1));
+        assertThat(jdbc.sql("SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = 'ret-job'")
+                .query(Timestamp.class).single().toInstant()).as("the older 2 of 7 go").isEqualTo(horizon);
+
+        jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'ret-job'").update();
+        firePath.fire(retention(), NOW.plusSeconds(600), FireTrigger.SCHEDULED, "n1");
+
+        assertThat(jdbc.sql("SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = 'ret-job'")
+                .query(Timestamp.class).single().toInstant()).isEqualTo(horizon);
+        assertThat(firePath.fire(job, old, null, FireTrigger.BACKFILL, "n1", 2).outcome())
+                .isEqualTo(FireOutcome.DUPLICATE);
+    }
+
+    @Test
+    void aFireOfAnInstantWhoseRowAPassIsDeletingWaitsForThePassAndIsRefused() throws Exception {
+        PeriodicJob job = registry.find("ret-job").orElseThrow().job();
+        Instant old = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
+        for (int i = 0; i < 7; i++) {
+            firePath.fire(job, old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1");
+        }
+        // a first pass gives the job its horizon row (the older 2 go); after one more fire, the second pass, left
+        // open, deletes the oldest left: the instant the fire claims
+        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        firePath.fire(job, NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)), FireTrigger.SCHEDULED, "n1");
+        Instant claimed = old.plus(Duration.ofHours(2));
+        try (Connection pass = dataSource.getConnection()) {
+            pass.setAutoCommit(false);
+            ((RetentionJob) retention()).purge(pass, NOW.plusSeconds(600));
+            assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).as("not committed yet")
+                    .isEqualTo(6);
+
+            CompletableFuture<FireResult> fire = CompletableFuture.supplyAsync(() -> firePath.fire(job, claimed, null,
+                    FireTrigger.BACKFILL, "n2", 2));
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !fire.isDone());
+            pass.commit();
+
+            assertThat(fire.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(FireOutcome.DUPLICATE);
+        }
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job' AND node = 'n2'")).isZero();
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).isEqualTo(5);
+    }
+
+    @Test
+    void theBackfillsMonitorRowsAndLockRowsOfDeletedJobsGoAndThoseOfLiveJobsStay() {
+        Instant twoDays = days(2);
+        jdbc.sql("""
+                INSERT INTO onebeat_backfill (job_name, range_from, range_to, state, total, created_by, created_at,
+                                              updated_at)
+                VALUES ('gone-job', ?, ?, 'running', 5, 'ann', ?, ?), ('ret-job', ?, ?, 'done', 5, 'ann', ?, ?),
+                       ('ret-job', ?, ?, 'done', 5, 'ann', ?, ?), ('ret-job', ?, ?, 'running', 5, 'ann', ?, ?)""")
+                .params(ts(days(9)), ts(days(8)), ts(twoDays), ts(twoDays),
+                        ts(days(109)), ts(days(108)), ts(days(100)), ts(days(100)),
+                        ts(days(9)), ts(days(8)), ts(days(1)), ts(days(1)),
+                        ts(days(109)), ts(days(108)), ts(days(100)), ts(days(100)))
+                .update();
+        jdbc.sql("""
+                INSERT INTO onebeat_job_monitor (job_name, checked_until, updated_at)
+                VALUES ('gone-job', ?, ?), ('ret-job', ?, ?)""")
+                .params(ts(twoDays), ts(twoDays), ts(twoDays), ts(twoDays)).update();
+        jdbc.sql("DELETE FROM shedlock WHERE name LIKE '%gone-job%' OR name LIKE '%ret-job%' OR name IN "
+                + "('onebeat-backfill:7', 'onebeat-monitor')").update();
+        List<String> locks = List.of("onebeat:gone-job", "onebeat-waiting:gone-job", "onebeat-next:gone-job",
+                "onebeat:ret-job@1700000000000", "onebeat-backfill:7", "onebeat:ret-job", "onebeat-monitor");
+        locks.forEach(name -> jdbc.sql("""
+                        INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
+                        VALUES (?, timezone('utc', ?::timestamptz), timezone('utc', ?::timestamptz), 'n1')""")
+                .params(name, ts(twoDays), ts(twoDays)).update());
+
+        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+
+        assertThat(strings("SELECT job_name || ' ' || state FROM onebeat_backfill ORDER BY id"))
+                .containsExactly("ret-job done", "ret-job running");
+        assertThat(strings("SELECT job_name FROM onebeat_job_monitor")).containsExactly("ret-job");
+        assertThat(strings("SELECT name FROM shedlock WHERE name = ANY(?::varchar[]) ORDER BY name",
+                (Object) locks.toArray(String[]::new))).containsExactly("onebeat-monitor", "onebeat:ret-job");
+    }
+
     private PeriodicJob retention() {
         return registry.find(RetentionJob.NAME).orElseThrow().job();
     }
@@ -189,8 +320,8 @@ class RetentionIT {
         return jdbc.sql(sql).query(Long.class).single();
     }
 
-    private List<String> strings(String sql) {
-        return jdbc.sql(sql).query(String.class).list();
+    private List<String> strings(String sql, Object... params) {
+        return jdbc.sql(sql).params(params).query(String.class).list();
     }
 
     private static Instant days(int n) {
