@@ -7,6 +7,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.cluster.LiveNodes;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
@@ -60,6 +61,8 @@ class ScheduleSyncIT {
 
     @Autowired
     JobCatalog catalog;
+    @Autowired
+    LiveNodes nodes;
 
     @AfterEach
     void clear() throws SchedulerException {
@@ -285,7 +288,7 @@ class ScheduleSyncIT {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
-                triggers).afterSingletonsInstantiated();
+                triggers, new Orphans(catalog, nodes, transactions, jdbc)).afterSingletonsInstantiated();
     }
 
     private static PeriodicJob job(String name, long everySeconds) {
