@@ -267,11 +267,6 @@ public class JobCatalog {
         return jdbc.sql("SELECT name FROM onebeat_job ORDER BY name").query(String.class).list();
     }
 
-    /** @return the names of the stored jobs that are orphaned */
-    public List<String> orphaned() {
-        return jdbc.sql("SELECT name FROM onebeat_job WHERE orphaned ORDER BY name").query(String.class).list();
-    }
-
     /**
      * Pauses or resumes the job, in the caller's transaction.
      *
