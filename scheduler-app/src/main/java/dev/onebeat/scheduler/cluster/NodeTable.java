@@ -2,13 +2,15 @@ package dev.onebeat.scheduler.cluster;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
  * {@code onebeat_node}: what each replica computes instants with (its JDK's time-zone data and Java
- * version), keyed by its Quartz instance id, and when it was last seen. Times are the database's.
+ * version), keyed by its Quartz instance id, and when it was last seen; and {@code onebeat_node_job}, the jobs
+ * each replica registers. Times are the database's.
  */
 @Component
 class NodeTable {
@@ -52,10 +54,33 @@ class NodeTable {
                 .update();
     }
 
-    /** Deletes the rows of replicas not seen for {@code age}. @return how many */
+    /** Deletes the rows of replicas not seen for {@code age}, with the jobs they registered. @return how many */
     int forgetUnseenFor(Duration age) {
+        jdbc.sql("""
+                        DELETE FROM onebeat_node_job r WHERE NOT EXISTS (
+                            SELECT 1 FROM onebeat_node n WHERE n.instance_id = r.instance_id
+                              AND n.seen_at >= now() - make_interval(secs => ?))""")
+                .param(age.toSeconds())
+                .update();
         return jdbc.sql("DELETE FROM onebeat_node WHERE seen_at < now() - make_interval(secs => ?)")
                 .param(age.toSeconds())
+                .update();
+    }
+
+    /**
+     * Makes {@code names} the jobs the replica registers, in the caller's transaction: those it no longer
+     * registers go, the others are added.
+     */
+    void registers(String instanceId, Collection<String> names) {
+        String[] all = names.toArray(String[]::new);
+        jdbc.sql("DELETE FROM onebeat_node_job WHERE instance_id = ? AND NOT (job_name = ANY(?::varchar[]))")
+                .params(instanceId, all)
+                .update();
+        jdbc.sql("""
+                        INSERT INTO onebeat_node_job (instance_id, job_name)
+                        SELECT ?, u.name FROM unnest(?::varchar[]) AS u(name) ORDER BY u.name
+                        ON CONFLICT DO NOTHING""")
+                .params(instanceId, all)
                 .update();
     }
 

@@ -242,7 +242,8 @@ public class FireAttempts implements DisposableBean {
 
     /**
      * Records, in a transaction of its own, many skipped (job, instant) pairs at once, as {@link #skipped(List, Instant,
-     * SkipReason, FireTrigger, String)} does one instant; an instant before the job joined its schedule is left out.
+     * SkipReason, FireTrigger, String)} does one instant. Each instant names only jobs that were members of the
+     * schedule at it ({@link CatchUpPlan}): a job that has since moved to another schedule keeps its record.
      *
      * @param skips by reason, then by instant, the jobs
      */
@@ -263,7 +264,6 @@ public class FireAttempts implements DisposableBean {
                                                               trigger_kind, attempted_at)
                             SELECT u.job, u.at, 1, 'skipped', u.reason, ?, ?, ?
                             FROM unnest(?::varchar[], ?::timestamptz[], ?::varchar[]) AS u(job, at, reason)
-                            WHERE NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = u.job AND j.member_since > u.at)
                             -- once per (job, instant, reason), however often a recovery repeats the fire
                             ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                             RETURNING job_name, reason

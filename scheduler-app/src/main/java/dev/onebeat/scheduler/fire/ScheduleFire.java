@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -114,7 +115,8 @@ public class ScheduleFire implements DisposableBean {
         for (String name : members) {
             registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
         }
-        CatchUpPlan plan = CatchUpPlan.of(registered, due.paused(), scheduledAt, missed, clock.instant());
+        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, due.paused()),
+                scheduledAt, missed, clock.instant());
         attempts.skipped(plan.skips(), trigger, node);
         if (missed.afterMisfire()) {
             log.info("missed instants settled schedule={} scheduledAt={} missed={} instantsFiring={} skipped={}",
@@ -141,6 +143,41 @@ public class ScheduleFire implements DisposableBean {
     }
 
     /**
+     * @return who was a member of the schedule at each instant the fire settles: at its own instant those given, at
+     *     a missed one those the catalog says were members then (a job that joined after it has nothing of it, one
+     *     that left after it has it); the registered ones fire
+     */
+    private CatchUpPlan.Membership membership(String scheduleKey, Instant scheduledAt, Missed missed,
+                                              List<PeriodicJob> registered, List<String> paused) {
+        List<JobCatalog.Membership> history = missed.passedOver().isEmpty() ? List.of()
+                : read(scheduleKey, scheduledAt, () -> catalog.memberships(scheduleKey,
+                        missed.passedOver().get(0).at(), scheduledAt));
+        if (history == null) {
+            // the catalog did not answer in time: the members of the fire's own instant stand for every instant
+            return CatchUpPlan.Membership.constant(registered, paused);
+        }
+        Map<String, PeriodicJob> jobs = new HashMap<>();
+        for (JobCatalog.Membership member : history) {
+            registry.find(member.name()).ifPresent(job -> jobs.put(member.name(), job.job()));
+        }
+        return new CatchUpPlan.Membership() {
+            @Override
+            public List<PeriodicJob> firing(Instant at) {
+                return at.equals(scheduledAt) ? registered : history.stream()
+                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && jobs.containsKey(member.name()))
+                        .map(member -> jobs.get(member.name())).toList();
+            }
+
+            @Override
+            public List<String> paused(Instant at) {
+                return at.equals(scheduledAt) ? paused : history.stream()
+                        .filter(member -> member.memberAt(at) && member.pausedAt(at))
+                        .map(JobCatalog.Membership::name).toList();
+            }
+        };
+    }
+
+    /**
      * Reads the schedule's members at the instant, trying again with growing pauses while the database cannot
      * answer: the fire has been taken from Quartz, so giving up here would leave its instant without a trace. A
      * replica dying meanwhile leaves the fire to Quartz's recovery.
@@ -148,10 +185,15 @@ public class ScheduleFire implements DisposableBean {
      * @return the members; null once the default catch-up window has passed or the replica stops
      */
     private JobCatalog.Members members(String scheduleKey, Instant scheduledAt) {
+        return read(scheduleKey, scheduledAt, () -> catalog.membersAt(scheduleKey, scheduledAt));
+    }
+
+    /** Reads from the catalog for a fire, trying again as {@link #members} says. @return null if it gave up */
+    private <T> T read(String scheduleKey, Instant scheduledAt, java.util.function.Supplier<T> query) {
         Duration pause = FIRST_PAUSE;
         while (true) {
             try {
-                return catalog.membersAt(scheduleKey, scheduledAt);
+                return query.get();
             } catch (RuntimeException e) {
                 if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
                     log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} error={}",

@@ -9,7 +9,6 @@ import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
 import dev.onebeat.scheduler.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.schedule.Timetable;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -40,15 +39,12 @@ public class ExpectedInstants {
     private final MonitorTable table;
     private final JobCatalog catalog;
     private final MonitorProperties properties;
-    private final Clock clock;
 
-    ExpectedInstants(InstantRecords records, MonitorTable table, JobCatalog catalog, MonitorProperties properties,
-                     Clock clock) {
+    ExpectedInstants(InstantRecords records, MonitorTable table, JobCatalog catalog, MonitorProperties properties) {
         this.catalog = catalog;
         this.records = records;
         this.table = table;
         this.properties = properties;
-        this.clock = clock;
     }
 
     /**
@@ -87,7 +83,8 @@ public class ExpectedInstants {
      *     a start, holds more instants than {@code limit}
      */
     public Timeline of(PeriodicJob job, Instant from, Instant to, int limit) {
-        Instant now = clock.instant();
+        // judged in database time, as the detector judges
+        Instant now = records.databaseNow();
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new JobDefinitionException("limit: " + limit + " is not between 1 and " + MAX_LIMIT);
         }

@@ -45,6 +45,14 @@ public class InstantRecords {
             """;
 
     /**
+     * @return the database's time: instants are judged missed by it, as locks expire by it, whatever the replica's
+     *     clock says
+     */
+    public Instant databaseNow() {
+        return jdbc.sql("SELECT now()").query(Timestamp.class).single().toInstant();
+    }
+
+    /**
      * A committed fire of the schedule's instant.
      *
      * @param firedAt when its attempt began

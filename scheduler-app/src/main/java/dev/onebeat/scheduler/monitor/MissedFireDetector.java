@@ -33,6 +33,7 @@ class MissedFireDetector implements DisposableBean {
 
     private final MonitorCheck check;
     private final MonitorTable table;
+    private final InstantRecords records;
     private final MonitorMetrics metrics;
     private final LockProvider locks;
     private final ClusterState cluster;
@@ -44,8 +45,9 @@ class MissedFireDetector implements DisposableBean {
         return daemon;
     });
 
-    MissedFireDetector(MonitorCheck check, MonitorTable table, MonitorMetrics metrics, LockProvider locks,
-                       ClusterState cluster, Clock clock, MonitorProperties properties) {
+    MissedFireDetector(MonitorCheck check, MonitorTable table, InstantRecords records, MonitorMetrics metrics,
+                       LockProvider locks, ClusterState cluster, Clock clock, MonitorProperties properties) {
+        this.records = records;
         this.check = check;
         this.table = table;
         this.metrics = metrics;
@@ -87,8 +89,11 @@ class MissedFireDetector implements DisposableBean {
             return Optional.empty();
         }
         try {
-            MonitorCheck.Result result = check.run(now, cluster.selfId());
-            metrics.checked(now, result.took());
+            // judged in database time, as fires are locked and replicas found alive: a replica's clock ahead would
+            // report instants missed before their grace ended
+            Instant databaseNow = records.databaseNow();
+            MonitorCheck.Result result = check.run(databaseNow, cluster.selfId());
+            metrics.checked(databaseNow, result.took());
             for (MonitorTable.Event event : result.events()) {
                 if (event.kind().equals("recovered")) {
                     log.info("job recovered job={} scheduledAt={} reason={}", event.job(), event.instant(), event.reason());

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.monitor;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.monitor.InstantJudge.Finding;
@@ -13,6 +14,7 @@ import dev.onebeat.scheduler.registry.JobCatalog.Standing;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
+import dev.onebeat.scheduler.schedule.Descriptions;
 import dev.onebeat.scheduler.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.schedule.Timetable;
 import java.time.Duration;
@@ -22,13 +24,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * One check of the missed-fire detector: judges, oldest first, every instant of every job this replica registers
- * from where the previous check stopped up to now, and stops at a job's first instant not settled yet (pending,
+ * One check of the missed-fire detector: judges, oldest first, every instant of every job this replica registers,
+ * and of every orphaned job no live replica registers (its instants are missed: it does not fire), from where the
+ * previous check stopped up to now, and stops at a job's first instant not settled yet (pending,
  * running, retrying), so that each instant is judged once and in order. What it finds moves each job's streak and
  * makes its events: an instant missed (each one, up to {@link MonitorProperties#maxEventsPerCheck()} per job and
  * check, then one for the rest), failed for good (alerted from the job's {@code afterFailures}-th in a row), and
@@ -40,6 +45,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 public class MonitorCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(MonitorCheck.class);
 
     /**
      * What one check did.
@@ -56,17 +63,20 @@ public class MonitorCheck {
         final PeriodicJob job;
         final Standing standing;
         final List<ScheduledInstant> instants;
+        /** whether the job is orphaned and judged from the catalog alone: none of its instants can fire */
+        final boolean orphaned;
         Progress progress;
         int missedEvents;
         int unreported;
         Instant firstUnreported;
         Instant lastUnreported;
 
-        Walk(PeriodicJob job, Standing standing, List<ScheduledInstant> instants, Progress progress) {
+        Walk(PeriodicJob job, Standing standing, List<ScheduledInstant> instants, Progress progress, boolean orphaned) {
             this.job = job;
             this.standing = standing;
             this.instants = instants;
             this.progress = progress;
+            this.orphaned = orphaned;
         }
     }
 
@@ -104,12 +114,9 @@ public class MonitorCheck {
         List<Walk> walks = new ArrayList<>();
         Map<Schedule, Timetable> timetables = new HashMap<>();
         Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
-        for (RegisteredJob registered : registry.all()) {
-            PeriodicJob job = registered.job();
-            Standing standing = standings.get(job.name());
-            if (standing == null || standing.orphaned()) {
-                continue;
-            }
+        for (Judged judged : judgedHere(standings)) {
+            PeriodicJob job = judged.job();
+            Standing standing = judged.standing();
             Progress progress = before.get(job.name());
             if (progress == null) {
                 // a job seen for the first time is judged from now on: its past is not this detector's to report
@@ -121,7 +128,7 @@ public class MonitorCheck {
             List<ScheduledInstant> instants = after.isBefore(now) ? shared.computeIfAbsent(
                     List.of(job.schedule(), after), key -> timetable.between(after.plusNanos(1), now.plusNanos(1),
                             properties.maxInstantsPerCheck())) : List.of();
-            walks.add(new Walk(job, standing, instants, progress));
+            walks.add(new Walk(job, standing, instants, progress, judged.orphaned()));
         }
         // a range's end is one millisecond past its last instant: PostgreSQL keeps microseconds, and a nanosecond
         // past it would round back onto it
@@ -152,6 +159,39 @@ public class MonitorCheck {
         return new Result(walks.size(), judgedCount, written, Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /** A job this check judges, and whether it is judged as orphaned. */
+    private record Judged(PeriodicJob job, Standing standing, boolean orphaned) {
+    }
+
+    /**
+     * @return the jobs this replica judges: those it registers (the others are left to a replica that does, with
+     *     their own alert policy), and the orphaned jobs no live replica registers, from the schedule the catalog
+     *     keeps and the default alert policy: they do not fire, and that must not go unreported
+     */
+    private List<Judged> judgedHere(Map<String, Standing> standings) {
+        List<Judged> jobs = new ArrayList<>();
+        for (RegisteredJob registered : registry.all()) {
+            Standing standing = standings.get(registered.name());
+            if (standing != null) {
+                jobs.add(new Judged(registered.job(), standing, false));
+            }
+        }
+        for (Standing standing : standings.values()) {
+            if (standing.orphaned() && registry.find(standing.name()).isEmpty()) {
+                try {
+                    jobs.add(new Judged(Jobs.periodic(standing.name(), Descriptions.parse(standing.schedule()))
+                            .execute(context -> {
+                                throw new IllegalStateException("an orphaned job is judged, never run here");
+                            }), standing, true));
+                } catch (RuntimeException e) {
+                    log.warn("orphaned job not judged, its stored schedule does not parse job={} schedule='{}' "
+                            + "error={}", standing.name(), standing.schedule(), e.toString());
+                }
+            }
+        }
+        return jobs;
+    }
+
     private int walk(Walk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
                      String node, List<Event> events, List<JobEventSink.Judged> judged) {
         PeriodicJob job = walk.job;
@@ -163,10 +203,16 @@ public class MonitorCheck {
         for (int i = 0; i < walk.instants.size(); i++) {
             ScheduledInstant expected = walk.instants.get(i);
             Instant next = i + 1 < walk.instants.size() ? walk.instants.get(i + 1).at() : nextAt(timetable, expected.at());
-            Duration grace = policy.graceFor(next == null ? null : Duration.between(expected.at(), next));
+            // an orphaned job is no schedule's member: no fire of it can begin, so nothing is awaited
+            Duration grace = walk.orphaned ? Duration.ZERO
+                    : policy.graceFor(next == null ? null : Duration.between(expected.at(), next));
             Slot slot = slots.getOrDefault(expected.at(), Slot.EMPTY);
             Verdict verdict = InstantJudge.judge(expected.at(), expected.fires(), slot, running.contains(expected.at()),
                     grace, properties.lateAfter(), job.catchUpWindow(), now);
+            if (walk.orphaned && verdict.outcome() == InstantOutcome.MISSED) {
+                verdict = new Verdict(verdict.outcome(), "not fired: the job is orphaned, no live replica registers it",
+                        verdict.lag(), verdict.finding());
+            }
             Finding finding = verdict.finding();
             if (finding == Finding.UNSETTLED) {
                 deadline = expected.at().plus(grace);

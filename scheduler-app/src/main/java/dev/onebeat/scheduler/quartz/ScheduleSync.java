@@ -35,8 +35,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       and a pause is kept;</li>
  *   <li>a new job joins its schedule, whose trigger is created if it is the schedule's first job; a job
  *       on a changed schedule moves to the new one (a paused job stays paused);</li>
- *   <li>a job no longer registered is marked orphaned and reported, never deleted: it does not fire, its
- *       history stays, and it fires again once a replica registers it (an operator's pause is kept).</li>
+ *   <li>the replica records the jobs it registers; a job that no replica alive now registers is marked
+ *       orphaned and reported, never deleted ({@link Orphans}, which judges again while the replicas run):
+ *       it does not fire, its history stays, and it fires again once a live replica registers it (an
+ *       operator's pause is kept). A replica that does not know a job orphans it only when it is the last
+ *       one alive.</li>
  * </ul>
  * Jobs are written {@value #CHUNK} to a transaction, so 10,000 jobs cost 20 short transactions. The
  * registry includes the jobs and schedules stored through the admin API; the admin API applies its
@@ -55,9 +58,11 @@ public class ScheduleSync implements SmartInitializingSingleton {
     private final RuntimeJobStore runtimeJobs;
     private final JobCatalog catalog;
     private final ScheduleTriggers triggers;
+    private final Orphans orphans;
 
     ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions,
-                 RuntimeJobStore runtimeJobs, JobCatalog catalog, ScheduleTriggers triggers) {
+                 RuntimeJobStore runtimeJobs, JobCatalog catalog, ScheduleTriggers triggers, Orphans orphans) {
+        this.orphans = orphans;
         this.scheduler = scheduler;
         this.registry = registry;
         this.clock = clock;
@@ -94,6 +99,7 @@ public class ScheduleSync implements SmartInitializingSingleton {
         });
         Set<String> pausedBefore = removeLegacyJobs();
         List<String> names = registry.all().stream().map(RegisteredJob::name).sorted().toList();
+        orphans.register(names);
         int stored = 0;
         for (int from = 0; from < names.size(); from += CHUNK) {
             List<String> chunk = names.subList(from, Math.min(names.size(), from + CHUNK));
@@ -111,7 +117,7 @@ public class ScheduleSync implements SmartInitializingSingleton {
             });
         }
         pausedBefore.forEach(name -> QuartzWork.inTransaction(transactions, () -> catalog.setPaused(name, true)));
-        int orphaned = markOrphans(new HashSet<>(names));
+        int orphaned = orphans.judge(true);
         log.info("jobs synced registered={} storedOrMoved={} orphaned={}", names.size(), stored, orphaned);
     }
 
@@ -172,28 +178,5 @@ public class ScheduleSync implements SmartInitializingSingleton {
             log.info("jobs of an earlier version moved to the job catalog, their pause kept paused={}", paused);
         }
         return paused;
-    }
-
-    /** Marks the stored jobs this replica does not register as orphaned. @return how many */
-    private int markOrphans(Set<String> registered) {
-        Set<String> orphanedAlready = new HashSet<>(catalog.orphaned());
-        List<String> candidates = catalog.names().stream()
-                .filter(name -> !registered.contains(name) && !orphanedAlready.contains(name))
-                .toList();
-        int marked = 0;
-        for (int from = 0; from < candidates.size(); from += CHUNK) {
-            List<String> chunk = candidates.subList(from, Math.min(candidates.size(), from + CHUNK));
-            marked += QuartzWork.inTransaction(transactions, () -> {
-                runtimeJobs.lockAll(chunk);
-                // a runtime job created on another replica since the reload is not an orphan
-                Set<String> createdMeanwhile = runtimeJobs.current(chunk).keySet();
-                List<String> orphans = chunk.stream().filter(name -> !createdMeanwhile.contains(name)).toList();
-                List<String> changed = catalog.setOrphaned(orphans, true);
-                changed.forEach(name -> log.warn("job no longer registered, not fired until a replica registers it "
-                        + "again (not deleted) job={}: remove it from the store by hand if it is gone for good", name));
-                return changed.size();
-            });
-        }
-        return marked;
     }
 }

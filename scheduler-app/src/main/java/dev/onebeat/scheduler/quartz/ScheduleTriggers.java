@@ -20,10 +20,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates and removes the one Quartz trigger of each schedule. A schedule's trigger is created when
- * its first job is stored and removed by its own fire once no job fires on it any more. Both happen
- * under the schedule's lock ({@code pg_advisory_xact_lock}, until the transaction ends), so a job
- * joining a schedule and the schedule's removal never cross: the joiner finds the trigger, or
- * creates it again.
+ * its first job is stored and removed by its own fire once no job fires on it any more. A job joining a
+ * schedule and the schedule's removal both hold the schedule's lock ({@code pg_advisory_xact_lock}, until
+ * the transaction ends) from before they look at the trigger or the catalog until they commit, so they
+ * never cross. The remover cannot see a joiner's catalog row before it commits: a joiner that found the
+ * trigger keeps the lock until its row is committed, and the remover, waiting for it, then finds the
+ * schedule in use; a joiner that waited for a remover finds the trigger gone and creates it again.
  */
 @Component
 public class ScheduleTriggers {
@@ -62,11 +64,25 @@ public class ScheduleTriggers {
                 first == null ? null : first.toInstant().plus(TimetableTrigger.LEAD));
     }
 
-    /** @return the keys, of those given, whose schedule has no trigger, in order */
+    /**
+     * Takes the locks of the schedules until the caller's transaction ends, in key order (two callers locking
+     * overlapping sets in one order cannot deadlock), then looks for their triggers. Call it in the transaction
+     * that stores the jobs joining them, after storing them and after the jobs' change locks: a trigger found
+     * here cannot be removed before the joiners commit.
+     *
+     * @return the keys, of those given, whose schedule has no trigger, in order
+     */
     List<String> missing(Collection<String> scheduleKeys) throws SchedulerException {
         if (scheduleKeys.isEmpty()) {
             return List.of();
         }
+        List<String> sorted = scheduleKeys.stream().distinct().sorted().toList();
+        jdbc.sql("""
+                        SELECT count(pg_advisory_xact_lock(hashtextextended('onebeat.schedule:' || u.key, 0)))
+                        FROM (SELECT key FROM unnest(?::text[]) WITH ORDINALITY AS k(key, position) ORDER BY position) u
+                        """)
+                .param(sorted.toArray(String[]::new))
+                .query(Long.class).single();
         Set<String> present = new HashSet<>(jdbc.sql("""
                         SELECT trigger_name FROM qrtz_triggers
                         WHERE sched_name = ? AND trigger_group = ? AND trigger_name = ANY(?::varchar[])
@@ -74,7 +90,7 @@ public class ScheduleTriggers {
                 .params(scheduler.getSchedulerName(), QuartzTriggers.SCHEDULE_GROUP, scheduleKeys.toArray(String[]::new))
                 .query(String.class)
                 .list());
-        return scheduleKeys.stream().filter(key -> !present.contains(key)).sorted().toList();
+        return sorted.stream().filter(key -> !present.contains(key)).toList();
     }
 
     /**
@@ -84,6 +100,7 @@ public class ScheduleTriggers {
      */
     void removeIfUnused(String scheduleKey, Instant firedFor) {
         QuartzWork.inTransaction(transactions, () -> {
+            // a joiner holds this lock until its catalog row is committed: the check below sees it
             lock(scheduleKey);
             if (!catalog.inUse(scheduleKey, firedFor)) {
                 Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(scheduleKey));

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.registry;
 
 import java.sql.ResultSet;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,7 +18,7 @@ import org.springframework.stereotype.Component;
  * the one Quartz trigger all jobs of that schedule share), whether an operator paused it, and whether
  * it is orphaned (no replica registers it). Replicas write it when they start and the admin API when it
  * changes a job, both under the job's change lock ({@link RuntimeJobStore#lock}); a schedule's fire
- * reads its members from it.
+ * reads its members from it. Whether a job is orphaned is decided from the live cluster ({@link #judgeOrphans}).
  *
  * <p>A job that moves to another schedule keeps the key it left and when, so that an instant of the old
  * schedule that is due before the move but fired after it (a late fire, a recovery) still includes it:
@@ -143,6 +144,51 @@ public class JobCatalog {
     }
 
     /**
+     * A job's membership of one schedule over a range of its instants.
+     *
+     * @param since the first instant it is a member of, or null when it left the schedule (it was a member of every
+     *     instant before it left)
+     * @param until when it left the schedule (the first instant it is no member of), or null while it is on it
+     * @param paused whether an operator paused it
+     * @param pausedUntil when the pause ends by itself, or null
+     */
+    public record Membership(String name, Instant since, Instant until, boolean paused, Instant pausedUntil) {
+
+        /** @return whether the job is a member of the schedule's instant {@code at} */
+        public boolean memberAt(Instant at) {
+            return (since == null || !since.isAfter(at)) && (until == null || until.isAfter(at));
+        }
+
+        /** @return whether an operator's pause keeps it from firing the instant {@code at} */
+        public boolean pausedAt(Instant at) {
+            return paused && (pausedUntil == null || pausedUntil.isAfter(at));
+        }
+    }
+
+    /**
+     * @return the jobs, not orphaned, that were members of the schedule at some instant in {@code [from, to]}, each
+     *         with when it joined or left it, by name: what a fire settling missed instants plans each one with
+     */
+    public List<Membership> memberships(String scheduleKey, Instant from, Instant to) {
+        return jdbc.sql("""
+                        SELECT name, CASE WHEN schedule_key = :key THEN member_since END,
+                               CASE WHEN schedule_key = :key THEN NULL ELSE left_at END, paused, paused_until
+                        FROM onebeat_job
+                        WHERE NOT orphaned
+                          AND ((schedule_key = :key AND member_since <= :to) OR (previous_key = :key AND left_at > :from))
+                        ORDER BY name
+                        """)
+                .param("key", scheduleKey).param("from", Timestamp.from(from)).param("to", Timestamp.from(to))
+                .query((rs, row) -> new Membership(rs.getString(1), instant(rs.getTimestamp(2)),
+                        instant(rs.getTimestamp(3)), rs.getBoolean(4), instant(rs.getTimestamp(5))))
+                .list();
+    }
+
+    private static Instant instant(Timestamp at) {
+        return at == null ? null : at.toInstant();
+    }
+
+    /**
      * @param scheduleKey a schedule
      * @param scheduledAt one of its instants
      * @return the jobs that fire at that instant of that schedule, by name: members at the instant, neither
@@ -192,18 +238,20 @@ public class JobCatalog {
      *
      * @param memberSince when the job began firing on its current schedule: no earlier instant of it is expected
      * @param paused whether an operator paused it: its instants are not expected meanwhile
-     * @param orphaned whether no replica registers it
+     * @param orphaned whether no live replica registers it
+     * @param schedule its schedule as stored ({@link dev.onebeat.job.Schedule#describe()}), from which a replica that
+     *     does not register the job can still compute its instants
      */
-    public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned) {
+    public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned, String schedule) {
     }
 
     /** @return every stored job's standing, by name */
     public Map<String, Standing> standings() {
         Map<String, Standing> standings = new HashMap<>();
-        jdbc.sql("SELECT name, member_since, paused, orphaned FROM onebeat_job")
+        jdbc.sql("SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job")
                 .query((ResultSet rs) -> {
                     standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                            rs.getBoolean(3), rs.getBoolean(4)));
+                            rs.getBoolean(3), rs.getBoolean(4), rs.getString(5)));
                 });
         return standings;
     }
@@ -217,11 +265,6 @@ public class JobCatalog {
     /** @return every stored job's name */
     public List<String> names() {
         return jdbc.sql("SELECT name FROM onebeat_job ORDER BY name").query(String.class).list();
-    }
-
-    /** @return the names of the stored jobs that are orphaned */
-    public List<String> orphaned() {
-        return jdbc.sql("SELECT name FROM onebeat_job WHERE orphaned ORDER BY name").query(String.class).list();
     }
 
     /**
@@ -291,6 +334,48 @@ public class JobCatalog {
                         """)
                 .params(orphaned, names.toArray(String[]::new), orphaned)
                 .query(String.class)
+                .list();
+    }
+
+    /**
+     * A job whose orphaned state a judgement changed.
+     *
+     * @param orphaned whether it is orphaned now
+     */
+    public record OrphanChange(String name, boolean orphaned) {
+    }
+
+    /**
+     * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
+     * replica alive now registers it, alive meaning seen within {@code livenessTimeout} in database time
+     * ({@code onebeat_node}), this replica counted alive whatever its last heartbeat. A runtime job (kind
+     * {@code job}) is never orphaned: every replica builds it from the database.
+     *
+     * @param self this replica's instance id
+     * @return the jobs whose state changed, by name
+     */
+    public List<OrphanChange> judgeOrphans(String self, Duration livenessTimeout) {
+        // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
+        return jdbc.sql("""
+                        WITH live AS (
+                            SELECT instance_id FROM onebeat_node WHERE seen_at > now() - make_interval(secs => ?)
+                            UNION SELECT CAST(? AS varchar)
+                        ), judged AS (
+                            SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
+                                                      WHERE r.job_name = j.name)
+                                           AND NOT EXISTS (SELECT 1 FROM onebeat_runtime_job rt
+                                                           WHERE rt.name = j.name AND rt.kind = 'job') AS orphan
+                            FROM onebeat_job j
+                        ), changing AS (
+                            SELECT j.name, judged.orphan FROM onebeat_job j JOIN judged USING (name)
+                            WHERE j.orphaned <> judged.orphan ORDER BY j.name FOR UPDATE OF j
+                        )
+                        UPDATE onebeat_job j SET orphaned = changing.orphan, updated_at = now()
+                        FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
+                        RETURNING j.name, j.orphaned
+                        """)
+                .params(livenessTimeout.toMillis() / 1000.0, self)
+                .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
                 .list();
     }
 

@@ -100,6 +100,33 @@ class CatchUpPlanTest {
         assertThat(plan.skips().get(SkipReason.DST_GAP).keySet()).containsExactly(gap.get(0).at());
     }
 
+    @Test
+    void eachMissedInstantIsPlannedWithTheMembersOfThatInstant() {
+        PeriodicJob joined = job("joined", MisfirePolicy.FIRE_ALL_MISSED, 100, Duration.ofHours(1));
+        PeriodicJob left = job("left", MisfirePolicy.FIRE_ALL_MISSED, 100, Duration.ofHours(1));
+        Instant change = Instant.parse("2027-05-01T10:15:00Z");
+
+        CatchUpPlan plan = CatchUpPlan.of(new CatchUpPlan.Membership() {
+            @Override
+            public List<PeriodicJob> firing(Instant at) {
+                return at.isBefore(change) ? List.of(left) : List.of(joined);
+            }
+
+            @Override
+            public List<String> paused(Instant at) {
+                return List.of();
+            }
+        }, LATEST, MISSED, NOW);
+
+        Map<String, List<Instant>> fired = new TreeMap<>();
+        plan.fires().forEach((at, jobs) -> jobs.forEach(job -> fired.computeIfAbsent(job.name(),
+                name -> new java.util.ArrayList<>()).add(at)));
+        assertThat(fired.get("joined")).as("from when it joined, the fire's own instant included").hasSize(6)
+                .allSatisfy(at -> assertThat(at).isAfterOrEqualTo(change));
+        assertThat(fired.get("left")).as("until it left").hasSize(15).allSatisfy(at -> assertThat(at).isBefore(change));
+        assertThat(plan.skipped()).isZero();
+    }
+
     private static PeriodicJob job(String name, MisfirePolicy policy, int maxCatchUp, Duration window) {
         return Jobs.periodic(name, Schedule.every(Duration.ofMinutes(1))).misfirePolicy(policy).maxCatchUp(maxCatchUp)
                 .catchUpWindow(window).execute((JobContext context) -> { });

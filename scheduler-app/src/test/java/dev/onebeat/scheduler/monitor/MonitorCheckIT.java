@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.cluster.ClusterState;
 import dev.onebeat.scheduler.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.monitor.MonitorTable.Progress;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -47,6 +50,12 @@ class MonitorCheckIT {
     MeterRegistry meters;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    InstantRecords records;
+    @Autowired
+    LockProvider locks;
+    @Autowired
+    ClusterState cluster;
 
     @BeforeEach
     void cleanUp() {
@@ -185,6 +194,27 @@ class MonitorCheckIT {
         assertThat(meters.get("onebeat.job.deadline.timestamp").tag("job", "held").gauge().value())
                 .isEqualTo(Double.POSITIVE_INFINITY);
         assertThat(meters.get("onebeat.job.missed").tag("job", "quiet").counter().count()).isPositive();
+    }
+
+    @Test
+    void aReplicaWhoseClockRunsAnHourAheadJudgesNoInstantPastTheDatabasesNow() {
+        Instant databaseNow = records.databaseNow();
+        // a member of its schedule, and judged, since five minutes ago
+        jdbc.sql("UPDATE onebeat_job SET member_since = ? WHERE name = 'held'")
+                .param(Timestamp.from(databaseNow.minusSeconds(300))).update();
+        jdbc.sql("""
+                        INSERT INTO onebeat_job_monitor (job_name, checked_until, alerting, failures_in_row, successes_in_row,
+                                                         updated_at)
+                        VALUES ('held', ?, false, 0, 0, now())""")
+                .param(Timestamp.from(databaseNow.minusSeconds(300))).update();
+        Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
+
+        List<Event> events = new MissedFireDetector(check, table, records, metrics, locks, cluster, ahead,
+                MonitorProperties.DEFAULTS).checkIfFree().orElseThrow().events();
+
+        assertThat(of("held", events)).isNotEmpty()
+                .allSatisfy(event -> assertThat(event.instant()).isBefore(databaseNow.plusSeconds(60)));
+        assertThat(table.progress().get("held").checkedUntil()).isBefore(databaseNow.plusSeconds(60));
     }
 
     private static Instant day(int n) {

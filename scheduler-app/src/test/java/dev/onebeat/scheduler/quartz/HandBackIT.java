@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,6 +57,60 @@ class HandBackIT {
         assertThat(fires).anyMatch(fire -> fire.trigger().equals("recovery"));
         assertThat(fires).allMatch(fire -> fire.node().equals("new"));
         assertThat(fires).allMatch(fire -> fire.scheduledAt().getEpochSecond() % 2 == 0);
+    }
+
+    @Test
+    void jobKeepsFiringWhenAReplicaThatDoesNotKnowItStartsLastAndIsAlertedMissedOnceItsOnlyReplicaIsGone(
+            TestDatabase database) throws Exception {
+        JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        String[] cluster = {"--onebeat.cluster.heartbeat-interval=500ms", "--onebeat.cluster.liveness-timeout=3s",
+                "--onebeat.monitor.check-interval=1s"};
+        String[] knowsIt = {"--onebeat.jobs[0].name=" + KNOWN, "--onebeat.jobs[0].every=2s",
+                "--onebeat.jobs[0].task=t", "--onebeat.jobs[0].alerts.grace=1s"};
+        // the replica that registers the job starts first: Quartz's connection provider is then the old one's, and
+        // closing this one leaves the old one firing
+        ConfigurableApplicationContext registering = HandBackReplicas.start(database, "registering", true,
+                concat(cluster, knowsIt));
+        ConfigurableApplicationContext old = null;
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> count(jdbc, KNOWN) >= 2);
+            // an old, canary or rolled-back replica that does not know the job starts last
+            old = HandBackReplicas.start(database, "old", true, cluster);
+            long afterOldStarted = count(jdbc, KNOWN);
+            await().atMost(Duration.ofSeconds(60)).until(() -> count(jdbc, KNOWN) >= afterOldStarted + 3);
+            assertThat(orphaned(jdbc, KNOWN)).as("a live replica registers it").isFalse();
+
+            registering.close();
+            Instant lastFire = jdbc.sql("SELECT max(scheduled_at) FROM onebeat_fire WHERE job_name = ?").param(KNOWN)
+                    .query((rs, row) -> rs.getTimestamp(1).toInstant()).single();
+            await().atMost(Duration.ofSeconds(60)).until(() -> orphaned(jdbc, KNOWN));
+            await().atMost(Duration.ofSeconds(60)).until(() -> jdbc.sql("""
+                            SELECT count(*) FROM onebeat_job_event
+                            WHERE job_name = ? AND kind = 'missed' AND alerted AND scheduled_at > ?""")
+                    .params(KNOWN, java.sql.Timestamp.from(lastFire)).query(Long.class).single() >= 2);
+            MeterRegistry meters = old.getBean(MeterRegistry.class);
+            assertThat(meters.get("onebeat.job.missed").tag("job", KNOWN).counter().count()).isGreaterThanOrEqualTo(2);
+        } finally {
+            registering.close();
+            if (old != null) {
+                old.close();
+            }
+        }
+    }
+
+    private static final String KNOWN = "known-to-one";
+
+    private static String[] concat(String[] first, String[] second) {
+        return java.util.stream.Stream.concat(java.util.Arrays.stream(first), java.util.Arrays.stream(second))
+                .toArray(String[]::new);
+    }
+
+    private static long count(JdbcClient jdbc, String job) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ?").param(job).query(Long.class).single();
+    }
+
+    private static boolean orphaned(JdbcClient jdbc, String job) {
+        return jdbc.sql("SELECT orphaned FROM onebeat_job WHERE name = ?").param(job).query(Boolean.class).single();
     }
 
     record Fire(Instant scheduledAt, String trigger, String node) {

@@ -7,6 +7,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.cluster.LiveNodes;
 import dev.onebeat.scheduler.registry.JobCatalog;
 import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.JobsProperties.Definition;
@@ -21,10 +22,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
@@ -58,6 +61,8 @@ class ScheduleSyncIT {
 
     @Autowired
     JobCatalog catalog;
+    @Autowired
+    LiveNodes nodes;
 
     @AfterEach
     void clear() throws SchedulerException {
@@ -217,11 +222,73 @@ class ScheduleSyncIT {
                 .isEqualTo(QuartzTriggers.SCHEDULE_JOB);
     }
 
+    @Test
+    void jobJoiningAScheduleWhileItsTriggerIsBeingRemovedKeepsTheTrigger() throws Exception {
+        sync(NOW, declared("first", 45));
+        String key = ScheduleKeys.key(declared("first", 45));
+        transactions.execute(status -> catalog.delete("first"));
+        CountDownLatch looked = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            // the joiner stops after it has looked for the schedule's trigger, its catalog row not yet committed
+            Future<?> joiner = threads.submit(() -> {
+                sync(NOW, new ScheduleTriggers(scheduler, jdbc, catalog, transactions, Clock.fixed(NOW, ZoneOffset.UTC)) {
+                    @Override
+                    List<String> missing(java.util.Collection<String> scheduleKeys) throws SchedulerException {
+                        List<String> missing = super.missing(scheduleKeys);
+                        looked.countDown();
+                        await(goOn);
+                        return missing;
+                    }
+                }, declared("late", 45));
+                return null;
+            });
+            assertThat(looked.await(30, TimeUnit.SECONDS)).isTrue();
+            // the schedule's last fire found no member and removes the trigger meanwhile
+            Future<?> remover = threads.submit(() -> new ScheduleTriggers(scheduler, jdbc, catalog, transactions,
+                    Clock.fixed(NOW, ZoneOffset.UTC)).removeIfUnused(key, NOW));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> remover.isDone() || waitingForALock());
+            goOn.countDown();
+            joiner.get(30, TimeUnit.SECONDS);
+            remover.get(30, TimeUnit.SECONDS);
+        } finally {
+            goOn.countDown();
+            threads.shutdownNow();
+        }
+
+        assertThat(catalog.members(key, NOW.plusSeconds(45))).containsExactly("late");
+        assertThat(scheduleTriggers()).as("the joiner's schedule keeps its trigger").contains(key);
+    }
+
+    private boolean waitingForALock() {
+        return jdbc.sql("""
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()""")
+                .query(Long.class).single() > 0;
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not released in 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private void sync(Instant now, PeriodicJob... jobs) {
+        sync(now, new ScheduleTriggers(scheduler, jdbc, catalog, transactions, Clock.fixed(now, ZoneOffset.UTC)), jobs);
+    }
+
+    private void sync(Instant now, ScheduleTriggers triggers, PeriodicJob... jobs) {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
-                new ScheduleTriggers(scheduler, jdbc, catalog, transactions, clock)).afterSingletonsInstantiated();
+                triggers, new Orphans(catalog, nodes, transactions, jdbc)).afterSingletonsInstantiated();
     }
 
     private static PeriodicJob job(String name, long everySeconds) {
