@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.alert;
 
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
@@ -10,7 +11,10 @@ import dev.onebeat.transport.http.WebhookClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code transport: onebeat-alert}: sends each alert delivery as the request it describes, with the relay's HTTP
- * client and outcomes (2xx published; 408, 429, 5xx and timeouts retried with backoff; any other status failed). A
+ * client and outcomes (2xx published; 408, 429, 5xx and timeouts retried with backoff; any other status failed, with
+ * the status alone in {@code last_error}), and its deadline: {@code onebeat.alerts.timeout} bounds each whole
+ * exchange, the answer's body included. A
  * webhook alert is a JSON {@code POST} with {@code Idempotency-Key} (the same on every retry), {@code Onebeat-Job},
  * {@code Onebeat-Scheduled-At}, {@code Onebeat-Event} and the headers of {@code onebeat.alerts.webhook.headers},
  * which no other channel gets; a Healthchecks ping is a plain-text {@code POST}; a Sentry check-in a {@code GET}.
@@ -54,7 +60,17 @@ class AlertTransportProvider implements TransportProvider {
     @Override
     public Transport create(QueueRoute route, TransportContext context) {
         WebhookClient client = context.shared(WebhookClient.class, () -> WebhookClient.open("alerts", Map.of()));
-        return tasks -> client.publish(tasks, this::request);
+        return new Transport() {
+            @Override
+            public List<Delivery> publish(List<OutboundTask> tasks) throws InterruptedException {
+                return client.publish(tasks, AlertTransportProvider.this::request);
+            }
+
+            @Override
+            public Optional<Duration> deadline(int tasks) {
+                return Optional.of(WebhookClient.deadline(properties.timeout(), tasks));
+            }
+        };
     }
 
     /** @throws IllegalArgumentException if the row is not a delivery this transport wrote */

@@ -181,6 +181,16 @@ public final class Relay implements SmartLifecycle, FireListener {
         return List.copyOf(loops).stream().map(RelayLoop::state).toList();
     }
 
+    /** @return the publishes under way on this replica past their deadline (or claim lease) */
+    List<RelayLoopHealth.Overdue> overdue() {
+        return List.copyOf(loops).stream().map(RelayLoop::overdue).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** @return claims past their lease in the whole outbox, by queue, as the gauges last read them */
+    Map<String, Long> claimedOverdue() {
+        return gauges.claimedOverdue();
+    }
+
     /** @return this relay's node name, as written to {@code locked_by} */
     public String node() {
         return node;

@@ -187,6 +187,8 @@ public final class WebhookClient implements AutoCloseable {
      */
     private CompletableFuture<Answer> exchange(OutboundTask task, HttpRequest request) {
         Duration deadline = request.timeout().orElse(HttpSettings.DEFAULT_TIMEOUT);
+        // counted from before the send: sending may itself take a while (a first connection, class loading)
+        long due = System.nanoTime() + deadline.toNanos();
         BodyHead head = new BodyHead();
         CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request,
                 info -> HttpResponse.BodySubscribers.ofByteArrayConsumer(head));
@@ -194,7 +196,7 @@ public final class WebhookClient implements AutoCloseable {
         ScheduledFuture<?> timer = deadlines.schedule(() -> {
             late.set(true);
             sent.cancel(true);
-        }, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        }, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
         return sent.handle((response, failure) -> {
             timer.cancel(false);
             if (failure != null && late.get()) {
