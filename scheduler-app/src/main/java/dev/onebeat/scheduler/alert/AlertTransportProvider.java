@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.alert;
 
+import dev.onebeat.scheduler.outbound.OutboundUrls;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
@@ -36,10 +37,12 @@ class AlertTransportProvider implements TransportProvider {
     static final String EVENT_HEADER = "Onebeat-Event";
 
     private final AlertProperties properties;
+    private final OutboundUrls outbound;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    AlertTransportProvider(AlertProperties properties) {
+    AlertTransportProvider(AlertProperties properties, OutboundUrls outbound) {
         this.properties = properties;
+        this.outbound = outbound;
     }
 
     @Override
@@ -73,7 +76,10 @@ class AlertTransportProvider implements TransportProvider {
         };
     }
 
-    /** @throws IllegalArgumentException if the row is not a delivery this transport wrote */
+    /**
+     * @throws IllegalArgumentException if the row is not a delivery this transport wrote, or its URL came from an
+     *     API user and may not be reached now (checked before each request: a name may resolve elsewhere by now)
+     */
     HttpRequest request(OutboundTask task) {
         JsonNode kwargs = json.readTree(task.payloadJson()).path("kwargs");
         AlertChannel channel = AlertChannel.of(kwargs.path("channel").asString(""))
@@ -83,6 +89,11 @@ class AlertTransportProvider implements TransportProvider {
             url = URI.create(kwargs.path("url").asString(""));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad url in the task's kwargs: " + e.getMessage(), e);
+        }
+        if (!kwargs.path("trusted").asBoolean(false)) {
+            outbound.refusalBeforeSending(url.toString()).ifPresent(why -> {
+                throw new IllegalArgumentException("the address " + url + " is refused: " + why);
+            });
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(properties.timeout())
                 .header("User-Agent", "onebeat");

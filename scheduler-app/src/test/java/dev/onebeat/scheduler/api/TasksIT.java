@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.admin.TaskAdmin;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -55,9 +56,29 @@ class TasksIT {
         JsonNode next = json(api.get("/api/tasks?status=failed&queue=mail&job=listed&limit=1&offset=1"));
 
         assertThat(page.get("total").asLong()).isEqualTo(2);
+        assertThat(page.get("totalCapped").asBoolean()).isFalse();
+        assertThat(page.get("hasMore").asBoolean()).isTrue();
+        assertThat(next.get("hasMore").asBoolean()).isFalse();
         assertThat(page.get("items").get(0).get("id").asLong()).isEqualTo(newer);
         assertThat(next.get("items").get(0).get("id").asLong()).isEqualTo(older);
         assertThat(next.get("items").get(0).get("attempts").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void countOfAPageStopsAtTheCapAndSaysItDid() throws Exception {
+        jdbc.sql("""
+                        INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, payload, status)
+                        SELECT 'capped/' || i, 'capped', now(), 't', 'capped', '{}'::jsonb, 'failed'
+                        FROM generate_series(1, ?) AS i""")
+                .param(TaskAdmin.COUNT_CAP + 5).update();
+
+        JsonNode page = json(api.get("/api/tasks?queue=capped&limit=3"));
+
+        assertThat(page.get("total").asLong()).isEqualTo(TaskAdmin.COUNT_CAP);
+        assertThat(page.get("totalCapped").asBoolean()).isTrue();
+        assertThat(page.get("hasMore").asBoolean()).isTrue();
+        assertThat(page.get("items")).hasSize(3);
+        assertThat(page.get("items").get(0).get("idempotencyKey").asString()).isEqualTo("capped/" + (TaskAdmin.COUNT_CAP + 5));
     }
 
     @Test
