@@ -7,6 +7,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -104,7 +105,7 @@ final class OutboxGauges {
     /** @return claims past their lease by queue, those with none left out; refreshed if stale */
     Map<String, Long> claimedOverdue() {
         refreshIfStale();
-        Map<String, Long> overdue = new java.util.TreeMap<>();
+        Map<String, Long> overdue = new TreeMap<>();
         overdueByQueue.forEach((queue, value) -> {
             if (value.get() > 0) {
                 overdue.put(queue, value.get());

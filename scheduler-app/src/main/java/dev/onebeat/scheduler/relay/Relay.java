@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,7 +184,7 @@ public final class Relay implements SmartLifecycle, FireListener {
 
     /** @return the publishes under way on this replica past their deadline (or claim lease) */
     List<RelayLoopHealth.Overdue> overdue() {
-        return List.copyOf(loops).stream().map(RelayLoop::overdue).filter(java.util.Objects::nonNull).toList();
+        return List.copyOf(loops).stream().map(RelayLoop::overdue).filter(Objects::nonNull).toList();
     }
 
     /** @return claims past their lease in the whole outbox, by queue, as the gauges last read them */
