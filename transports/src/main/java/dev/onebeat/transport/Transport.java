@@ -1,7 +1,8 @@
 package dev.onebeat.transport;
 
-import dev.onebeat.transport.OutboundTask;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Publishes the committed tasks of one queue to its broker, in the wire format of the workers that
@@ -20,6 +21,20 @@ public interface Transport extends AutoCloseable {
      *     retried later with backoff, none is failed
      */
     List<Delivery> publish(List<OutboundTask> tasks) throws Exception;
+
+    /**
+     * How long {@link #publish} of that many tasks takes at most, for a transport that bounds its
+     * exchanges (the {@code http} transport's route {@code timeout}). The relay renews a publish's claims
+     * only until then: a publish that outlives its deadline lets its claims expire after one lease, so
+     * another relay retries its tasks, and health shows the publish as overdue.
+     *
+     * @param tasks the size of the batch
+     * @return the bound, or empty (the default) when the transport sets none: the claims are renewed for
+     *     as long as the publish runs
+     */
+    default Optional<Duration> deadline(int tasks) {
+        return Optional.empty();
+    }
 
     /** Releases what this transport alone holds; shared broker connections are closed by the relay. */
     @Override

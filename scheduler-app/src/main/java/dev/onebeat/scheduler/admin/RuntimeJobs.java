@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.admin;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.outbound.OutboundUrls;
 import dev.onebeat.scheduler.quartz.QuartzWork;
 import dev.onebeat.scheduler.quartz.ScheduleSync;
 import dev.onebeat.scheduler.registry.JobDefinitionException;
@@ -30,14 +31,28 @@ public class RuntimeJobs {
     private final ScheduleSync sync;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final OutboundUrls outbound;
 
     RuntimeJobs(RuntimeJobStore store, JobRegistry registry, ScheduleSync sync, AuditLog audit,
-                TransactionTemplate transactions) {
+                TransactionTemplate transactions, OutboundUrls outbound) {
         this.store = store;
         this.registry = registry;
         this.sync = sync;
         this.audit = audit;
         this.transactions = transactions;
+        this.outbound = outbound;
+    }
+
+    /** A URL set here is one onebeat will request: it may reach only what onebeat.security.outbound allows. */
+    private void checkOutbound(Definition definition) {
+        String url = definition.alerts() == null ? null : definition.alerts().healthchecksUrl();
+        if (url != null && !url.isBlank()) {
+            try {
+                outbound.check("alerts.healthchecksUrl", url);
+            } catch (IllegalArgumentException e) {
+                throw new JobDefinitionException(e.getMessage());
+            }
+        }
     }
 
     /**
@@ -46,6 +61,7 @@ public class RuntimeJobs {
      */
     public Definition create(Definition definition) {
         PeriodicJob job = store.runtimeJob(definition);
+        checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             store.lock(job.name());
             if (registry.defined(job.name()).isPresent()) {
@@ -87,6 +103,7 @@ public class RuntimeJobs {
         }
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
+        checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             // after a concurrent delete this finds no row, and the change is refused, not re-inserted
             store.lock(name);

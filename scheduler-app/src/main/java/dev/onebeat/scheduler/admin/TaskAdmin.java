@@ -24,6 +24,9 @@ public class TaskAdmin {
     /** Every status of an outbox task, in the order a task passes through them. */
     public static final List<String> STATUSES = List.of("pending", "claimed", "published", "done", "failed", "dead");
 
+    /** The most tasks a page counts. */
+    public static final int COUNT_CAP = 10_000;
+
     private static final String COLUMNS = """
             id, idempotency_key, job_name, scheduled_at, task, queue, status, attempts, created_at, available_at,
             published_at, last_error""";
@@ -39,10 +42,15 @@ public class TaskAdmin {
     }
 
     /**
-     * @param total tasks matching the filters
+     * A page of tasks. The count stops at {@value #COUNT_CAP}: an outbox of millions is not counted whole on every
+     * page.
+     *
+     * @param total tasks matching the filters, at most {@value #COUNT_CAP}
+     * @param totalCapped whether more than {@value #COUNT_CAP} match, so that {@code total} is a lower bound
+     * @param hasMore whether tasks match beyond this page
      * @param items this page of them, newest first
      */
-    public record TaskPage(long total, List<TaskView> items) {
+    public record TaskPage(long total, boolean totalCapped, boolean hasMore, List<TaskView> items) {
     }
 
     /** Filters left null match everything. */
@@ -55,13 +63,17 @@ public class TaskAdmin {
         filters.put("status", status);
         filters.put("queue", queue);
         filters.put("job", job);
-        long total = jdbc.sql("SELECT count(*) FROM onebeat_task " + where).params(filters).query(Long.class).single();
+        // counts at most one row past the cap, however many match
+        long counted = jdbc.sql("SELECT count(*) FROM (SELECT 1 FROM onebeat_task " + where + " LIMIT :cap) matching")
+                .params(filters).param("cap", COUNT_CAP + 1).query(Long.class).single();
         List<TaskView> items = jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task " + where
                         + " ORDER BY id DESC LIMIT :limit OFFSET :offset")
-                .params(filters).param("limit", limit).param("offset", offset)
+                .params(filters).param("limit", limit + 1).param("offset", offset)
                 .query(TaskAdmin::view)
                 .list();
-        return new TaskPage(total, items);
+        boolean hasMore = items.size() > limit;
+        return new TaskPage(Math.min(counted, COUNT_CAP), counted > COUNT_CAP, hasMore,
+                hasMore ? items.subList(0, limit) : items);
     }
 
     /**

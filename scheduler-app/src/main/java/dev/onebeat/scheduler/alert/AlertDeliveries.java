@@ -88,15 +88,17 @@ class AlertDeliveries implements JobEventSink {
         body.put("detectedAt", event.detectedAt().toString());
         body.put("node", event.node());
         body.put("idempotencyKey", key.value());
-        return task(key, AlertChannel.WEBHOOK, "POST", properties.webhook().url().trim(), body);
+        return task(key, AlertChannel.WEBHOOK, "POST", properties.webhook().url().trim(), body, true);
     }
 
     private OutboxTask healthchecks(Judged instant, String url) {
         String target = url.replaceAll("/+$", "") + (instant.outcome().equals("success") ? "" : "/fail");
         String body = instant.job() + " " + instant.instant() + ": " + instant.outcome()
                 + (instant.reason() == null ? "" : " (" + instant.reason() + ")");
+        // a job defined in code or configuration has its URL from the operator; a runtime job's came through the API
+        boolean trusted = registry.defined(instant.job()).isPresent();
         return task(key(instant.job(), instant.instant(), AlertChannel.HEALTHCHECKS, instant.outcome()),
-                AlertChannel.HEALTHCHECKS, "POST", target, body);
+                AlertChannel.HEALTHCHECKS, "POST", target, body, trusted);
     }
 
     private OutboxTask sentry(Judged instant, String monitor) {
@@ -109,15 +111,18 @@ class AlertDeliveries implements JobEventSink {
         String target = sentry.checkIn(monitor) + "?status=" + status + (environment == null || environment.isBlank()
                 ? "" : "&environment=" + URLEncoder.encode(environment, StandardCharsets.UTF_8));
         return task(key(instant.job(), instant.instant(), AlertChannel.SENTRY, instant.outcome()), AlertChannel.SENTRY,
-                "GET", target, null);
+                "GET", target, null, true);
     }
 
-    private OutboxTask task(IdempotencyKey key, AlertChannel channel, String method, String url, Object body) {
+    /** @param trusted whether the URL is the operator's (configuration), not an API user's: only those are not checked */
+    private OutboxTask task(IdempotencyKey key, AlertChannel channel, String method, String url, Object body,
+                            boolean trusted) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("channel", channel.text());
         request.put("method", method);
         request.put("url", url);
         request.put("body", body);
+        request.put("trusted", trusted);
         String payload = json.writeValueAsString(Map.of("args", List.of(), "kwargs", request));
         return new OutboxTask(key, AlertChannel.TASK_PREFIX + channel.text(), AlertRoutes.QUEUE, null, payload, null);
     }

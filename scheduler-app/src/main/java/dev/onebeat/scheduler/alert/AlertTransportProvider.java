@@ -1,6 +1,8 @@
 package dev.onebeat.scheduler.alert;
 
+import dev.onebeat.scheduler.outbound.OutboundUrls;
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
@@ -10,7 +12,10 @@ import dev.onebeat.transport.http.WebhookClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code transport: onebeat-alert}: sends each alert delivery as the request it describes, with the relay's HTTP
- * client and outcomes (2xx published; 408, 429, 5xx and timeouts retried with backoff; any other status failed). A
+ * client and outcomes (2xx published; 408, 429, 5xx and timeouts retried with backoff; any other status failed, with
+ * the status alone in {@code last_error}), and its deadline: {@code onebeat.alerts.timeout} bounds each whole
+ * exchange, the answer's body included. A
  * webhook alert is a JSON {@code POST} with {@code Idempotency-Key} (the same on every retry), {@code Onebeat-Job},
  * {@code Onebeat-Scheduled-At}, {@code Onebeat-Event} and the headers of {@code onebeat.alerts.webhook.headers},
  * which no other channel gets; a Healthchecks ping is a plain-text {@code POST}; a Sentry check-in a {@code GET}.
@@ -30,10 +37,12 @@ class AlertTransportProvider implements TransportProvider {
     static final String EVENT_HEADER = "Onebeat-Event";
 
     private final AlertProperties properties;
+    private final OutboundUrls outbound;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    AlertTransportProvider(AlertProperties properties) {
+    AlertTransportProvider(AlertProperties properties, OutboundUrls outbound) {
         this.properties = properties;
+        this.outbound = outbound;
     }
 
     @Override
@@ -54,10 +63,23 @@ class AlertTransportProvider implements TransportProvider {
     @Override
     public Transport create(QueueRoute route, TransportContext context) {
         WebhookClient client = context.shared(WebhookClient.class, () -> WebhookClient.open("alerts", Map.of()));
-        return tasks -> client.publish(tasks, this::request);
+        return new Transport() {
+            @Override
+            public List<Delivery> publish(List<OutboundTask> tasks) throws InterruptedException {
+                return client.publish(tasks, AlertTransportProvider.this::request);
+            }
+
+            @Override
+            public Optional<Duration> deadline(int tasks) {
+                return Optional.of(WebhookClient.deadline(properties.timeout(), tasks));
+            }
+        };
     }
 
-    /** @throws IllegalArgumentException if the row is not a delivery this transport wrote */
+    /**
+     * @throws IllegalArgumentException if the row is not a delivery this transport wrote, or its URL came from an
+     *     API user and may not be reached now (checked before each request: a name may resolve elsewhere by now)
+     */
     HttpRequest request(OutboundTask task) {
         JsonNode kwargs = json.readTree(task.payloadJson()).path("kwargs");
         AlertChannel channel = AlertChannel.of(kwargs.path("channel").asString(""))
@@ -67,6 +89,11 @@ class AlertTransportProvider implements TransportProvider {
             url = URI.create(kwargs.path("url").asString(""));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad url in the task's kwargs: " + e.getMessage(), e);
+        }
+        if (!kwargs.path("trusted").asBoolean(false)) {
+            outbound.refusalBeforeSending(url.toString()).ifPresent(why -> {
+                throw new IllegalArgumentException("the address " + url + " is refused: " + why);
+            });
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(properties.timeout())
                 .header("User-Agent", "onebeat");

@@ -7,6 +7,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -15,9 +16,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@code onebeat_outbox_pending{queue}} (tasks not yet published or, for the in-database queue, not
- * yet taken) and {@code onebeat_outbox_oldest_pending_age_seconds{queue}} (how long the oldest due one
- * has waited), read from the table at most once per refresh interval: scraping never hits the table
- * harder than that. A queue's gauges appear with its first pending task: reading
+ * yet taken), {@code onebeat_outbox_oldest_pending_age_seconds{queue}} (how long the oldest due one
+ * has waited) and {@code onebeat_relay_claimed_overdue{queue}} (tasks still claimed after their lease ran
+ * out: their relay or worker died, or hung past its publish deadline and stopped renewing; another takes
+ * them over on its next round, so a count that stays up means nothing is taking them), read from the
+ * table at most once per refresh interval: scraping never hits the table harder than that. A queue's gauges appear with its first pending task: reading
  * {@code onebeat_outbox_queues} (queues with pending tasks), registered from the start, refreshes
  * them, so a scrape finds queues that had nothing pending before.
  */
@@ -36,10 +39,16 @@ final class OutboxGauges {
             FROM onebeat_task WHERE status = 'pending' GROUP BY queue
             """;
 
+    // the lease index (locked_until WHERE status = 'claimed') holds only the claims, a handful of rows
+    private static final String CLAIMED_OVERDUE = """
+            SELECT queue, count(*) FROM onebeat_task WHERE status = 'claimed' AND locked_until < now() GROUP BY queue
+            """;
+
     private final JdbcTemplate jdbc;
     private final MeterRegistry registry;
     private final long refreshNanos;
     private final Map<String, AtomicLong[]> byQueue = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> overdueByQueue = new ConcurrentHashMap<>();
     private volatile long refreshedAt = System.nanoTime() - Long.MAX_VALUE / 2;
 
     OutboxGauges(JdbcTemplate jdbc, MeterRegistry registry, Duration refresh) {
@@ -66,6 +75,18 @@ final class OutboxGauges {
             values[0].set(current[0]);
             values[1].set(current[1]);
         });
+        Map<String, Long> overdue = new ConcurrentHashMap<>();
+        jdbc.query(CLAIMED_OVERDUE, rs -> {
+            overdue.put(rs.getString(1), rs.getLong(2));
+        });
+        overdue.keySet().forEach(queue -> overdueByQueue.computeIfAbsent(queue, q -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder("onebeat.relay.claimed.overdue", value, v -> read(v))
+                    .description("Tasks still claimed after their claim lease ran out").tags(Tags.of("queue", q))
+                    .register(registry);
+            return value;
+        }));
+        overdueByQueue.forEach((queue, value) -> value.set(overdue.getOrDefault(queue, 0L)));
         refreshedAt = System.nanoTime();
     }
 
@@ -79,6 +100,18 @@ final class OutboxGauges {
                     .tags(Tags.of("queue", q)).register(registry);
             return values;
         });
+    }
+
+    /** @return claims past their lease by queue, those with none left out; refreshed if stale */
+    Map<String, Long> claimedOverdue() {
+        refreshIfStale();
+        Map<String, Long> overdue = new TreeMap<>();
+        overdueByQueue.forEach((queue, value) -> {
+            if (value.get() > 0) {
+                overdue.put(queue, value.get());
+            }
+        });
+        return overdue;
     }
 
     private double pendingQueues() {

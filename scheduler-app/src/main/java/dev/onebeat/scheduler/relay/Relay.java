@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -179,6 +180,16 @@ public final class Relay implements SmartLifecycle, FireListener {
     /** @return each running loop's state, for health */
     List<RelayLoopHealth.State> states() {
         return List.copyOf(loops).stream().map(RelayLoop::state).toList();
+    }
+
+    /** @return the publishes under way on this replica past their deadline (or claim lease) */
+    List<RelayLoopHealth.Overdue> overdue() {
+        return List.copyOf(loops).stream().map(RelayLoop::overdue).filter(Objects::nonNull).toList();
+    }
+
+    /** @return claims past their lease in the whole outbox, by queue, as the gauges last read them */
+    Map<String, Long> claimedOverdue() {
+        return gauges.claimedOverdue();
     }
 
     /** @return this relay's node name, as written to {@code locked_by} */

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.relay;
 import dev.onebeat.scheduler.registry.JobsProperties;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.TransportProviders;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -69,8 +70,13 @@ class RelayConfiguration {
     Relay relay(QueueRoutes routes, DataSource dataSource, RelayProperties properties, RelayMetrics metrics,
                 JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook, Clock clock) {
         OutboxGauges gauges = new OutboxGauges(jdbc, registry, properties.gaugeInterval());
-        return new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
+        Relay relay = new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
                 hook.getIfAvailable(() -> RelayHook.NONE), clock);
+        Gauge.builder("onebeat.relay.publishing.overdue", relay,
+                        r -> r.overdue().stream().mapToInt(RelayLoopHealth.Overdue::tasks).sum())
+                .description("Claims held by this replica's publishes past their deadline (or claim lease)")
+                .register(registry);
+        return relay;
     }
 
     @Bean

@@ -9,10 +9,13 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * {@code relay} in {@code /actuator/health}: per broker, whether its relay publishes or keeps
- * failing, since when, with the last error. Always UP: a broker outage is not a reason to restart or
- * unload a scheduler replica (fires still commit, tasks wait in the outbox); the details and the
- * {@code onebeat_outbox_oldest_pending_age_seconds} gauge are what to alert on.
+ * {@code relay} in {@code /actuator/health}: per broker, whether its relay publishes, keeps failing or
+ * is stalled (a publish of this replica's past its deadline, or, for a transport without one, past
+ * the claim lease: {@code overdueTasks}, {@code overdueSince}), since when, with the last error; and
+ * {@code claimedOverdue}, the tasks of each queue still claimed after their lease in the whole outbox.
+ * Always UP: a broker outage is not a reason to restart or unload a scheduler replica (fires still
+ * commit, tasks wait in the outbox); the details and the {@code onebeat_outbox_oldest_pending_age_seconds}
+ * and {@code onebeat_relay_claimed_overdue} gauges are what to alert on.
  */
 final class RelayHealth implements HealthIndicator {
 
@@ -28,9 +31,22 @@ final class RelayHealth implements HealthIndicator {
         for (RelayLoopHealth.State state : relay.states()) {
             brokers.computeIfAbsent(state.broker(), name -> new Broker(state.queues())).add(state);
         }
+        for (RelayLoopHealth.Overdue overdue : relay.overdue()) {
+            Broker broker = brokers.get(overdue.broker());
+            if (broker != null) {
+                broker.add(overdue);
+            }
+        }
         Map<String, Object> details = new TreeMap<>();
         brokers.forEach((name, broker) -> details.put(name, broker.details()));
-        return Health.up().withDetail("node", relay.node()).withDetail("brokers", details).build();
+        Map<String, Long> claimedOverdue;
+        try {
+            claimedOverdue = relay.claimedOverdue();
+        } catch (RuntimeException e) {
+            claimedOverdue = Map.of();
+        }
+        return Health.up().withDetail("node", relay.node()).withDetail("brokers", details)
+                .withDetail("claimedOverdue", claimedOverdue).build();
     }
 
     /** The loops of one broker together: failing if any is, published when any last did. */
@@ -40,6 +56,8 @@ final class RelayHealth implements HealthIndicator {
         private Instant lastPublished;
         private Instant failingSince;
         private String lastError;
+        private int overdueTasks;
+        private Instant overdueSince;
 
         Broker(List<String> queues) {
             this.queues = queues;
@@ -56,10 +74,18 @@ final class RelayHealth implements HealthIndicator {
             }
         }
 
+        void add(RelayLoopHealth.Overdue overdue) {
+            overdueTasks += overdue.tasks();
+            overdueSince = overdueSince == null || overdue.since().isBefore(overdueSince) ? overdue.since() : overdueSince;
+        }
+
         Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("queues", queues);
-            details.put("state", failingSince != null ? "failing" : lastPublished != null ? "publishing" : "idle");
+            details.put("state", overdueSince != null ? "stalled" : failingSince != null ? "failing"
+                    : lastPublished != null ? "publishing" : "idle");
+            details.put("overdueTasks", overdueTasks);
+            details.put("overdueSince", overdueSince == null ? null : overdueSince.toString());
             details.put("lastPublished", lastPublished == null ? null : lastPublished.toString());
             details.put("failingSince", failingSince == null ? null : failingSince.toString());
             details.put("lastError", lastError);

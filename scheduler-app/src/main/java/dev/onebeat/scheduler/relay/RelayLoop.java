@@ -142,7 +142,7 @@ final class RelayLoop implements Runnable {
         if (claimed.isEmpty()) {
             return Round.NONE;
         }
-        List<TaskOutcome> outcomes = publisher.publish(claimed, health.failing());
+        List<TaskOutcome> outcomes = publisher.publish(claimed, health);
         Round round = Round.of(outcomes);
         hook.afterPublish(round.published());
         int marked = outbox.mark(outcomes, backoff::retryDelay);
@@ -153,6 +153,11 @@ final class RelayLoop implements Runnable {
     /** @return this loop's state now, for health */
     RelayLoopHealth.State state() {
         return health.state();
+    }
+
+    /** @return the publish under way past its deadline (or, without one, its claim lease), or {@code null} */
+    RelayLoopHealth.Overdue overdue() {
+        return health.overdue();
     }
 
     /** Wakes the loop if it waits for work; called after a fire commits. */

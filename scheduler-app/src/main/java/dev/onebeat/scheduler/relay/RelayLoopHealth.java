@@ -23,6 +23,7 @@ final class RelayLoopHealth {
     private volatile Instant failingSince;
     private volatile Instant lastPublished;
     private volatile String lastError;
+    private volatile ClaimRenewal.Held publishing;
 
     RelayLoopHealth(String broker, List<String> queues, Clock clock) {
         this.broker = broker;
@@ -40,6 +41,28 @@ final class RelayLoopHealth {
      * @param lastError the last failure, kept after recovery
      */
     record State(String broker, List<String> queues, Instant lastPublished, Instant failingSince, String lastError) {
+    }
+
+    /**
+     * A publish under way that has outlived its deadline, or, for a transport without one, the claim lease.
+     *
+     * @param broker the broker it publishes to
+     * @param tasks the claims it holds
+     * @param since when it became overdue
+     */
+    record Overdue(String broker, int tasks, Instant since) {
+    }
+
+    /** @param held the claims of the publish now under way, or {@code null} once it has returned */
+    void publishing(ClaimRenewal.Held held) {
+        publishing = held;
+    }
+
+    /** @return the publish under way if it is overdue, else {@code null} */
+    Overdue overdue() {
+        ClaimRenewal.Held held = publishing;
+        Instant since = held == null ? null : held.overdueSince();
+        return since == null ? null : new Overdue(broker, held.size(), since);
     }
 
     /** A round failed as a whole: nothing published, nothing refused, or the database failed. */

@@ -34,7 +34,7 @@ final class RelayNode implements AutoCloseable {
         this.clock = clock;
         this.outbox = new RelayRepository(dataSource, node, settings.claimLease());
         this.transports = new RelayTransports(routes, node, metrics);
-        this.renewal = new ClaimRenewal(outbox, node, settings.claimLease());
+        this.renewal = new ClaimRenewal(outbox, node, settings.claimLease(), clock);
         this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock);
     }
 

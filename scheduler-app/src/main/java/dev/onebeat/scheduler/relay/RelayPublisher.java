@@ -39,20 +39,23 @@ final class RelayPublisher {
 
     /**
      * @param claimed rows just claimed, by id
-     * @param failing whether the loop's rounds have been failing, which quiets the log of another failure
+     * @param health the loop's: whether its rounds have been failing, which quiets the log of another failure,
+     *     and where the publish under way is shown while it lasts
      * @return each row with its outcome, queue by queue in the order the queues first appear
      */
-    List<TaskOutcome> publish(List<ClaimedTask> claimed, boolean failing) {
+    List<TaskOutcome> publish(List<ClaimedTask> claimed, RelayLoopHealth health) {
+        boolean failing = health.failing();
         Map<String, List<ClaimedTask>> byQueue = new LinkedHashMap<>();
         for (ClaimedTask task : claimed) {
             byQueue.computeIfAbsent(task.task().queue(), q -> new ArrayList<>()).add(task);
         }
         List<TaskOutcome> outcomes = new ArrayList<>(claimed.size());
         try (ClaimRenewal.Held held = renewal.hold(claimed)) {
+            health.publishing(held);
             for (List<ClaimedTask> tasks : byQueue.values()) {
                 QueueRoute route = transports.route(tasks.get(0).task().queue());
                 Instant started = clock.instant();
-                List<Delivery> deliveries = publish(route, tasks, failing);
+                List<Delivery> deliveries = publish(route, tasks, failing, held);
                 Duration took = Duration.between(started, clock.instant());
                 if (took.compareTo(claimLease) > 0 && !held.intact()) {
                     warnPastLease(route, tasks.size(), took);
@@ -61,6 +64,8 @@ final class RelayPublisher {
                     outcomes.add(new TaskOutcome(tasks.get(i), deliveries.get(i)));
                 }
             }
+        } finally {
+            health.publishing(null);
         }
         return outcomes;
     }
@@ -76,13 +81,14 @@ final class RelayPublisher {
                 + "onebeat.relay.claim-lease", tasks, route.describe(), took.toMillis(), claimLease.toMillis());
     }
 
-    private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks, boolean failing) {
+    private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks, boolean failing, ClaimRenewal.Held held) {
         List<OutboundTask> outbound = new ArrayList<>(tasks.size());
         for (ClaimedTask task : tasks) {
             outbound.add(task.task());
         }
         try {
             Transport transport = transports.transport(route);
+            held.publishing(route.describe(), transport.deadline(tasks.size()));
             List<Delivery> outcomes = transport.publish(outbound);
             if (outcomes == null || outcomes.size() != tasks.size()) {
                 throw new IllegalStateException("transport " + route.transport() + " returned "

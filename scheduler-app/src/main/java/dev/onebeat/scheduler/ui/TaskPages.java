@@ -55,7 +55,7 @@ class TaskPages {
         // where retry and discard return to: this list, filters kept
         model.addAttribute("here", request.getQueryString() == null ? request.getRequestURI()
                 : request.getRequestURI() + "?" + request.getQueryString());
-        model.addAttribute("pager", Pager.of(from, (long) (from + 1) * PAGE_SIZE < result.total()));
+        model.addAttribute("pager", Pager.of(from, result.hasMore()));
         return "tasks";
     }
 

@@ -187,6 +187,31 @@ class RuntimeJobsIT {
         }
 
         @Test
+        void healthchecksUrlReachingALoopbackLinkLocalOrPrivateAddressIsBadRequestNamingTheFieldAndValue()
+                throws Exception {
+            // no onebeat.security.outbound.* here: only public addresses may be reached
+            List<String> refused = List.of("http://127.0.0.1:9/ping", "http://localhost:9/ping",
+                    "http://169.254.169.254/latest/meta-data/", "http://10.0.0.5/ping", "http://[::1]/ping");
+            for (String url : refused) {
+                HttpResponse<String> response = api.send("POST", "/api/jobs", "{\"name\":\"ssrf\",\"every\":\"10s\","
+                        + "\"task\":\"t\",\"alerts\":{\"healthchecksUrl\":\"" + url + "\"}}");
+
+                assertThat(response.statusCode()).as(url).isEqualTo(400);
+                assertThat(detail(response)).startsWith("alerts.healthchecksUrl: '" + url + "' is refused: ");
+            }
+            assertThat(api.get("/api/jobs/ssrf").statusCode()).isEqualTo(404);
+
+            assertThat(api.send("POST", "/api/jobs", "{\"name\":\"ssrf-later\",\"every\":\"10s\",\"task\":\"t\"}")
+                    .statusCode()).isEqualTo(201);
+            HttpResponse<String> changed = api.send("PUT", "/api/jobs/ssrf-later", "{\"every\":\"10s\",\"task\":\"t\","
+                    + "\"alerts\":{\"healthchecksUrl\":\"http://127.0.0.1:9/ping\"}}");
+            assertThat(changed.statusCode()).isEqualTo(400);
+            assertThat(detail(changed)).isEqualTo("alerts.healthchecksUrl: 'http://127.0.0.1:9/ping' is refused: "
+                    + "127.0.0.1 is a loopback address; only public addresses may be reached, or those of "
+                    + "onebeat.security.outbound.allowed-hosts and allowed-networks");
+        }
+
+        @Test
         void createdJobKeepsItsDeliveryOptionsAndABadOneIsBadRequestNamingTheField() throws Exception {
             HttpResponse<String> created = api.send("POST", "/api/jobs", "{\"name\":\"urgent\",\"every\":\"10s\","
                     + "\"task\":\"t\",\"options\":{\"expires\":\"30m\",\"priority\":9,\"routingKey\":\"t.urgent\","

@@ -1,6 +1,8 @@
 package dev.onebeat.transport.http;
 
 import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.TaskJson;
 import dev.onebeat.transport.Transport;
@@ -8,6 +10,8 @@ import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,14 +35,17 @@ import java.util.Set;
  *   <li>{@code path} (default {@code ""}): appended to the broker URL with one {@code /} between them,
  *       so {@code url: https://hooks.example.com/onebeat} and {@code path: billing} post to
  *       {@code https://hooks.example.com/onebeat/billing}.
- *   <li>{@code timeout} (default {@code 10s}): how long a request waits for its response.
+ *   <li>{@code timeout} (default {@code 10s}): how long a request may take in all, from its sending to the
+ *       last byte of the response body; at the deadline the request is cancelled and its connection closed.
  * </ul>
  *
  * <p>Outcomes: 2xx → published; 408, 429, 5xx, connection failures and timeouts → retried with
- * backoff; any other status (400, 404, 409, 422, 3xx …) → failed, with the status and the first 500
- * characters of the response body in {@code last_error}. A batch's requests run at most 8 at once;
+ * backoff; any other status (400, 404, 409, 422, 3xx …) → failed, with the status alone in {@code last_error}
+ * (what the remote server answered is its own and may be anything: the first 500 characters of its body are
+ * logged at WARN, never stored where a viewer reads). A batch's requests run at most 8 at once;
  * once one of them could not connect or timed out, the batch's requests not yet sent are retried
- * without being sent, so a dead endpoint holds the relay for about one {@code timeout} per batch.
+ * without being sent, so a dead endpoint holds the relay for about one {@code timeout} per batch. The relay
+ * renews a batch's claims for one {@code timeout} per 8 tasks at most.
  */
 public class HttpTransportProvider implements TransportProvider {
 
@@ -62,6 +69,16 @@ public class HttpTransportProvider implements TransportProvider {
         WebhookClient webhook = context.shared(WebhookClient.class, () -> WebhookClient.open(route.broker()));
         URI target = HttpSettings.target(route);
         Duration timeout = HttpSettings.timeout(route);
-        return tasks -> webhook.publish(target, timeout, tasks);
+        return new Transport() {
+            @Override
+            public List<Delivery> publish(List<OutboundTask> tasks) throws InterruptedException {
+                return webhook.publish(target, timeout, tasks);
+            }
+
+            @Override
+            public Optional<Duration> deadline(int tasks) {
+                return Optional.of(WebhookClient.deadline(timeout, tasks));
+            }
+        };
     }
 }

@@ -4,35 +4,47 @@ import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TaskJson;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The relay's HTTP client for one webhook broker, shared by the queues routed to it: POSTs each task
  * of a batch, at most {@value #MAX_IN_FLIGHT} at a time, and reads each status. 2xx → published;
  * 408, 429, 5xx, a connection failure or a timeout → retried; any other status → refused, with the
- * status and the start of the response body. Once a request of a batch could not connect or timed
- * out, the batch's requests not yet sent are retried without being sent.
+ * status alone (the start of the response body is logged). Each request's timeout bounds its whole
+ * exchange, the response body included (see {@link #deadline}). Once a request of a batch could not
+ * connect or timed out, the batch's requests not yet sent are retried without being sent.
  */
 public final class WebhookClient implements AutoCloseable {
 
     /** Requests of one batch in flight at once. */
     static final int MAX_IN_FLIGHT = 8;
-    /** Characters of a refusing response's body kept in {@code last_error}. */
+    /** Characters of a refusing response's body logged. */
     static final int ERROR_BODY_CHARS = 500;
 
     /** Header with the readable idempotency key. */
@@ -44,13 +56,18 @@ public final class WebhookClient implements AutoCloseable {
     /** Header with the task name. */
     public static final String TASK_HEADER = "Onebeat-Task";
 
+    private static final Logger log = LoggerFactory.getLogger(WebhookClient.class);
+
     private final HttpClient client;
     private final ExecutorService executor;
+    private final ScheduledThreadPoolExecutor deadlines;
     private final Map<String, String> headers;
 
-    private WebhookClient(HttpClient client, ExecutorService executor, Map<String, String> headers) {
+    private WebhookClient(HttpClient client, ExecutorService executor, ScheduledThreadPoolExecutor deadlines,
+                          Map<String, String> headers) {
         this.client = client;
         this.executor = executor;
+        this.deadlines = deadlines;
         this.headers = headers;
     }
 
@@ -79,12 +96,19 @@ public final class WebhookClient implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        return new WebhookClient(client, executor, headers);
+        ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "onebeat-http-" + name + "-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // nearly every request ends before its deadline: drop its timer at once
+        deadlines.setRemoveOnCancelPolicy(true);
+        return new WebhookClient(client, executor, deadlines, headers);
     }
 
     /**
      * @param target the URL to POST to
-     * @param timeout how long each request waits for its response
+     * @param timeout how long each request may take, from its sending to the last byte of the response
      * @param tasks the batch
      * @return one outcome per task, in order
      * @throws InterruptedException if interrupted while waiting for a free slot; requests already sent
@@ -124,12 +148,12 @@ public final class WebhookClient implements AutoCloseable {
                 continue;
             }
             try {
-                outcomes.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                        .handle((response, failure) -> {
+                outcomes.add(exchange(task, request)
+                        .handle((answer, failure) -> {
                             if (failure != null) {
                                 unreachable.compareAndSet(null, "an earlier request failed: " + describe(failure));
                             }
-                            return outcome(response, failure);
+                            return outcome(task, request, answer, failure);
                         })
                         .whenComplete((delivery, error) -> slots.release()));
             } catch (RuntimeException e) {
@@ -144,6 +168,53 @@ public final class WebhookClient implements AutoCloseable {
         return deliveries;
     }
 
+    /**
+     * @param timeout the route's timeout, each request's deadline
+     * @param tasks the size of a batch
+     * @return how long {@link #publish} of such a batch takes at most: one deadline per
+     *     {@value #MAX_IN_FLIGHT} requests, as a request starts only when one before it has ended
+     */
+    public static Duration deadline(Duration timeout, int tasks) {
+        int waves = Math.max(1, (tasks + MAX_IN_FLIGHT - 1) / MAX_IN_FLIGHT);
+        return timeout.multipliedBy(waves);
+    }
+
+    /**
+     * Sends one request with a deadline on the whole exchange: the request's timeout, or
+     * {@link HttpSettings#DEFAULT_TIMEOUT}. The JDK client's own timeout ends once the response headers have
+     * come, so a server that sends them and then stalls mid-body would hold the request, the batch and the
+     * claims forever; at the deadline the exchange is cancelled, which closes its connection.
+     */
+    private CompletableFuture<Answer> exchange(OutboundTask task, HttpRequest request) {
+        Duration deadline = request.timeout().orElse(HttpSettings.DEFAULT_TIMEOUT);
+        // counted from before the send: sending may itself take a while (a first connection, class loading)
+        long due = System.nanoTime() + deadline.toNanos();
+        BodyHead head = new BodyHead();
+        CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request,
+                info -> HttpResponse.BodySubscribers.ofByteArrayConsumer(head));
+        AtomicBoolean late = new AtomicBoolean();
+        ScheduledFuture<?> timer = deadlines.schedule(() -> {
+            late.set(true);
+            sent.cancel(true);
+        }, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+        return sent.handle((response, failure) -> {
+            timer.cancel(false);
+            if (failure != null && late.get()) {
+                log.debug("webhook request cancelled at its deadline key={} url={}", task.key().value(), request.uri());
+                throw new CompletionException(new HttpTimeoutException("no complete response within "
+                        + deadline.toMillis() + " ms (status, headers and body)"));
+            }
+            if (failure != null) {
+                throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+            }
+            return new Answer(response.statusCode(), head.text());
+        });
+    }
+
+    /** A response's status and the start of its body. */
+    private record Answer(int status, String bodyHead) {
+    }
+
     private HttpRequest request(URI target, Duration timeout, OutboundTask task) {
         HttpRequest.Builder request = HttpRequest.newBuilder(target)
                 .timeout(timeout)
@@ -156,19 +227,30 @@ public final class WebhookClient implements AutoCloseable {
         return request.POST(HttpRequest.BodyPublishers.ofByteArray(TaskJson.body(task))).build();
     }
 
-    /** How a response or a failure to get one ends for the task. */
-    private static Delivery outcome(HttpResponse<String> response, Throwable failure) {
+    /**
+     * How a response or a failure to get one ends for the task. A refusing answer's body is the remote
+     * server's, not onebeat's: {@code last_error} gets the status alone, which any viewer may read, and the
+     * start of the body goes to the log, which only operators read.
+     */
+    private static Delivery outcome(OutboundTask task, HttpRequest request, Answer answer, Throwable failure) {
         if (failure != null) {
             return Delivery.retry(describe(failure));
         }
-        int status = response.statusCode();
+        int status = answer.status();
         if (status >= 200 && status < 300) {
             return Delivery.published();
         }
-        String body = response.body() == null ? "" : response.body();
-        String error = "HTTP " + status + (body.isBlank() ? ""
-                : ": " + body.substring(0, Math.min(body.length(), ERROR_BODY_CHARS)));
+        String error = "HTTP " + status;
+        if (!answer.bodyHead().isBlank()) {
+            log.warn("webhook answered {} key={} url={} body={}", status, task.key().value(), withoutQuery(request.uri()),
+                    answer.bodyHead());
+        }
         return status == 408 || status == 429 || status >= 500 ? Delivery.retry(error) : Delivery.refused(error);
+    }
+
+    /** The address without its query, where a ping URL may carry a token. */
+    private static String withoutQuery(URI uri) {
+        return uri.getScheme() + "://" + uri.getRawAuthority().replaceAll("^[^@]*@", "") + uri.getRawPath();
     }
 
     private static String describe(Throwable failure) {
@@ -180,6 +262,28 @@ public final class WebhookClient implements AutoCloseable {
 
     @Override
     public void close() {
+        deadlines.shutdownNow();
         executor.shutdownNow();
+    }
+
+    /**
+     * Keeps the first {@value #ERROR_BODY_CHARS} characters' worth of a response body and drops the rest as it
+     * comes, so a huge answer costs no memory.
+     */
+    private static final class BodyHead implements Consumer<Optional<byte[]>> {
+
+        private static final int LIMIT = ERROR_BODY_CHARS * 4;
+
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+
+        @Override
+        public synchronized void accept(Optional<byte[]> chunk) {
+            chunk.ifPresent(bytes -> kept.write(bytes, 0, Math.min(bytes.length, LIMIT - kept.size())));
+        }
+
+        synchronized String text() {
+            String text = kept.toString(StandardCharsets.UTF_8);
+            return text.substring(0, Math.min(text.length(), ERROR_BODY_CHARS));
+        }
     }
 }

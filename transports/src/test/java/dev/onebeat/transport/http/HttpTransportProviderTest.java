@@ -2,6 +2,8 @@ package dev.onebeat.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.BrokerSettings;
@@ -11,6 +13,7 @@ import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.testing.TestTransportContext;
+import dev.onebeat.transport.testing.StallingServer;
 import dev.onebeat.transport.testing.WebhookServer;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -76,14 +79,45 @@ class HttpTransportProviderTest {
         }
 
         @Test
-        void refusalKeepsTheStatusAndTheFirst500CharactersOfTheBody() throws Exception {
-            String body = "invalid entity: " + "x".repeat(1_000);
+        void refusalKeepsTheStatusAloneNotWhatTheServerAnswered() throws Exception {
+            String body = "INTERNAL-SECRET: db_password=hunter2 " + "x".repeat(1_000);
             server.on("/reject", (request, attempt) -> new WebhookServer.Answer(422, body, Duration.ZERO));
 
             List<Delivery> outcomes = publish(server.baseUrl(), Map.of(), Map.of("path", "reject"),
                     List.of(task("job", "t", "{}")));
 
-            assertThat(outcomes).containsExactly(Delivery.refused("HTTP 422: " + body.substring(0, 500)));
+            assertThat(outcomes).containsExactly(Delivery.refused("HTTP 422"));
+        }
+
+        @Test
+        void answerThatStallsMidBodyIsRetriedAtTheRouteTimeoutAndItsConnectionClosed() throws Exception {
+            try (StallingServer stalling = new StallingServer()) {
+                long started = System.nanoTime();
+
+                List<Delivery> outcomes = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> publish(
+                        stalling.baseUrl(), Map.of(), Map.of("timeout", "500ms"), List.of(task("job", "t", "{}"))),
+                        "the publish waits for the rest of the body");
+
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
+                assertThat(outcomes).singleElement().satisfies(outcome -> {
+                    assertThat(outcome.status()).isEqualTo(Delivery.Status.RETRY);
+                    assertThat(outcome.error()).isEqualTo(
+                            "HttpTimeoutException: no complete response within 500 ms (status, headers and body)");
+                });
+                assertThat(stalling.keys()).hasSize(1);
+                await().atMost(Duration.ofSeconds(5)).until(() -> stalling.closedByClient() == 1);
+            }
+        }
+
+        @Test
+        void deadlineOfABatchIsOneTimeoutPerEightTasks() throws Exception {
+            QueueRoute route = route(server.baseUrl(), Map.of(), Map.of("timeout", "2s"));
+            try (Transport transport = provider.create(route, context)) {
+                assertThat(transport.deadline(1)).contains(Duration.ofSeconds(2));
+                assertThat(transport.deadline(8)).contains(Duration.ofSeconds(2));
+                assertThat(transport.deadline(9)).contains(Duration.ofSeconds(4));
+                assertThat(transport.deadline(500)).contains(Duration.ofSeconds(126));
+            }
         }
 
         @Test
