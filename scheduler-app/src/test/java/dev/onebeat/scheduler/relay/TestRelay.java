@@ -100,6 +100,11 @@ final class TestRelay implements AutoCloseable {
         return meters.scrape();
     }
 
+    /** Wakes the relay's loops, as a committed fire would: they look for due rows now. */
+    void wake() {
+        relay.wake();
+    }
+
     @Override
     public void close() {
         relay.stop();
