@@ -30,21 +30,41 @@ public class FireLedger {
      */
     boolean claim(String job, Instant scheduledAt, String run, Instant firedAt, String node, FireTrigger trigger,
                   int attempt) {
-        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; beyond the retention horizon the horizon
-        // row is: it is locked (KEY SHARE) so that a retention pass moving it is waited for and its new value read,
-        // instead of this insert finding the purged row gone
-        int inserted = jdbc.sql("""
+        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard while the row is kept
+        Long id = jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
                                                   attempt)
-                        SELECT ?, ?, ?, ?, ?, ?, 'committed', ?
-                        WHERE coalesce((SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = ?
-                                        FOR KEY SHARE), '-infinity') < ?
+                        VALUES (?, ?, ?, ?, ?, ?, 'committed', ?)
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
+                        RETURNING id
                         """)
                 .params(job, Timestamp.from(scheduledAt), FireRun.column(run), Timestamp.from(firedAt), node,
-                        trigger.column(), attempt, job, Timestamp.from(scheduledAt))
-                .update();
-        return inserted == 1;
+                        trigger.column(), attempt)
+                .query(Long.class).optional().orElse(null);
+        if (id == null) {
+            return false;
+        }
+        if (!beyondHorizon(List.of(job), scheduledAt).isEmpty()) {
+            jdbc.sql("DELETE FROM onebeat_fire WHERE id = ?").param(id).update();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The jobs of {@code jobs} whose horizon is at or after {@code scheduledAt}, read after their claims' inserts.
+     *
+     * <p>A retention pass commits a job's new horizon before it deletes the rows below it. This statement runs after
+     * the insert, so it reads what was committed by then: if the insert found the row gone (or waited for its delete),
+     * the horizon that covers it was already committed and is seen here. Read before the insert, in one statement with
+     * it, an old horizon and a freshly deleted row could both be seen.
+     */
+    private List<String> beyondHorizon(List<String> jobs, Instant scheduledAt) {
+        // the retention horizon is the exactly-once guard of instants whose ledger row may have been purged
+        return jdbc.sql("""
+                        SELECT job_name FROM onebeat_fire_horizon
+                        WHERE job_name = ANY(?::varchar[]) AND purged_through >= ?""")
+                .params(jobs.toArray(String[]::new), Timestamp.from(scheduledAt)).query(String.class).list();
     }
 
     /**
@@ -72,6 +92,16 @@ public class FireLedger {
                 .query(rs -> {
                     claimed.put(rs.getString(1), rs.getLong(2));
                 });
+        if (!claimed.isEmpty()) {
+            // one statement per batch, not per fire (see beyondHorizon); the schedule's own instants are newer than
+            // any horizon but after a long outage, so this finds nothing to give back almost always
+            List<Long> beyond = beyondHorizon(List.copyOf(claimed.keySet()), scheduledAt).stream()
+                    .map(claimed::remove).toList();
+            if (!beyond.isEmpty()) {
+                jdbc.sql("DELETE FROM onebeat_fire WHERE id = ANY(?::bigint[])")
+                        .param(beyond.toArray(Long[]::new)).update();
+            }
+        }
         return claimed;
     }
 

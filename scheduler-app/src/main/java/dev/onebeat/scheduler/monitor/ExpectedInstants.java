@@ -134,7 +134,10 @@ public class ExpectedInstants {
                     slot.fire() == null ? null : slot.fire().node(), at.at().plus(grace)));
         }
         Instant first = expected.isEmpty() ? start : expected.get(0).instant();
-        return new Timeline(job.name(), truncated ? first : start, end, truncated, counts, expected,
-                records.runs(job.name(), start, end, limit), table.events(job.name(), start, end, limit));
+        // runs and events over the range the instants cover: from the year 1 a backward scan would otherwise walk
+        // every ledger row of the job looking for runs outside the schedule
+        Instant covered = truncated ? first : start;
+        return new Timeline(job.name(), covered, end, truncated, counts, expected,
+                records.runs(job.name(), covered, end, limit), table.events(job.name(), covered, end, limit));
     }
 }

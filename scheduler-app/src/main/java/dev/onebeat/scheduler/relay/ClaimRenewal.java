@@ -88,11 +88,14 @@ final class ClaimRenewal implements AutoCloseable {
          * @param what the route, for the log
          * @param bound how long that publish may take, or empty when unbounded
          */
-        void publishing(String what, Optional<Duration> bound) {
+        synchronized void publishing(String what, Optional<Duration> bound) {
             Instant now = clock.instant();
             started = now;
             publishing = what;
             deadline = bound.map(now::plus).orElse(null);
+            // the publish that outlived its deadline has returned: the round's other claims are renewed again while
+            // the next queue publishes (those still held are renewed; the ones that expired stay lost)
+            givenUp = false;
         }
 
         /**

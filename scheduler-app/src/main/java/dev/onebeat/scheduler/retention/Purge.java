@@ -11,13 +11,11 @@ import java.util.function.Function;
 enum Purge {
 
     // the ledger goes job by job (RetentionJob.purgeFires): each job's rows before its bound, a range of
-    // UNIQUE(job_name, scheduled_at, run_id)
-    // UNIQUE(job_name, scheduled_at, run_id); the instants deleted move the job's horizon (FireHorizon), in this
-    // transaction, so that none of them is fired again
+    // UNIQUE(job_name, scheduled_at, run_id); the job's horizon (FireHorizon) was moved over them first, so that none
+    // of them is fired again
     FIRES("onebeat_fire", RetentionProperties::fires, """
             DELETE FROM onebeat_fire WHERE id IN (
-                SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)
-            RETURNING scheduled_at"""),
+                SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
     ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, """
             DELETE FROM onebeat_fire_attempt WHERE id IN (
                 SELECT id FROM onebeat_fire_attempt WHERE attempted_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),

@@ -17,7 +17,6 @@ import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +28,8 @@ import org.slf4j.LoggerFactory;
  * deletes nothing and is retried; at most {@code max-rows-per-fire} rows go per fire, and a backlog is worked off over
  * the next ones. Rows another transaction holds are skipped, so a fire of another job is never waited for.
  *
- * <p>The ledger's rows say which instants have committed; the newest instant deleted of each job becomes its horizon
- * ({@link FireHorizon}), in the same transaction, and nothing at or before it is fired again. A job whose horizon row a
- * fire's claim holds keeps its rows until the next fire.
+ * <p>The ledger's rows say which instants have committed; before a job's rows are deleted, the newest of them becomes
+ * its horizon ({@link FireHorizon}), committed on its own, and nothing at or before it is fired again.
  */
 final class RetentionJob implements PeriodicJob {
 
@@ -90,37 +88,27 @@ final class RetentionJob implements PeriodicJob {
             if (purge == Purge.FIRES) {
                 count = purgeFires(connection, remaining, cutoff);
             } else {
-                count = batches(connection, purge, remaining, null, cutoff, null);
+                count = batches(connection, purge, remaining, null, cutoff);
             }
             deleted.put(purge, count);
         }
         return deleted;
     }
 
-    /** Deletes each job's ledger rows before its bound and moves its horizon to the newest instant deleted. */
+    /** Deletes each job's ledger rows before its bound, after moving its horizon to the newest of them. */
     private long purgeFires(Connection connection, long[] remaining, Timestamp cutoff) throws SQLException {
         Map<String, Timestamp> bounds = fireBounds(connection, cutoff);
         if (bounds.isEmpty()) {
             return 0;
         }
-        // committed before anything is deleted: a claim racing the deletes then finds the row and waits for them
+        // committed before anything is deleted: a claim that finds a deleted row then reads the moved horizon
         try (Connection own = dataSource.getConnection()) {
             own.setAutoCommit(true);
-            FireHorizon.ensure(own, bounds.keySet());
+            FireHorizon.advance(own, bounds);
         }
-        Set<String> purgeable = FireHorizon.lockForPurge(connection, bounds.keySet());
         long count = 0;
         for (Map.Entry<String, Timestamp> bound : bounds.entrySet()) {
-            if (!purgeable.contains(bound.getKey())) {
-                log.info("retention left a job's fires to the next fire: a fire of it holds its horizon job={}",
-                        bound.getKey());
-                continue;
-            }
-            Instant[] newest = {null};
-            count += batches(connection, Purge.FIRES, remaining, bound.getKey(), bound.getValue(), newest);
-            if (newest[0] != null) {
-                FireHorizon.advance(connection, bound.getKey(), newest[0]);
-            }
+            count += batches(connection, Purge.FIRES, remaining, bound.getKey(), bound.getValue());
         }
         return count;
     }
@@ -159,11 +147,9 @@ final class RetentionJob implements PeriodicJob {
 
     /**
      * Deletes batches of one table (of one job's fires, when {@code job} is set) until none is left or the cap.
-     *
-     * @param newest when set, receives the newest instant of the ledger rows deleted
      */
-    private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before,
-                         Instant[] newest) throws SQLException {
+    private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before)
+            throws SQLException {
         long count = 0;
         int batch;
         int limit;
@@ -179,26 +165,11 @@ final class RetentionJob implements PeriodicJob {
                 }
                 delete.setTimestamp(i++, before);
                 delete.setInt(i, limit);
-                batch = newest == null ? delete.executeUpdate() : deleteReturning(delete, newest);
+                batch = delete.executeUpdate();
                 count += batch;
                 remaining[0] -= batch;
             } while (batch == limit);
         }
         return count;
-    }
-
-    /** Runs a delete that returns its rows' instants; keeps the newest in {@code newest}. */
-    private static int deleteReturning(PreparedStatement delete, Instant[] newest) throws SQLException {
-        int rows = 0;
-        try (ResultSet rs = delete.executeQuery()) {
-            while (rs.next()) {
-                rows++;
-                Instant at = rs.getTimestamp(1).toInstant();
-                if (newest[0] == null || at.isAfter(newest[0])) {
-                    newest[0] = at;
-                }
-            }
-        }
-        return rows;
     }
 }
