@@ -58,12 +58,14 @@ public class ScheduleFire implements DisposableBean {
     private final ThreadPoolExecutor singleThreads;
 
     private final FireAttempts attempts;
+    private final FireFaults faults;
     private final Clock clock;
     private volatile boolean stopping;
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
-                 FireProperties properties, FireAttempts attempts, Clock clock) {
+                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock) {
         this.attempts = attempts;
+        this.faults = faults;
         this.clock = clock;
         this.catalog = catalog;
         this.registry = registry;
@@ -103,7 +105,7 @@ public class ScheduleFire implements DisposableBean {
      * @param missed what the fire settles besides its own instant
      */
     public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node, Missed missed) {
-        JobCatalog.Members due = members(scheduleKey, scheduledAt);
+        JobCatalog.Members due = members(scheduleKey, scheduledAt, node);
         if (due == null) {
             return new Outcome(0, List.of());
         }
@@ -147,19 +149,20 @@ public class ScheduleFire implements DisposableBean {
      *
      * @return the members; null once the default catch-up window has passed or the replica stops
      */
-    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt) {
+    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt, String node) {
         Duration pause = FIRST_PAUSE;
         while (true) {
             try {
                 return catalog.membersAt(scheduleKey, scheduledAt);
             } catch (RuntimeException e) {
+                faults.failed(FireFaults.Stage.MEMBERS, node, e);
                 if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
-                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} error={}",
-                            scheduleKey, scheduledAt, e.toString(), e);
+                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} node={} "
+                            + "error={}", scheduleKey, scheduledAt, node, e.toString(), e);
                     return null;
                 }
-                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} error={}",
-                        pause.toMillis(), scheduleKey, scheduledAt, e.toString());
+                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} node={} "
+                        + "error={}", pause.toMillis(), scheduleKey, scheduledAt, node, e.toString());
                 Pauses.sleep(pause);
                 pause = Pauses.doubled(pause, MAX_PAUSE);
             }

@@ -3,11 +3,9 @@ package dev.onebeat.scheduler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.sql.DataSource;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -48,7 +46,7 @@ class SessionsKilledIT {
                     "--onebeat.jobs[0].every=1s", "--onebeat.jobs[0].task=declared.tick");
             await().atMost(Duration.ofMinutes(1)).until(() -> JOBS.stream().allMatch(job -> committed(jdbc, job) >= 3));
             from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
-            killed = killSessions(database.dataSource(), CHAOS);
+            killed = DatabaseFaults.killSessions(database.dataSource(), CHAOS, KILL_EVERY);
             until = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             // retries (10 s, then 20 s later by default), misfires (60 s late) and recoveries settle the rest
             await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(2))
@@ -66,29 +64,68 @@ class SessionsKilledIT {
             System.out.printf("sessions killed: %s, %s to %s, %d sessions terminated: %s%n", job, from, until, killed,
                     counts);
         }
-        assertThat(jdbc.sql("""
-                        SELECT count(*) FROM (SELECT job_name, scheduled_at FROM onebeat_fire WHERE run_id = ''
-                        GROUP BY job_name, scheduled_at HAVING count(*) > 1) twice""").query(Long.class).single())
-                .isZero();
+        assertThat(DatabaseFaults.duplicateCommits(jdbc)).isZero();
     }
 
-    /** @return how many sessions were terminated in all */
-    private static int killSessions(DataSource dataSource, Duration during) throws InterruptedException {
-        long end = System.nanoTime() + during.toNanos();
-        int killed = 0;
-        while (System.nanoTime() < end) {
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-                 var rows = statement.executeQuery("""
-                         SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
-                         WHERE datname = current_database() AND pid <> pg_backend_pid()""")) {
-                rows.next();
-                killed += rows.getInt(1);
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not terminate the replicas' sessions", e);
+    /**
+     * Fifteen seconds of terminated sessions, then calm: every instant of those seconds, once past its grace, has in
+     * the instants API a settled outcome with its reason, and each one missed says that fires could not reach the
+     * database, there and in the detector's event for it (written once, when it was judged); the replicas log when
+     * their fires cannot reach the database and count each failure; nothing commits twice.
+     */
+    @Test
+    void everyFaultedInstantHasARecordedOutcomeWithItsReasonAndEachFailureIsLoggedAndCounted(TestDatabase database)
+            throws Exception {
+        Ledger ledger = new Ledger(database.dataSource());
+        JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        String viewer = SecurityTestUsers.token("viewer");
+        Instant from;
+        Instant end;
+        try (Replicas replicas = new Replicas(database, "sessions-killed-briefly")) {
+            replicas.startThreeAndAwaitCluster("fanout", ledger, Stream.concat(Stream.of(
+                    "--onebeat.jobs[0].name=" + DECLARED, "--onebeat.jobs[0].every=1s",
+                    "--onebeat.jobs[0].task=declared.tick", "--onebeat.jobs[0].alerts.grace=5s",
+                    "--onebeat.monitor.check-interval=2s"), DatabaseFaults.tokens().stream()).toArray(String[]::new));
+            await().atMost(Duration.ofMinutes(1)).until(() -> JOBS.stream().allMatch(job -> committed(jdbc, job) >= 3));
+            List<String> apis = List.of(replicas.baseUrl("replica-1"), replicas.baseUrl("replica-2"),
+                    replicas.baseUrl("replica-3"));
+            from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+            int killed = DatabaseFaults.killSessions(database.dataSource(), Duration.ofSeconds(15), KILL_EVERY);
+            end = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+            Map<String, List<DatabaseFaults.Judged>> judged = new HashMap<>();
+            try {
+                // until every instant is past its grace (30 s for the job written in code, 5 s for the declared one)
+                await().atMost(Duration.ofSeconds(75)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+                    for (String job : JOBS) {
+                        List<DatabaseFaults.Judged> instants = DatabaseFaults.instants(apis.get(0), viewer, job, from,
+                                end);
+                        judged.put(job, instants);
+                        assertThat(instants).as(job + ": every instant of the window")
+                                .hasSize((int) Duration.between(from, end).toSeconds());
+                        assertThat(instants).as(job + ": each past its grace, with its outcome and reason")
+                                .allSatisfy(instant -> assertThat(!instant.graceEnds().isAfter(Instant.now())
+                                        && instant.accounted() && (!instant.outcome().equals("missed")
+                                        || instant.reason().contains(DatabaseFaults.UNREACHABLE)))
+                                        .as(instant.toString()).isTrue());
+                    }
+                });
+            } finally {
+                judged.forEach((job, instants) -> System.out.printf(
+                        "sessions killed briefly: %s, %s to %s, %d sessions terminated: %s%n", job, from, end, killed,
+                        DatabaseFaults.counts(instants, Instant.now())));
             }
-            Thread.sleep(KILL_EVERY.toMillis());
+            // the detector's record of each miss, written when it judged it, says why
+            assertThat(jdbc.sql("""
+                            SELECT job_name || ' ' || scheduled_at || ': ' || reason FROM onebeat_job_event
+                            WHERE kind = 'missed' AND scheduled_at >= ? AND scheduled_at < ?""")
+                    .params(Timestamp.from(from), Timestamp.from(end)).query(String.class).list())
+                    .allSatisfy(event -> assertThat(event).containsAnyOf(DatabaseFaults.UNREACHABLE,
+                            ": began "));
+            assertThat(replicas.countLogLines("fires cannot reach the database")).as("logged").isPositive();
+            assertThat(apis.stream().mapToDouble(api -> DatabaseFaults.fireFailures(api, SecurityTestUsers.token("admin"))).sum())
+                    .as("onebeat_fire_failed_total{reason=\"database\"}").isPositive();
         }
-        return killed;
+        assertThat(DatabaseFaults.duplicateCommits(jdbc)).isZero();
     }
 
     private static long committed(JdbcClient jdbc, String job) {
