@@ -54,15 +54,20 @@ class FireReports {
                         result.scheduledAt(), node, trigger.column());
     }
 
+    /** Notes a failure of the fire path in {@link FireFaults} when the database failed it. */
+    void databaseFailed(String node, Throwable error) {
+        if (FireFaults.fromDatabase(error)) {
+            faults.failed(FireFaults.Stage.FIRE, node, error);
+        }
+    }
+
     /**
      * Counts the failure, and notes it in {@link FireFaults} when the database failed it; {@link FireAttempts}
      * records it, arms the next attempt and logs it.
      */
     void failed(PeriodicJob job, FireResult result, String run, int attempt, FireTrigger trigger, String node) {
         metrics.record(result, trigger, Duration.ZERO);
-        if (FireFaults.fromDatabase(result.error())) {
-            faults.failed(FireFaults.Stage.FIRE, node, result.error());
-        }
+        databaseFailed(node, result.error());
         attempts.failed(job, result.scheduledAt(), run, attempt, trigger, node, result.error());
     }
 }
