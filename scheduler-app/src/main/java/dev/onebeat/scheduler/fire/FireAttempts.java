@@ -104,7 +104,9 @@ public class FireAttempts implements DisposableBean {
                 });
                 break;
             } catch (RuntimeException e) {
-                faults.failed(FireFaults.Stage.FIRE, node, e);
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.FIRE, node, e);
+                }
                 if (stopping || interrupted || clock.instant().isAfter(scheduledAt.plus(job.catchUpWindow()))) {
                     log.error("failed fire not recorded, its instant has no retry job={} scheduledAt={} node={} "
                                     + "attempt={} error={} recordError={}", job.name(), scheduledAt, node, attempt, error,

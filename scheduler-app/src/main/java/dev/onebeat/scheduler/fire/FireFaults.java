@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.quartz.JobPersistenceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -105,8 +106,7 @@ public class FireFaults implements DisposableBean {
     public static boolean fromDatabase(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof SQLException || cause instanceof DataAccessException
-                    || cause instanceof TransactionException
-                    || cause.getClass().getName().equals("org.quartz.JobPersistenceException")) {
+                    || cause instanceof TransactionException || cause instanceof JobPersistenceException) {
                 return true;
             }
         }

@@ -155,7 +155,9 @@ public class ScheduleFire implements DisposableBean {
             try {
                 return catalog.membersAt(scheduleKey, scheduledAt);
             } catch (RuntimeException e) {
-                faults.failed(FireFaults.Stage.MEMBERS, node, e);
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.MEMBERS, node, e);
+                }
                 if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
                     log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} node={} "
                             + "error={}", scheduleKey, scheduledAt, node, e.toString(), e);
