@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
@@ -156,11 +155,6 @@ public final class DatabaseFaults {
             counts.merge(label, 1, Integer::sum);
         }
         return counts;
-    }
-
-    /** @return the instants that match {@code filter} */
-    public static List<Judged> where(List<Judged> instants, Predicate<Judged> filter) {
-        return instants.stream().filter(filter).toList();
     }
 
     /**
