@@ -1,6 +1,10 @@
 package dev.onebeat.scheduler.cluster;
 
+import org.quartz.JobPersistenceException;
+import org.quartz.SchedulerConfigException;
 import org.quartz.impl.jdbcjobstore.SchedulerStateRecord;
+import org.quartz.spi.ClassLoadHelper;
+import org.quartz.spi.SchedulerSignaler;
 import org.springframework.scheduling.quartz.LocalDataSourceJobStore;
 
 /**
@@ -11,10 +15,18 @@ import org.springframework.scheduling.quartz.LocalDataSourceJobStore;
  * Here the grace is {@code org.quartz.jobStore.failureGraceMillis}. A grace short enough to
  * misjudge a live but paused replica is safe in onebeat: the job lock and the fire ledger stop the
  * second fire that such a recovery could start.
+ *
+ * <p>Each failure of the store's own work (acquiring triggers, marking them fired, completing a fire) is told to the
+ * scheduler's listeners as {@link #STORE_FAULT}, every time: Quartz itself tells only the first of a run of failed
+ * acquisitions, and nobody which instants did not fire meanwhile.
  */
 public class OnebeatJobStore extends LocalDataSourceJobStore {
 
+    /** The message of the scheduler error sent for each failure of the store's work. */
+    public static final String STORE_FAULT = "onebeat job store: could not reach the database";
+
     private long failureGraceMillis = 7_500;
+    private SchedulerSignaler signaler;
 
     /** @param failureGraceMillis time past a missed check-in before a replica is declared dead */
     public void setFailureGraceMillis(long failureGraceMillis) {
@@ -28,5 +40,22 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
     protected long calcFailedIfAfter(SchedulerStateRecord rec) {
         long sinceOwnCheckin = System.currentTimeMillis() - lastCheckin;
         return rec.getCheckinTimestamp() + Math.max(rec.getCheckinInterval(), sinceOwnCheckin) + failureGraceMillis;
+    }
+
+    @Override
+    public void initialize(ClassLoadHelper loadHelper, SchedulerSignaler signaler) throws SchedulerConfigException {
+        this.signaler = signaler;
+        super.initialize(loadHelper, signaler);
+    }
+
+    @Override
+    protected <T> T executeInNonManagedTXLock(String lockName, TransactionCallback<T> txCallback,
+                                              TransactionValidator<T> txValidator) throws JobPersistenceException {
+        try {
+            return super.executeInNonManagedTXLock(lockName, txCallback, txValidator);
+        } catch (JobPersistenceException e) {
+            signaler.notifySchedulerListenersError(STORE_FAULT, e);
+            throw e;
+        }
     }
 }

@@ -93,8 +93,9 @@ public class BatchFire {
         try {
             batch = transactions.execute(status -> run(jobs, scheduledAt, trigger, node, start));
         } catch (RuntimeException e) {
-            log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} jobs={} error={}",
-                    scheduledAt, jobs.size(), e.toString(), e);
+            reports.databaseFailed(node, e);
+            log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} node={} jobs={} error={}",
+                    scheduledAt, node, jobs.size(), e.toString(), e);
             return new Outcome(List.of(), jobs);
         }
         Instant committed = clock.instant();

@@ -51,11 +51,13 @@ public class FireAttempts implements DisposableBean {
     private final RetryScheduler retries;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final FireFaults faults;
     private volatile boolean stopping;
 
     FireAttempts(JdbcClient jdbc, TransactionTemplate transactions, RetryScheduler retries, Clock clock,
-                 MeterRegistry meters) {
+                 MeterRegistry meters, FireFaults faults) {
         this.meters = meters;
+        this.faults = faults;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.retries = retries;
@@ -102,25 +104,31 @@ public class FireAttempts implements DisposableBean {
                 });
                 break;
             } catch (RuntimeException e) {
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.FIRE, node, e);
+                }
                 if (stopping || interrupted || clock.instant().isAfter(scheduledAt.plus(job.catchUpWindow()))) {
-                    log.error("failed fire not recorded, its instant has no retry job={} scheduledAt={} attempt={} "
-                                    + "error={} recordError={}", job.name(), scheduledAt, attempt, error, e.toString(), e);
+                    log.error("failed fire not recorded, its instant has no retry job={} scheduledAt={} node={} "
+                                    + "attempt={} error={} recordError={}", job.name(), scheduledAt, node, attempt, error,
+                            e.toString(), e);
                     return AfterFailure.NOT_RECORDED;
                 }
-                log.warn("could not record a failed fire, trying again in {} ms job={} scheduledAt={} attempt={} "
-                        + "error={}", pause.toMillis(), job.name(), scheduledAt, attempt, e.toString());
+                log.warn("could not record a failed fire, trying again in {} ms job={} scheduledAt={} node={} attempt={} "
+                        + "error={}", pause.toMillis(), job.name(), scheduledAt, node, attempt, e.toString());
                 // an interrupted thread gives up this failure's record only; the others go on trying
                 interrupted = !Pauses.sleep(pause);
                 pause = Pauses.doubled(pause, MAX_PAUSE);
             }
         }
+        String cause = FireFaults.fromDatabase(error) ? "database" : "job";
         if (armed != null) {
-            log.warn("fire failed and rolled back, retrying job={} scheduledAt={} attempt={} nextAttempt={} of {} at={} "
-                    + "error={}", job.name(), scheduledAt, attempt, next, job.retry().attempts(), armed, error.toString());
+            log.warn("fire failed and rolled back, retrying job={} scheduledAt={} node={} cause={} attempt={} "
+                            + "nextAttempt={} of {} at={} error={}", job.name(), scheduledAt, node, cause, attempt, next,
+                    job.retry().attempts(), armed, error.toString());
             return AfterFailure.RETRYING;
         }
-        log.error("fire failed for good, no attempt left job={} scheduledAt={} attempts={} reason={} error={}",
-                job.name(), scheduledAt, attempt,
+        log.error("fire failed for good, no attempt left job={} scheduledAt={} node={} cause={} attempts={} reason={} "
+                        + "error={}", job.name(), scheduledAt, node, cause, attempt,
                 next > job.retry().attempts() ? "last attempt" : "next attempt outside the catch-up window "
                         + job.catchUpWindow(), error.toString(), error);
         return AfterFailure.GIVEN_UP;

@@ -22,11 +22,13 @@ class FireReports {
     private final List<FireListener> listeners;
 
     private final FireAttempts attempts;
+    private final FireFaults faults;
 
-    FireReports(FireMetrics metrics, List<FireListener> listeners, FireAttempts attempts) {
+    FireReports(FireMetrics metrics, List<FireListener> listeners, FireAttempts attempts, FireFaults faults) {
         this.metrics = metrics;
         this.attempts = attempts;
         this.listeners = listeners;
+        this.faults = faults;
     }
 
     /**
@@ -52,9 +54,20 @@ class FireReports {
                         result.scheduledAt(), node, trigger.column());
     }
 
-    /** Counts the failure; {@link FireAttempts} records it, arms the next attempt and logs it. */
+    /** Notes a failure of the fire path in {@link FireFaults} when the database failed it. */
+    void databaseFailed(String node, Throwable error) {
+        if (FireFaults.fromDatabase(error)) {
+            faults.failed(FireFaults.Stage.FIRE, node, error);
+        }
+    }
+
+    /**
+     * Counts the failure, and notes it in {@link FireFaults} when the database failed it; {@link FireAttempts}
+     * records it, arms the next attempt and logs it.
+     */
     void failed(PeriodicJob job, FireResult result, String run, int attempt, FireTrigger trigger, String node) {
         metrics.record(result, trigger, Duration.ZERO);
+        databaseFailed(node, result.error());
         attempts.failed(job, result.scheduledAt(), run, attempt, trigger, node, result.error());
     }
 }

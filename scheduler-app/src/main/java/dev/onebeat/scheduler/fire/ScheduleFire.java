@@ -59,12 +59,14 @@ public class ScheduleFire implements DisposableBean {
     private final ThreadPoolExecutor singleThreads;
 
     private final FireAttempts attempts;
+    private final FireFaults faults;
     private final Clock clock;
     private volatile boolean stopping;
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
-                 FireProperties properties, FireAttempts attempts, Clock clock) {
+                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock) {
         this.attempts = attempts;
+        this.faults = faults;
         this.clock = clock;
         this.catalog = catalog;
         this.registry = registry;
@@ -104,7 +106,7 @@ public class ScheduleFire implements DisposableBean {
      * @param missed what the fire settles besides its own instant
      */
     public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node, Missed missed) {
-        JobCatalog.Members due = members(scheduleKey, scheduledAt);
+        JobCatalog.Members due = members(scheduleKey, scheduledAt, node);
         if (due == null) {
             return new Outcome(0, List.of());
         }
@@ -115,7 +117,7 @@ public class ScheduleFire implements DisposableBean {
         for (String name : members) {
             registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
         }
-        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, due.paused()),
+        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, due.paused(), node),
                 scheduledAt, missed, clock.instant());
         attempts.skipped(plan.skips(), trigger, node);
         if (missed.afterMisfire()) {
@@ -148,9 +150,9 @@ public class ScheduleFire implements DisposableBean {
      *     that left after it has it); the registered ones fire
      */
     private CatchUpPlan.Membership membership(String scheduleKey, Instant scheduledAt, Missed missed,
-                                              List<PeriodicJob> registered, List<String> paused) {
+                                              List<PeriodicJob> registered, List<String> paused, String node) {
         List<JobCatalog.Membership> history = missed.passedOver().isEmpty() ? List.of()
-                : read(scheduleKey, scheduledAt, () -> catalog.memberships(scheduleKey,
+                : read(scheduleKey, scheduledAt, node, () -> catalog.memberships(scheduleKey,
                         missed.passedOver().get(0).at(), scheduledAt));
         if (history == null) {
             // the catalog did not answer in time: the members of the fire's own instant stand for every instant
@@ -184,24 +186,27 @@ public class ScheduleFire implements DisposableBean {
      *
      * @return the members; null once the default catch-up window has passed or the replica stops
      */
-    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt) {
-        return read(scheduleKey, scheduledAt, () -> catalog.membersAt(scheduleKey, scheduledAt));
+    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt, String node) {
+        return read(scheduleKey, scheduledAt, node, () -> catalog.membersAt(scheduleKey, scheduledAt));
     }
 
     /** Reads from the catalog for a fire, trying again as {@link #members} says. @return null if it gave up */
-    private <T> T read(String scheduleKey, Instant scheduledAt, java.util.function.Supplier<T> query) {
+    private <T> T read(String scheduleKey, Instant scheduledAt, String node, java.util.function.Supplier<T> query) {
         Duration pause = FIRST_PAUSE;
         while (true) {
             try {
                 return query.get();
             } catch (RuntimeException e) {
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.MEMBERS, node, e);
+                }
                 if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
-                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} error={}",
-                            scheduleKey, scheduledAt, e.toString(), e);
+                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} node={} "
+                            + "error={}", scheduleKey, scheduledAt, node, e.toString(), e);
                     return null;
                 }
-                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} error={}",
-                        pause.toMillis(), scheduleKey, scheduledAt, e.toString());
+                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} node={} "
+                        + "error={}", pause.toMillis(), scheduleKey, scheduledAt, node, e.toString());
                 Pauses.sleep(pause);
                 pause = Pauses.doubled(pause, MAX_PAUSE);
             }

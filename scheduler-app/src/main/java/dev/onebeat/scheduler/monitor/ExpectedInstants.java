@@ -111,6 +111,8 @@ public class ExpectedInstants {
         Map<Instant, Slot> slots = instants.isEmpty() ? Map.of() : records.slots(job.name(), instants.get(0).at(),
                 instants.get(instants.size() - 1).at().plus(1, ChronoUnit.MICROS));
         Set<Instant> running = records.running(job.name());
+        // only an instant whose grace has ended is missed: no fault after now says anything of one
+        List<InstantRecords.Fault> faults = records.faults(start.minus(InstantJudge.ACQUIRED_BEFORE), now);
         List<Expected> expected = new ArrayList<>(instants.size());
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (InstantOutcome outcome : InstantOutcome.values()) {
@@ -122,7 +124,7 @@ public class ExpectedInstants {
             Duration grace = job.alerts().graceFor(next == null ? null : Duration.between(at.at(), next.at()));
             Slot slot = slots.getOrDefault(at.at(), Slot.EMPTY);
             Verdict verdict = InstantJudge.judge(at.at(), at.fires(), slot, running.contains(at.at()), grace,
-                    properties.lateAfter(), job.catchUpWindow(), now);
+                    properties.lateAfter(), job.catchUpWindow(), now, faults);
             counts.merge(verdict.outcome().text(), 1, Integer::sum);
             expected.add(new Expected(at.at(), at.localAt(), at.note(), verdict.outcome().text(), verdict.reason(),
                     verdict.lag() == null ? null : verdict.lag().toMillis(),

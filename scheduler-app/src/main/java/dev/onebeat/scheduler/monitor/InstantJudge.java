@@ -2,10 +2,13 @@ package dev.onebeat.scheduler.monitor;
 
 import dev.onebeat.scheduler.fire.FireAttempts.SkipReason;
 import dev.onebeat.scheduler.monitor.InstantRecords.Attempt;
+import dev.onebeat.scheduler.monitor.InstantRecords.Fault;
 import dev.onebeat.scheduler.monitor.InstantRecords.Fire;
 import dev.onebeat.scheduler.monitor.InstantRecords.Slot;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Judges one expected instant of a job from what is recorded of it, as of a given time. The same rules serve the
@@ -17,7 +20,9 @@ import java.time.Instant;
  *   <li>otherwise the latest attempt decides: {@code skipped} with its reason, {@code retrying} while a next
  *       attempt is armed (and the catch-up window, past which none is, has not closed), else {@code failed};</li>
  *   <li>otherwise {@code running} while a fire of the instant holds the job's lock, {@code pending} until the instant
- *       plus its grace, and {@code missed} after that.</li>
+ *       plus its grace, and {@code missed} after that: with, as its reason, the periods in which replicas' fires could
+ *       not reach the database between just before the instant and the end of its grace, when there were any
+ *       ({@link Fault}).</li>
  * </ul>
  *
  * <p>An instant is <em>missed</em>, for the detector, when no fire of it had begun by the instant plus its grace: no
@@ -26,6 +31,16 @@ import java.time.Instant;
  * time and runs long is not missed, nor is a retry that commits late: the first attempt began.
  */
 final class InstantJudge {
+
+    /** Quartz acquires a trigger up to its idle wait (1 s) before the fire: a fault that early stops the fire too. */
+    static final Duration ACQUIRED_BEFORE = Duration.ofSeconds(1);
+    /** The most fault periods a reason names; it says how many more there were. */
+    private static final int MAX_FAULTS_NAMED = 3;
+    /** How a reason begins to say that fires could not reach the database. */
+    static final String UNREACHABLE = "the database could not be reached";
+    private static final int MAX_ERROR = 100;
+    /** A reason fits an event's 500 characters with the rest of a miss's reason. */
+    private static final int MAX_UNREACHABLE = 400;
 
     private InstantJudge() {
     }
@@ -69,6 +84,18 @@ final class InstantJudge {
      */
     static Verdict judge(Instant instant, boolean fires, Slot slot, boolean running, Duration grace, Duration lateAfter,
                          Duration catchUpWindow, Instant now) {
+        return judge(instant, fires, slot, running, grace, lateAfter, catchUpWindow, now, List.of());
+    }
+
+    /**
+     * As {@link #judge(Instant, boolean, Slot, boolean, Duration, Duration, Duration, Instant)}, an instant missed
+     * giving as its reason the periods of {@code faults} that overlap its window, if any.
+     *
+     * @param faults periods in which replicas' fires could not reach the database, at least those overlapping the
+     *     instant's window
+     */
+    static Verdict judge(Instant instant, boolean fires, Slot slot, boolean running, Duration grace, Duration lateAfter,
+                         Duration catchUpWindow, Instant now, List<Fault> faults) {
         Fire fire = slot.fire();
         if (fire != null) {
             Duration lag = Duration.between(instant, fire.firedAt());
@@ -101,7 +128,37 @@ final class InstantJudge {
         if (now.isBefore(deadline)) {
             return new Verdict(InstantOutcome.PENDING, null, null, Finding.UNSETTLED);
         }
-        return new Verdict(InstantOutcome.MISSED, "no fire began by " + deadline + " (grace " + grace + ")", null,
-                Finding.MISSED);
+        String unreachable = unreachable(instant.minus(ACQUIRED_BEFORE), deadline, faults);
+        return new Verdict(InstantOutcome.MISSED, "no fire began by " + deadline + " (grace " + grace + ")"
+                + (unreachable == null ? "" : ": " + unreachable), null, Finding.MISSED);
+    }
+
+    /**
+     * @return what the periods overlapping {@code [from, to]} say: {@code the database could not be reached: replica-1
+     *     quartz from … to … (12 failures), …; last error: …}, or null if none does
+     */
+    static String unreachable(Instant from, Instant to, List<Fault> faults) {
+        List<Fault> overlapping = new ArrayList<>();
+        for (Fault fault : faults) {
+            if (!fault.until().isBefore(from) && !fault.since().isAfter(to)) {
+                overlapping.add(fault);
+            }
+        }
+        if (overlapping.isEmpty()) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder(UNREACHABLE).append(": ");
+        for (int i = 0; i < Math.min(MAX_FAULTS_NAMED, overlapping.size()); i++) {
+            Fault fault = overlapping.get(i);
+            text.append(i == 0 ? "" : ", ").append(fault.node()).append(' ').append(fault.stage()).append(" from ")
+                    .append(fault.since()).append(" to ").append(fault.until()).append(" (").append(fault.failures())
+                    .append(fault.failures() == 1 ? " failure)" : " failures)");
+        }
+        if (overlapping.size() > MAX_FAULTS_NAMED) {
+            text.append(" and ").append(overlapping.size() - MAX_FAULTS_NAMED).append(" more");
+        }
+        String error = overlapping.get(overlapping.size() - 1).error();
+        text.append("; last error: ").append(error.length() > MAX_ERROR ? error.substring(0, MAX_ERROR) + "…" : error);
+        return text.length() > MAX_UNREACHABLE ? text.substring(0, MAX_UNREACHABLE - 1) + "…" : text.toString();
     }
 }

@@ -14,7 +14,10 @@ public enum InstantOutcome {
     RETRYING,
     /** Not fired, for a recorded reason (paused, outage, overlap, daylight-saving gap under {@code gap=skip}). */
     SKIPPED,
-    /** No committed fire by the instant plus its grace, and nothing recorded that says why. */
+    /**
+     * No fire began by the instant plus its grace, and no attempt recorded that says why; the reason names the
+     * periods in which replicas' fires could not reach the database, if any met the instant's window.
+     */
     MISSED,
     /** Not due yet, or due and still inside its grace. */
     PENDING,

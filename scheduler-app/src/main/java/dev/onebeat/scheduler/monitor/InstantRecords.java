@@ -96,6 +96,17 @@ public class InstantRecords {
                       String node) {
     }
 
+    /**
+     * A period in which a replica's fires could not reach the database ({@code onebeat_fire_fault}, written by
+     * {@link dev.onebeat.scheduler.fire.FireFaults}).
+     *
+     * @param stage what failed: {@code quartz} (acquiring or marking triggers), {@code members} (reading a schedule's
+     *     jobs) or {@code fire} (a fire's lock or transaction)
+     * @param error the last failure's error
+     */
+    public record Fault(String node, String stage, Instant since, Instant until, int failures, String error) {
+    }
+
     private static final String LOCK_PREFIX = "onebeat:";
 
     private final JdbcTemplate jdbcTemplate;
@@ -184,6 +195,18 @@ public class InstantRecords {
                 .list());
         Collections.reverse(runs);
         return runs;
+    }
+
+    /** @return the periods in which a replica's fires could not reach the database overlapping {@code [from, to]} */
+    public List<Fault> faults(Instant from, Instant to) {
+        // onebeat_fire_fault_until_idx: the table is empty but for the days after a database fault
+        return jdbc.sql("""
+                        SELECT node, stage, since, until, failures, error FROM onebeat_fire_fault
+                        WHERE until >= ? AND since <= ? ORDER BY since, node, stage""")
+                .params(Timestamp.from(from), Timestamp.from(to))
+                .query((rs, row) -> new Fault(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(),
+                        rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getString(6)))
+                .list();
     }
 
     /** Takes one row of a statement over many jobs' ranges. */

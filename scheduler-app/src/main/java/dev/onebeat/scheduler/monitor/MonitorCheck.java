@@ -4,6 +4,7 @@ import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.fire.FireFaults;
 import dev.onebeat.scheduler.monitor.InstantJudge.Finding;
 import dev.onebeat.scheduler.monitor.InstantJudge.Verdict;
 import dev.onebeat.scheduler.monitor.InstantRecords.Range;
@@ -70,6 +71,7 @@ public class MonitorCheck {
         int unreported;
         Instant firstUnreported;
         Instant lastUnreported;
+        String lastUnreportedReason;
 
         Walk(PeriodicJob job, Standing standing, List<ScheduledInstant> instants, Progress progress, boolean orphaned) {
             this.job = job;
@@ -87,11 +89,16 @@ public class MonitorCheck {
     private final TransactionTemplate transactions;
     private final MonitorProperties properties;
     private final ObjectProvider<JobEventSink> sinks;
+    /** An event's reason holds at most this many characters ({@code onebeat_job_event.reason}). */
+    private static final int MAX_REASON = 500;
+
     private final MonitorMetrics metrics;
+    private final FireFaults faults;
 
     MonitorCheck(JobRegistry registry, JobCatalog catalog, InstantRecords records, MonitorTable table,
                  TransactionTemplate transactions, MonitorProperties properties, ObjectProvider<JobEventSink> sinks,
-                 MonitorMetrics metrics) {
+                 MonitorMetrics metrics, FireFaults faults) {
+        this.faults = faults;
         this.registry = registry;
         this.catalog = catalog;
         this.records = records;
@@ -103,11 +110,18 @@ public class MonitorCheck {
     }
 
     /**
+     * Judges the instants due by {@code now}; none while this replica has failures to reach the database it has not
+     * written yet ({@link FireFaults#unwritten()}): the database fails every replica alike, and a miss judged before
+     * the failures are written would be reported, once and for good, without its reason.
+     *
      * @param now the time of the check: instants after it are not judged
      * @param node this replica, recorded with each event
      */
     public Result run(Instant now, String node) {
         long start = System.nanoTime();
+        if (faults.unwritten()) {
+            return new Result(0, 0, List.of(), Duration.ofNanos(System.nanoTime() - start));
+        }
         Map<String, Progress> before = table.progress();
         Map<String, Standing> standings = catalog.standings();
         Map<String, Set<Instant>> running = records.runningAll();
@@ -137,6 +151,9 @@ public class MonitorCheck {
                         walk.instants.get(walk.instants.size() - 1).at().plusMillis(1)))
                 .toList();
         Map<String, Map<Instant, Slot>> slots = records.slots(ranges);
+        // the periods in which replicas' fires could not reach the database: the reason of a miss among them
+        List<InstantRecords.Fault> faults = ranges.isEmpty() ? List.of() : records.faults(ranges.stream()
+                .map(Range::from).min(Instant::compareTo).orElseThrow().minus(InstantJudge.ACQUIRED_BEFORE), now);
         List<Event> events = new ArrayList<>();
         List<JobEventSink.Judged> judged = new ArrayList<>();
         List<Progress> changed = new ArrayList<>();
@@ -144,7 +161,7 @@ public class MonitorCheck {
         for (Walk walk : walks) {
             judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
                     running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
-                    events, judged);
+                    events, judged, faults);
             if (!walk.progress.equals(before.get(walk.job.name()))) {
                 changed.add(walk.progress);
             }
@@ -193,7 +210,7 @@ public class MonitorCheck {
     }
 
     private int walk(Walk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
-                     String node, List<Event> events, List<JobEventSink.Judged> judged) {
+                     String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults) {
         PeriodicJob job = walk.job;
         AlertPolicy policy = job.alerts();
         boolean monitored = policy.healthchecksUrl() != null || policy.sentryMonitor() != null;
@@ -208,7 +225,7 @@ public class MonitorCheck {
                     : policy.graceFor(next == null ? null : Duration.between(expected.at(), next));
             Slot slot = slots.getOrDefault(expected.at(), Slot.EMPTY);
             Verdict verdict = InstantJudge.judge(expected.at(), expected.fires(), slot, running.contains(expected.at()),
-                    grace, properties.lateAfter(), job.catchUpWindow(), now);
+                    grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
             if (walk.orphaned && verdict.outcome() == InstantOutcome.MISSED) {
                 verdict = new Verdict(verdict.outcome(), "not fired: the job is orphaned, no live replica registers it",
                         verdict.lag(), verdict.finding());
@@ -301,6 +318,7 @@ public class MonitorCheck {
             }
             walk.unreported++;
             walk.lastUnreported = at;
+            walk.lastUnreportedReason = reason;
         }
         return new Progress(p.job(), p.checkedUntil(), true, p.failuresInRow(), 0, p.lastSuccessAt(),
                 p.nextDeadline());
@@ -311,12 +329,17 @@ public class MonitorCheck {
         if (walk.unreported == 0) {
             return;
         }
-        events.add(new Event(walk.job.name(), walk.lastUnreported, "missed", "missed, with the " + walk.unreported
-                + " missed instants from " + walk.firstUnreported + " to this one, reported as one event",
+        // the last one's reason, when it says more than that no fire began: the database could not be reached
+        String reason = "missed, with the " + walk.unreported + " missed instants from " + walk.firstUnreported
+                + " to this one, reported as one event" + (walk.lastUnreportedReason.contains(InstantJudge.UNREACHABLE)
+                ? "; this one: " + walk.lastUnreportedReason : "");
+        events.add(new Event(walk.job.name(), walk.lastUnreported, "missed",
+                reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON - 1) + "…" : reason,
                 walk.job.alerts().enabled(), node, now));
         walk.unreported = 0;
         walk.firstUnreported = null;
         walk.lastUnreported = null;
+        walk.lastUnreportedReason = null;
     }
 
     private static Instant nextAt(Timetable timetable, Instant after) {

@@ -72,14 +72,21 @@ final class ReplicaProcesses implements AutoCloseable {
 
     /** Launches replica {@code id} (its Quartz instance id) and returns without waiting for it. */
     void launch(String id) {
+        launch(id, List.of());
+    }
+
+    /** Launches replica {@code id} with further {@code --name=value} arguments after its own. */
+    void launch(String id, List<String> arguments) {
         int port = freePort();
         Path log = logDir.resolve(id + "-" + System.currentTimeMillis() + ".log");
-        List<String> command = launcher.command(List.of(
+        List<String> own = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.quartz.properties.org.quartz.scheduler.instanceId=" + id,
                 "--server.port=" + port,
                 "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.jobs-dir=" + logDir.resolve("no-jobs")));
+        own.addAll(arguments);
+        List<String> command = launcher.command(own);
         try {
             long launched = System.nanoTime();
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -140,6 +147,11 @@ final class ReplicaProcesses implements AutoCloseable {
             Thread.currentThread().interrupt();
             replica.process().destroyForcibly();
         }
+    }
+
+    /** @return {@code http://127.0.0.1:<port>} of a running replica */
+    String baseUrl(String id) {
+        return "http://127.0.0.1:" + replicas.get(id).port();
     }
 
     /** @return the log of every replica launched so far, stopped ones included */

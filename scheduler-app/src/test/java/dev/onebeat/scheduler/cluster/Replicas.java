@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Starts scheduler replicas as separate JVMs on one database, and stops or kills them. */
 final class Replicas implements AutoCloseable {
@@ -129,6 +132,19 @@ final class Replicas implements AutoCloseable {
             }
         }
         return count;
+    }
+
+    /** @return {@code http://127.0.0.1:<port>} of a started replica, once its web server has said its port */
+    String baseUrl(String id) {
+        Pattern started = Pattern.compile("started on port (\\d+)");
+        return await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            try (var lines = Files.lines(logDir.resolve(id + ".log"))) {
+                return lines.map(started::matcher).filter(Matcher::find).findFirst()
+                        .map(port -> "http://127.0.0.1:" + port.group(1)).orElse(null);
+            } catch (IOException e) {
+                return null;
+            }
+        }, Objects::nonNull);
     }
 
     @Override

@@ -5,9 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -48,7 +44,7 @@ class SessionsKilledIT {
                     "--onebeat.jobs[0].every=1s", "--onebeat.jobs[0].task=declared.tick");
             await().atMost(Duration.ofMinutes(1)).until(() -> JOBS.stream().allMatch(job -> committed(jdbc, job) >= 3));
             from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
-            killed = killSessions(database.dataSource(), CHAOS);
+            killed = DatabaseFaults.killSessions(database.dataSource(), CHAOS, KILL_EVERY);
             until = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             // retries (10 s, then 20 s later by default), misfires (60 s late) and recoveries settle the rest
             await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(2))
@@ -66,29 +62,7 @@ class SessionsKilledIT {
             System.out.printf("sessions killed: %s, %s to %s, %d sessions terminated: %s%n", job, from, until, killed,
                     counts);
         }
-        assertThat(jdbc.sql("""
-                        SELECT count(*) FROM (SELECT job_name, scheduled_at FROM onebeat_fire WHERE run_id = ''
-                        GROUP BY job_name, scheduled_at HAVING count(*) > 1) twice""").query(Long.class).single())
-                .isZero();
-    }
-
-    /** @return how many sessions were terminated in all */
-    private static int killSessions(DataSource dataSource, Duration during) throws InterruptedException {
-        long end = System.nanoTime() + during.toNanos();
-        int killed = 0;
-        while (System.nanoTime() < end) {
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-                 var rows = statement.executeQuery("""
-                         SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
-                         WHERE datname = current_database() AND pid <> pg_backend_pid()""")) {
-                rows.next();
-                killed += rows.getInt(1);
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not terminate the replicas' sessions", e);
-            }
-            Thread.sleep(KILL_EVERY.toMillis());
-        }
-        return killed;
+        assertThat(DatabaseFaults.duplicateCommits(jdbc)).isZero();
     }
 
     private static long committed(JdbcClient jdbc, String job) {

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.scheduler.monitor.InstantJudge.Finding;
 import dev.onebeat.scheduler.monitor.InstantJudge.Verdict;
 import dev.onebeat.scheduler.monitor.InstantRecords.Attempt;
+import dev.onebeat.scheduler.monitor.InstantRecords.Fault;
 import dev.onebeat.scheduler.monitor.InstantRecords.Fire;
 import dev.onebeat.scheduler.monitor.InstantRecords.Slot;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class InstantJudgeTest {
@@ -97,6 +99,31 @@ class InstantJudgeTest {
         assertThat(missed.outcome()).isEqualTo(InstantOutcome.MISSED);
         assertThat(missed.reason()).isEqualTo("no fire began by 2027-03-28T01:00:30Z (grace PT30S)");
         assertThat(missed.finding()).isEqualTo(Finding.MISSED);
+    }
+
+    @Test
+    void aMissDuringAPeriodWhenFiresCouldNotReachTheDatabaseSaysSoAndOtherPeriodsSayNothing() {
+        Fault quartz = new Fault("replica-1", "quartz", T.minusSeconds(40), T.minusMillis(500), 12,
+                "org.quartz.JobPersistenceException: Failed to obtain DB connection");
+        Fault fire = new Fault("replica-2", "fire", T.plusSeconds(20), T.plusSeconds(25), 1,
+                "org.springframework.jdbc.CannotGetJdbcConnectionException: " + "x".repeat(200));
+        Fault before = new Fault("replica-3", "quartz", T.minusSeconds(90), T.minusSeconds(2), 3, "old");
+        Fault after = new Fault("replica-3", "members", T.plus(GRACE).plusMillis(1), T.plusSeconds(60), 1, "later");
+
+        Verdict missed = InstantJudge.judge(T, true, Slot.EMPTY, false, GRACE, LATE_AFTER, WINDOW, T.plus(GRACE),
+                List.of(before, quartz, fire, after));
+
+        assertThat(missed.outcome()).isEqualTo(InstantOutcome.MISSED);
+        assertThat(missed.finding()).isEqualTo(Finding.MISSED);
+        assertThat(missed.reason()).isEqualTo("no fire began by 2027-03-28T01:00:30Z (grace PT30S): the database could "
+                + "not be reached: replica-1 quartz from 2027-03-28T00:59:20Z to 2027-03-28T00:59:59.500Z (12 failures), "
+                + "replica-2 fire from 2027-03-28T01:00:20Z to 2027-03-28T01:00:25Z (1 failure); last error: "
+                + "org.springframework.jdbc.CannotGetJdbcConnectionException: " + "x".repeat(41) + "…");
+        assertThat(missed.reason()).hasSizeLessThan(500);
+        assertThat(InstantJudge.judge(T, true, Slot.EMPTY, false, GRACE, LATE_AFTER, WINDOW, T.plus(GRACE),
+                List.of(before, after)).reason()).isEqualTo("no fire began by 2027-03-28T01:00:30Z (grace PT30S)");
+        assertThat(InstantJudge.judge(T, true, Slot.EMPTY, false, GRACE, LATE_AFTER, WINDOW, T.plus(GRACE).minusMillis(1),
+                List.of(quartz)).outcome()).as("inside its grace").isEqualTo(InstantOutcome.PENDING);
     }
 
     @Test
