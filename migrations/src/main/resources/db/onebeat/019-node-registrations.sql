@@ -1,7 +1,7 @@
 --liquibase formatted sql
 
 --changeset onebeat:019-node-registrations
---comment: the jobs each replica registers, so that a job is orphaned only when no replica alive now (seen within the liveness timeout, in database time) registers it, whichever replica started last
+--comment: the jobs each replica registers, so that a job is orphaned only when no replica alive now (its Quartz checked in within two check-in intervals, in database time) registers it, whichever replica started last
 CREATE TABLE onebeat_node_job (
     instance_id VARCHAR(200) NOT NULL,
     job_name    VARCHAR(150) NOT NULL,

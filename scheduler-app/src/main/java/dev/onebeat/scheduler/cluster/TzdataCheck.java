@@ -19,8 +19,8 @@ import org.springframework.stereotype.Component;
  * the other never computes. The warning is given once, by the replica that starts second; both
  * versions and instances are named.
  *
- * <p>While running, the replica marks its row seen every {@code onebeat.cluster.heartbeat-interval}: that
- * heartbeat is what makes it alive for the cluster ({@link LiveNodes}). At start-up the rows of
+ * <p>While running, the replica marks its row seen every {@link #SEEN_EVERY} (whether it is alive is judged from
+ * its Quartz check-ins, {@link LiveNodes}, not from this row); at start-up the rows of
  * replicas not seen for {@link #FORGET_AFTER} are deleted, so the table keeps one row per replica
  * started recently (Quartz's automatic instance ids are new at each start).
  */
@@ -28,19 +28,18 @@ import org.springframework.stereotype.Component;
 class TzdataCheck implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(TzdataCheck.class);
+    static final Duration SEEN_EVERY = Duration.ofMinutes(1);
     static final Duration FORGET_AFTER = Duration.ofDays(1);
 
     private final NodeTable nodes;
     private final ClusterState cluster;
     private final String tzdata;
     private final String javaVersion;
-    private final Duration heartbeat;
     private ScheduledExecutorService executor;
 
-    TzdataCheck(NodeTable nodes, ClusterState cluster, ClusterProperties properties) {
+    TzdataCheck(NodeTable nodes, ClusterState cluster) {
         this.nodes = nodes;
         this.cluster = cluster;
-        this.heartbeat = properties.heartbeatInterval();
         this.tzdata = Tzdata.version();
         this.javaVersion = Runtime.version().toString();
     }
@@ -68,7 +67,7 @@ class TzdataCheck implements SmartLifecycle {
         try {
             nodes.seen(cluster.selfId(), tzdata, javaVersion);
         } catch (RuntimeException e) {
-            log.warn("replica not marked seen, retrying in {} error={}", heartbeat, e.toString());
+            log.warn("replica not marked seen, retrying in {} error={}", SEEN_EVERY, e.toString());
         }
     }
 
@@ -85,7 +84,7 @@ class TzdataCheck implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        long millis = heartbeat.toMillis();
+        long millis = SEEN_EVERY.toMillis();
         executor.scheduleWithFixedDelay(this::markSeen, millis, millis, TimeUnit.MILLISECONDS);
     }
 

@@ -29,7 +29,10 @@ import java.util.TreeMap;
  *       latest and skips the earlier ones as superseded; {@code SKIP_MISSED} fires none of the missed ones;
  *       {@code FIRE_ALL_MISSED} fires the most recent {@link PeriodicJob#maxCatchUp()} of those inside the job's
  *       catch-up window and skips the others, as outside the window or beyond max-catch-up;</li>
- *   <li>a member paused at a missed instant has it skipped as paused.</li>
+ *   <li>a member paused at a missed instant has it skipped as paused;</li>
+ *   <li>a member this replica does not register has each missed instant it was a member of skipped as missed, not
+ *       registered here: its misfire policy is unknown here (its fire of the fire's own instant is handed back to
+ *       the cluster by the caller).</li>
  * </ul>
  * The fire's own instant is fired unless the policy skips it: its catch-up window and pause are checked when it
  * fires, as for any fire.
@@ -44,6 +47,47 @@ final class CatchUpPlan {
 
         /** @return the members paused at {@code at}, by name */
         List<String> paused(Instant at);
+
+        /** @return the unpaused members at {@code at} that this replica does not register, by name */
+        default List<String> unregistered(Instant at) {
+            return List.of();
+        }
+
+        /**
+         * The members of the fire's own instant standing for every missed instant, when who was a member at each
+         * could not be read: each from the instant it joined the schedule on, so that a job that joined during the
+         * outage has nothing, fired or skipped, of the instants before it existed on it.
+         *
+         * @param jobs the registered, unpaused members of the fire's own instant
+         * @param paused its paused members
+         * @param unregistered its unpaused members this replica does not register
+         * @param since by name, when a member joined the schedule; absent for one that left it after the fire's
+         *     own instant (a member of every instant before)
+         */
+        static Membership fromOwnInstant(List<PeriodicJob> jobs, List<String> paused, List<String> unregistered,
+                                         Map<String, Instant> since) {
+            return new Membership() {
+                @Override
+                public List<PeriodicJob> firing(Instant at) {
+                    return jobs.stream().filter(job -> memberAt(job.name(), at)).toList();
+                }
+
+                @Override
+                public List<String> paused(Instant at) {
+                    return paused.stream().filter(name -> memberAt(name, at)).toList();
+                }
+
+                @Override
+                public List<String> unregistered(Instant at) {
+                    return unregistered.stream().filter(name -> memberAt(name, at)).toList();
+                }
+
+                private boolean memberAt(String name, Instant at) {
+                    Instant joined = since.get(name);
+                    return joined == null || !joined.isAfter(at);
+                }
+            };
+        }
 
         /** @return the same members at every instant */
         static Membership constant(List<PeriodicJob> jobs, List<String> paused) {
@@ -94,6 +138,9 @@ final class CatchUpPlan {
             List<PeriodicJob> firing = members.firing(passed.at());
             if (passed.fires()) {
                 plan.skip(members.paused(passed.at()), passed.at(), SkipReason.PAUSED);
+                if (missed.afterMisfire()) {
+                    plan.skip(members.unregistered(passed.at()), passed.at(), SkipReason.NOT_REGISTERED);
+                }
                 for (PeriodicJob job : firing) {
                     jobs.putIfAbsent(job.name(), job);
                     missedFiring.computeIfAbsent(job.name(), key -> new ArrayList<>()).add(passed.at());
@@ -101,6 +148,7 @@ final class CatchUpPlan {
             } else {
                 plan.skip(firing.stream().map(PeriodicJob::name).toList(), passed.at(), SkipReason.DST_GAP);
                 plan.skip(members.paused(passed.at()), passed.at(), SkipReason.DST_GAP);
+                plan.skip(members.unregistered(passed.at()), passed.at(), SkipReason.DST_GAP);
             }
         }
         Set<String> ownInstant = new HashSet<>();

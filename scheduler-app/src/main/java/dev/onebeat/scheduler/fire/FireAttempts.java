@@ -167,6 +167,11 @@ public class FireAttempts implements DisposableBean {
         MISSED("missed (misfire policy skip-missed)"),
         /** Missed in an outage; {@code FIRE_ALL_MISSED} fired the job's max-catch-up more recent ones. */
         BEYOND_MAX_CATCH_UP("missed, beyond max-catch-up"),
+        /**
+         * Missed in an outage by a job the replica that settled the outage does not register: it cannot apply the
+         * job's misfire policy, and only the fire's own instant is handed back to the cluster.
+         */
+        NOT_REGISTERED("missed, not registered where caught up"),
         /** Due while the job's previous fire still ran, under overlap policy {@code skip} (or a second waiter). */
         OVERLAP("previous fire still running");
 
@@ -186,7 +191,8 @@ public class FireAttempts implements DisposableBean {
          *     the missed-fire detector reports as a miss; the others are a policy's or an operator's choice
          */
         public boolean missed() {
-            return this == OUTSIDE_CATCH_UP_WINDOW || this == SUPERSEDED || this == MISSED || this == BEYOND_MAX_CATCH_UP;
+            return this == OUTSIDE_CATCH_UP_WINDOW || this == SUPERSEDED || this == MISSED || this == BEYOND_MAX_CATCH_UP
+                    || this == NOT_REGISTERED;
         }
 
         /** @return the reason the history shows as {@code text}, if it is one */

@@ -117,7 +117,8 @@ public class ScheduleFire implements DisposableBean {
         for (String name : members) {
             registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
         }
-        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, due.paused(), node),
+        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, unregistered, due,
+                        node),
                 scheduledAt, missed, clock.instant());
         attempts.skipped(plan.skips(), trigger, node);
         if (missed.afterMisfire()) {
@@ -150,13 +151,16 @@ public class ScheduleFire implements DisposableBean {
      *     that left after it has it); the registered ones fire
      */
     private CatchUpPlan.Membership membership(String scheduleKey, Instant scheduledAt, Missed missed,
-                                              List<PeriodicJob> registered, List<String> paused, String node) {
+                                              List<PeriodicJob> registered, List<String> unregistered,
+                                              JobCatalog.Members due, String node) {
+        List<String> paused = due.paused();
         List<JobCatalog.Membership> history = missed.passedOver().isEmpty() ? List.of()
                 : read(scheduleKey, scheduledAt, node, () -> catalog.memberships(scheduleKey,
                         missed.passedOver().get(0).at(), scheduledAt));
         if (history == null) {
-            // the catalog did not answer in time: the members of the fire's own instant stand for every instant
-            return CatchUpPlan.Membership.constant(registered, paused);
+            // the catalog did not answer in time: the members of the fire's own instant stand for every instant,
+            // each from when it joined the schedule (nothing before it for a job that joined during the outage)
+            return CatchUpPlan.Membership.fromOwnInstant(registered, paused, unregistered, due.since());
         }
         Map<String, PeriodicJob> jobs = new HashMap<>();
         for (JobCatalog.Membership member : history) {
@@ -168,6 +172,14 @@ public class ScheduleFire implements DisposableBean {
                 return at.equals(scheduledAt) ? registered : history.stream()
                         .filter(member -> member.memberAt(at) && !member.pausedAt(at) && jobs.containsKey(member.name()))
                         .map(member -> jobs.get(member.name())).toList();
+            }
+
+            @Override
+            public List<String> unregistered(Instant at) {
+                // those of the fire's own instant are handed back by the caller
+                return at.equals(scheduledAt) ? List.of() : history.stream()
+                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && !jobs.containsKey(member.name()))
+                        .map(JobCatalog.Membership::name).toList();
             }
 
             @Override

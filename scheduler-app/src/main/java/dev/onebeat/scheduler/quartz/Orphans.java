@@ -18,11 +18,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Keeps the catalog's orphaned flags in line with the live cluster: a job is orphaned when no replica alive now
- * registers it ({@link LiveNodes}), never because one replica does not. Judged at start-up, once this replica has
- * recorded what it registers, and again every {@code onebeat.cluster.heartbeat-interval} on every replica (one at a
- * time; a replica finding another at it skips its turn), so a job comes back as soon as a live replica registers it
- * and is orphaned once the last replica registering it has been silent for the liveness timeout. An orphaned job
- * does not fire; the missed-fire detector reports its instants missed.
+ * registers it ({@link LiveNodes}: alive while its Quartz scheduler checks in, by database time), never because one
+ * replica does not. Judged at start-up, once this replica has recorded what it registers (it counts itself then: it
+ * is starting), and again every two Quartz check-in intervals on every replica whose Quartz runs (one at a time; a
+ * replica finding another at it skips its turn), so a job comes back as soon as a live replica registers it and is
+ * orphaned once the last replica registering it stops checking in, or never started Quartz (a replica run with
+ * {@code spring.quartz.auto-startup=false} does not count, and does not judge). An orphaned job does not fire; the
+ * missed-fire detector reports its instants missed.
  */
 @Component
 class Orphans implements DisposableBean {
@@ -48,15 +50,20 @@ class Orphans implements DisposableBean {
 
     @EventListener(ApplicationReadyEvent.class)
     void start() {
-        long every = nodes.heartbeatInterval().toMillis();
+        long every = nodes.checkinInterval().multipliedBy(2).toMillis();
         thread.scheduleWithFixedDelay(this::turn, every, every, TimeUnit.MILLISECONDS);
     }
 
     private void turn() {
+        if (!nodes.checksIn()) {
+            // not part of the live cluster: counting itself would keep alive the jobs only it registers
+            return;
+        }
         try {
             judge(false);
         } catch (RuntimeException e) {
-            log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.heartbeatInterval(), e.toString());
+            log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.checkinInterval().multipliedBy(2),
+                    e.toString());
         }
     }
 
@@ -81,7 +88,7 @@ class Orphans implements DisposableBean {
      */
     int judge(boolean wait) {
         List<OrphanChange> changes = transactions.execute(status -> lock(wait)
-                ? catalog.judgeOrphans(nodes.self(), nodes.livenessTimeout()) : List.<OrphanChange>of());
+                ? catalog.judgeOrphans(nodes.self()) : List.<OrphanChange>of());
         int orphaned = 0;
         for (OrphanChange change : changes) {
             if (change.orphaned()) {

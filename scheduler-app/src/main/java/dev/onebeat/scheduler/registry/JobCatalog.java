@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.registry;
 
 import java.sql.ResultSet;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -118,8 +117,10 @@ public class JobCatalog {
      *
      * @param firing those that fire, by name
      * @param paused those an operator's pause keeps from firing it, by name
+     * @param since by name, when each that is on the schedule now joined it (its first instant); a job that has
+     *     since left it for another is not in it (it was a member of every instant before it left)
      */
-    public record Members(List<String> firing, List<String> paused) {
+    public record Members(List<String> firing, List<String> paused, Map<String, Instant> since) {
     }
 
     /**
@@ -130,17 +131,24 @@ public class JobCatalog {
         Timestamp at = Timestamp.from(scheduledAt);
         List<String> firing = new ArrayList<>();
         List<String> paused = new ArrayList<>();
+        Map<String, Instant> since = new HashMap<>();
         jdbc.sql("""
-                        SELECT name, paused AND (paused_until IS NULL OR paused_until > ?) FROM onebeat_job
+                        SELECT name, paused AND (paused_until IS NULL OR paused_until > ?),
+                               CASE WHEN schedule_key = ? THEN member_since END
+                        FROM onebeat_job
                         WHERE NOT orphaned
                           AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
                         ORDER BY name
                         """)
-                .params(at, scheduleKey, at, scheduleKey, at)
+                .params(at, scheduleKey, scheduleKey, at, scheduleKey, at)
                 .query(rs -> {
                     (rs.getBoolean(2) ? paused : firing).add(rs.getString(1));
+                    Instant joined = instant(rs.getTimestamp(3));
+                    if (joined != null) {
+                        since.put(rs.getString(1), joined);
+                    }
                 });
-        return new Members(firing, paused);
+        return new Members(firing, paused, since);
     }
 
     /**
@@ -347,18 +355,25 @@ public class JobCatalog {
 
     /**
      * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
-     * replica alive now registers it, alive meaning seen within {@code livenessTimeout} in database time
-     * ({@code onebeat_node}), this replica counted alive whatever its last heartbeat. A runtime job (kind
-     * {@code job}) is never orphaned: every replica builds it from the database.
+     * replica alive now registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
+     * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
+     * same rule that judges a lock holder alive), so a replica whose Quartz does not run never counts. The replica
+     * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
+     * database.
      *
      * @param self this replica's instance id
      * @return the jobs whose state changed, by name
      */
-    public List<OrphanChange> judgeOrphans(String self, Duration livenessTimeout) {
+    public List<OrphanChange> judgeOrphans(String self) {
         // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
         return jdbc.sql("""
                         WITH live AS (
-                            SELECT instance_id FROM onebeat_node WHERE seen_at > now() - make_interval(secs => ?)
+                            -- database time on both sides, as JobLockTable judges a holder: Quartz writes
+                            -- last_checkin_time from the replica's clock, the database stamps each check-in
+                            -- (migration 017); a replica that never started Quartz has no row
+                            SELECT instance_name AS instance_id FROM qrtz_scheduler_state
+                            WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
+                                  >= clock_timestamp()
                             UNION SELECT CAST(? AS varchar)
                         ), judged AS (
                             SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
@@ -374,7 +389,7 @@ public class JobCatalog {
                         FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
                         RETURNING j.name, j.orphaned
                         """)
-                .params(livenessTimeout.toMillis() / 1000.0, self)
+                .param(self)
                 .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
                 .list();
     }

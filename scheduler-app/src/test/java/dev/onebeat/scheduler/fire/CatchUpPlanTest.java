@@ -127,6 +127,56 @@ class CatchUpPlanTest {
         assertThat(plan.skipped()).isZero();
     }
 
+    @Test
+    void whenTheHistoryCannotBeReadAJobThatJoinedDuringTheOutageHasNothingOfTheInstantsBeforeIt() {
+        PeriodicJob stayed = job("stayed", MisfirePolicy.FIRE_ALL_MISSED, 100, Duration.ofHours(1));
+        PeriodicJob joined = job("joined", MisfirePolicy.FIRE_ALL_MISSED, 100, Duration.ofHours(1));
+        Instant joinedAt = Instant.parse("2027-05-01T10:14:30Z");
+
+        CatchUpPlan plan = CatchUpPlan.of(CatchUpPlan.Membership.fromOwnInstant(List.of(stayed, joined),
+                List.of("paused-joined"), List.of("elsewhere-joined"),
+                Map.of("stayed", Instant.parse("2027-01-01T00:00:00Z"), "joined", joinedAt,
+                        "paused-joined", joinedAt, "elsewhere-joined", joinedAt)), LATEST, MISSED, NOW);
+
+        Map<String, List<Instant>> fired = new TreeMap<>();
+        plan.fires().forEach((at, jobs) -> jobs.forEach(job -> fired.computeIfAbsent(job.name(),
+                name -> new java.util.ArrayList<>()).add(at)));
+        assertThat(fired.get("stayed")).hasSize(21);
+        assertThat(fired.get("joined")).as("10:15 to 10:20, none before it joined").hasSize(6)
+                .allSatisfy(at -> assertThat(at).isAfter(joinedAt));
+        assertThat(plan.skips().get(SkipReason.PAUSED).values()).as("10:15 to 10:19").hasSize(5)
+                .allSatisfy(jobs -> assertThat(jobs).containsExactly("paused-joined"));
+        assertThat(plan.skips().get(SkipReason.NOT_REGISTERED).keySet()).as("10:15 to 10:19")
+                .containsExactlyElementsOf(EVERY_MINUTE.between(Instant.parse("2027-05-01T10:15:00Z"), LATEST, 10)
+                        .stream().map(ScheduledInstant::at).toList());
+        assertThat(plan.skipped()).isEqualTo(10);
+    }
+
+    @Test
+    void aMemberThisReplicaDoesNotRegisterHasEachMissedInstantRecordedSkippedNotDropped() {
+        CatchUpPlan plan = CatchUpPlan.of(new CatchUpPlan.Membership() {
+            @Override
+            public List<PeriodicJob> firing(Instant at) {
+                return List.of();
+            }
+
+            @Override
+            public List<String> paused(Instant at) {
+                return List.of();
+            }
+
+            @Override
+            public List<String> unregistered(Instant at) {
+                return at.equals(LATEST) ? List.of() : List.of("elsewhere");
+            }
+        }, LATEST, MISSED, NOW);
+
+        assertThat(plan.fires()).isEmpty();
+        assertThat(plan.skips()).containsOnlyKeys(SkipReason.NOT_REGISTERED);
+        assertThat(plan.skips().get(SkipReason.NOT_REGISTERED)).hasSize(20);
+        assertThat(SkipReason.NOT_REGISTERED.missed()).as("reported missed").isTrue();
+    }
+
     private static PeriodicJob job(String name, MisfirePolicy policy, int maxCatchUp, Duration window) {
         return Jobs.periodic(name, Schedule.every(Duration.ofMinutes(1))).misfirePolicy(policy).maxCatchUp(maxCatchUp)
                 .catchUpWindow(window).execute((JobContext context) -> { });

@@ -112,6 +112,31 @@ class CatchUpWindowIT {
         assertThat(committedOf("once-left", own)).containsExactly(missed.get(1));
     }
 
+    @Test
+    void aMemberOfMissedInstantsThatThisReplicaDoesNotRegisterHasThemRecordedSkippedWithTheReason() {
+        // a schedule of its own; a job registered only by another replica left it during the outage
+        String schedule = "s-unregistered-member";
+        Instant own = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 600 * 600);
+        List<Instant> missed = List.of(own.minusSeconds(1800), own.minusSeconds(1200), own.minusSeconds(600));
+        jdbc.sql("""
+                        INSERT INTO onebeat_job (name, schedule_key, schedule, member_since, previous_key, left_at)
+                        SELECT 'elsewhere-left', 'other-schedule', schedule, ?, ?, ?
+                        FROM onebeat_job WHERE name = 'once-left'""")
+                .params(Timestamp.from(own.minusSeconds(900)), schedule, Timestamp.from(own.minusSeconds(900)))
+                .update();
+        // registered by this replica's cluster as far as orphaning goes: only this replica's registry lacks it
+        jdbc.sql("INSERT INTO onebeat_node_job (instance_id, job_name) SELECT instance_id, 'elsewhere-left' "
+                + "FROM onebeat_node_job WHERE job_name = 'once-left'").update();
+
+        scheduleFire.fire(schedule, own, FireTrigger.MISFIRE, "test-node", new Missed(
+                missed.stream().map(at -> Timetable.of(Schedule.every(Duration.ofSeconds(600))).next(at.minusSeconds(1)))
+                        .toList(), true, true, 0));
+
+        assertThat(skippedOf("elsewhere-left")).as("each instant it was a member of, with the reason").containsExactly(
+                missed.get(0) + " missed, not registered where caught up misfire",
+                missed.get(1) + " missed, not registered where caught up misfire");
+    }
+
     /** @return the job's committed instants up to {@code until}: Quartz may fire its own schedule's later ones */
     private List<Instant> committedOf(String job, Instant until) {
         return jdbc.sql("""

@@ -30,6 +30,15 @@ class HandBackIT {
         ConfigurableApplicationContext oldReplica = HandBackReplicas.start(database, "old", true);
         ConfigurableApplicationContext newReplica = null;
         try {
+            // the new replica counts as alive only while it checks in to the cluster (a replica whose Quartz never
+            // runs has its jobs orphaned): its check-in row stands for one whose scheduler is in standby, checking
+            // in but firing nothing until started; its own check-ins take the row over once it starts
+            jdbc.sql("""
+                            INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time,
+                                                              checkin_interval)
+                            VALUES (?, 'new', ?, 600000)""")
+                    .params(oldReplica.getBean(Scheduler.class).getSchedulerName(), System.currentTimeMillis())
+                    .update();
             newReplica = HandBackReplicas.start(database, "new", false,
                     "--onebeat.jobs[0].name=shared", "--onebeat.jobs[0].every=2s", "--onebeat.jobs[0].task=t");
             // only the old replica fires at first: every instant of "shared" reaches the replica that lacks it
@@ -63,8 +72,7 @@ class HandBackIT {
     void jobKeepsFiringWhenAReplicaThatDoesNotKnowItStartsLastAndIsAlertedMissedOnceItsOnlyReplicaIsGone(
             TestDatabase database) throws Exception {
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
-        String[] cluster = {"--onebeat.cluster.heartbeat-interval=500ms", "--onebeat.cluster.liveness-timeout=3s",
-                "--onebeat.monitor.check-interval=1s"};
+        String[] cluster = {"--onebeat.monitor.check-interval=1s"};
         String[] knowsIt = {"--onebeat.jobs[0].name=" + KNOWN, "--onebeat.jobs[0].every=2s",
                 "--onebeat.jobs[0].task=t", "--onebeat.jobs[0].alerts.grace=1s"};
         // the replica that registers the job starts first: Quartz's connection provider is then the old one's, and
@@ -97,6 +105,36 @@ class HandBackIT {
             }
         }
     }
+
+    @Test
+    void jobRegisteredOnlyByAReplicaWhoseQuartzDoesNotRunIsOrphanedAndAlertedMissed(TestDatabase database)
+            throws Exception {
+        JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        // a deployer: it registers the job and stays up, but its Quartz never starts, so it never fires anything
+        ConfigurableApplicationContext deployer = HandBackReplicas.start(database, "deployer", false,
+                "--onebeat.monitor.check-interval=1s", "--onebeat.jobs[0].name=" + DEPLOYED,
+                "--onebeat.jobs[0].every=2s", "--onebeat.jobs[0].task=t", "--onebeat.jobs[0].alerts.grace=1s");
+        ConfigurableApplicationContext firing = null;
+        try {
+            firing = HandBackReplicas.start(database, "firing", true, "--onebeat.monitor.check-interval=1s");
+            Instant started = jdbc.sql("SELECT now()").query((rs, row) -> rs.getTimestamp(1).toInstant()).single();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> orphaned(jdbc, DEPLOYED));
+            await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql("""
+                            SELECT count(*) FROM onebeat_job_event
+                            WHERE job_name = ? AND kind = 'missed' AND alerted AND scheduled_at > ?""")
+                    .params(DEPLOYED, java.sql.Timestamp.from(started)).query(Long.class).single() >= 1);
+            assertThat(count(jdbc, DEPLOYED)).as("no replica fires it").isZero();
+        } finally {
+            // the replica whose Quartz runs first: the deployer started first and owns Quartz's connection provider
+            if (firing != null) {
+                firing.close();
+            }
+            deployer.close();
+        }
+    }
+
+    private static final String DEPLOYED = "deployed-only";
 
     private static final String KNOWN = "known-to-one";
 
