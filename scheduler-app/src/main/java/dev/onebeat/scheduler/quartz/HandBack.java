@@ -68,6 +68,18 @@ final class HandBack {
         }
     }
 
+    /**
+     * Hands to the cluster the fire of {@code job} for {@code scheduledAt} whose commit was lost with a failed-over
+     * database server ({@link LostFires}): fired as a recovery, with the keys of the schedule's own fire.
+     */
+    static void recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) {
+        JobDataMap data = new JobDataMap();
+        data.put(QuartzTriggers.JOB_NAME, job);
+        data.put(INSTANT, scheduledAt.toEpochMilli());
+        data.put(ATTEMPT, 1);
+        schedule(scheduler, job, scheduledAt, retry(job, scheduledAt, 1, data, clock));
+    }
+
     /** Hands a single fire that reached a replica not registering its job back to the cluster once more. */
     static void again(JobExecutionContext context, String job, Instant scheduledAt, Clock clock) {
         JobDataMap data = context.getMergedJobDataMap();

@@ -1,0 +1,164 @@
+package dev.onebeat.scheduler.quartz;
+
+import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.cluster.DatabaseServerChanged;
+import dev.onebeat.scheduler.cluster.FailoverProperties;
+import dev.onebeat.scheduler.monitor.InstantRecords;
+import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.registry.RegisteredJob;
+import dev.onebeat.scheduler.registry.ScheduleKeys;
+import dev.onebeat.scheduler.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.schedule.Timetable;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * After a change of the database server ({@link DatabaseServerChanged}), fires again the instants whose fire
+ * committed on the old server and was lost with it (asynchronous replication): the replicated trigger had already
+ * passed them, so nothing would fire them again, and the tasks of those not yet published would be lost. An instant
+ * is lost when the job's schedule trigger has passed it and there is neither a ledger row nor any attempt record
+ * (a skip, a failure) of it, and no fire of it holds the job's lock now. Each is handed to the cluster as a one-shot
+ * fire of that instant ({@link HandBack}), fired as a {@code recovery} through the whole fire path by a replica that
+ * registers the job, with the keys of its first fire: tasks published before the failover are published again under
+ * the same keys, which consumers dedupe by; the ledger lets one fire of it commit.
+ *
+ * <p>Instants are looked for back to {@link FailoverProperties#lookBack()} (Quartz's misfire threshold by default:
+ * an instant that late is still fired as the schedule's own), narrowed by each job's catch-up window; past the
+ * misfire threshold only a {@code FIRE_ALL_MISSED} job has its lost instants fired, its most recent
+ * {@code maxCatchUp}. One replica scans at a time (an advisory lock); another finding it busy leaves the turn: a
+ * second scan would find the same instants, armed already or fired.
+ */
+@Component
+class LostFires {
+
+    /** The counter of lost instants fired again, {@code onebeat_failover_refired_total}. */
+    static final String METRIC = "onebeat.failover.refired";
+
+    private static final Logger log = LoggerFactory.getLogger(LostFires.class);
+    private static final int MAX_PER_JOB = 10_000;
+
+    private final Scheduler scheduler;
+    private final JobRegistry registry;
+    private final JobCatalog catalog;
+    private final InstantRecords records;
+    private final StrandedTriggers stranded;
+    private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final FailoverProperties properties;
+    private final Duration misfireThreshold;
+    private final Counter refired;
+
+    LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
+              StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, Clock clock,
+              FailoverProperties properties, MeterRegistry meters,
+              @Value("${spring.quartz.properties.org.quartz.jobStore.misfireThreshold:60000}") long misfireMillis) {
+        this.scheduler = scheduler;
+        this.registry = registry;
+        this.catalog = catalog;
+        this.records = records;
+        this.stranded = stranded;
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.properties = properties;
+        this.misfireThreshold = Duration.ofMillis(misfireMillis);
+        this.refired = Counter.builder(METRIC)
+                .description("instants whose fire was lost with a failed-over database server, fired again")
+                .register(meters);
+    }
+
+    @EventListener
+    void on(DatabaseServerChanged change) {
+        try {
+            stranded.sweep();
+        } catch (RuntimeException e) {
+            log.warn("stranded fire records not recovered after the database server change, the sweep tries again "
+                    + "error={}", e.toString());
+        }
+        int count = refire();
+        log.warn("lost fires after the database server change fired again as recoveries refired={} lookBack={} "
+                + "new={}", count, properties.lookBack(), change.after());
+    }
+
+    /**
+     * Hands back every lost instant of the jobs this replica registers, if no other replica is at it.
+     *
+     * @return how many instants were handed back; -1 if another replica holds the turn
+     */
+    int refire() {
+        Integer count = QuartzWork.inTransaction(transactions, () -> {
+            // one replica at a time: the others would find the same instants
+            if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.lost-fires', 0))")
+                    .query(Boolean.class).single()) {
+                return -1;
+            }
+            Instant now = records.databaseNow();
+            int total = 0;
+            for (RegisteredJob registered : registry.all()) {
+                if (catalog.find(registered.name()).map(JobCatalog.Job::paused).orElse(true)) {
+                    continue;
+                }
+                for (Instant at : lost(registered.job(), now)) {
+                    HandBack.recover(scheduler, registered.name(), at, clock);
+                    total++;
+                }
+            }
+            return total;
+        });
+        if (count > 0) {
+            refired.increment(count);
+        }
+        return count;
+    }
+
+    private List<Instant> lost(PeriodicJob job, Instant now) throws SchedulerException {
+        Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job)));
+        if (trigger == null || trigger.getNextFireTime() == null) {
+            return List.of();
+        }
+        Timetable timetable = Timetable.of(job.schedule());
+        // the trigger has passed every instant before the one it fires next
+        Instant passed = LogicalInstants.ofFireTime(timetable, trigger.getNextFireTime().toInstant());
+        Duration lookBack = job.catchUpWindow().compareTo(properties.lookBack()) < 0 ? job.catchUpWindow()
+                : properties.lookBack();
+        Instant from = now.minus(lookBack);
+        if (!from.isBefore(passed)) {
+            return List.of();
+        }
+        Map<Instant, InstantRecords.Slot> recorded = records.slots(job.name(), from, passed);
+        Set<Instant> running = records.running(job.name());
+        List<Instant> late = new ArrayList<>();
+        List<Instant> lost = new ArrayList<>();
+        for (ScheduledInstant instant : timetable.between(from, passed, MAX_PER_JOB)) {
+            Instant at = instant.at();
+            if (!instant.fires() || recorded.containsKey(at) || running.contains(at) || !at.isBefore(passed)) {
+                continue;
+            }
+            (at.plus(misfireThreshold).isBefore(now) ? late : lost).add(at);
+        }
+        if (job.misfirePolicy() == MisfirePolicy.FIRE_ALL_MISSED) {
+            lost.addAll(0, late.subList(Math.max(0, late.size() - job.maxCatchUp()), late.size()));
+        }
+        return lost;
+    }
+}
