@@ -20,11 +20,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -48,7 +52,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * second scan would find the same instants, armed already or fired.
  */
 @Component
-class LostFires {
+class LostFires implements DisposableBean {
 
     /** The counter of lost instants fired again, {@code onebeat_failover_refired_total}. */
     static final String METRIC = "onebeat.failover.refired";
@@ -67,6 +71,11 @@ class LostFires {
     private final FailoverProperties properties;
     private final Duration misfireThreshold;
     private final Counter refired;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread daemon = new Thread(runnable, "onebeat-lost-fires");
+        daemon.setDaemon(true);
+        return daemon;
+    });
 
     LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
               StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, Clock clock,
@@ -87,6 +96,11 @@ class LostFires {
                 .register(meters);
     }
 
+    /**
+     * Recovers the stranded triggers, then looks for lost instants now and twice more, once the triggers the sweep
+     * gives back (old enough only {@link FailoverProperties#strandedAfter()} after their fire) have fired: a late
+     * trigger's fire stands for its latest instant and passes over the ones before it, which only a later look sees.
+     */
     @EventListener
     void on(DatabaseServerChanged change) {
         try {
@@ -95,9 +109,23 @@ class LostFires {
             log.warn("stranded fire records not recovered after the database server change, the sweep tries again "
                     + "error={}", e.toString());
         }
-        int count = refire();
-        log.warn("lost fires after the database server change fired again as recoveries refired={} lookBack={} "
-                + "new={}", count, properties.lookBack(), change.after());
+        look(change, 1);
+        long later = properties.strandedAfter().plus(properties.sweepInterval()).plusSeconds(1).toMillis();
+        thread.schedule(() -> look(change, 2), later, TimeUnit.MILLISECONDS);
+        thread.schedule(() -> look(change, 3), 2 * later, TimeUnit.MILLISECONDS);
+    }
+
+    private void look(DatabaseServerChanged change, int round) {
+        try {
+            int count = refire();
+            if (count != 0 || round == 1) {
+                log.warn("lost fires after the database server change fired again as recoveries refired={} round={} "
+                        + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
+            }
+        } catch (RuntimeException e) {
+            log.warn("lost fires not looked for after the database server change round={} error={}", round,
+                    e.toString(), e);
+        }
     }
 
     /**
@@ -142,6 +170,10 @@ class LostFires {
         Duration lookBack = job.catchUpWindow().compareTo(properties.lookBack()) < 0 ? job.catchUpWindow()
                 : properties.lookBack();
         Instant from = now.minus(lookBack);
+        // nothing was due before the trigger began: a replica's first start leaves those instants to no one
+        if (trigger.getStartTime() != null && trigger.getStartTime().toInstant().isAfter(from)) {
+            from = trigger.getStartTime().toInstant();
+        }
         if (!from.isBefore(passed)) {
             return List.of();
         }
@@ -160,5 +192,10 @@ class LostFires {
             lost.addAll(0, late.subList(Math.max(0, late.size() - job.maxCatchUp()), late.size()));
         }
         return lost;
+    }
+
+    @Override
+    public void destroy() {
+        thread.shutdownNow();
     }
 }
