@@ -4,21 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.transport.testing.WebhookServer.Answer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +57,8 @@ class FailoverReconcileIT {
                          PrivatePostgres.multiHostUrl(DATABASE, List.of(p1, p2)), PrivatePostgres.SUPERUSER, ""),
                          "failover-reconcile")) {
                 p1.createDatabase(DATABASE);
-                String[] arguments = arguments(hooks);
+                String[] arguments = Stream.concat(Arrays.stream(arguments(hooks)),
+                        DatabaseFaults.tokens().stream()).toArray(String[]::new);
                 replicas.start("replica-1", "none", arguments);
                 replicas.start("replica-2", "none", arguments);
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
@@ -96,7 +106,21 @@ class FailoverReconcileIT {
                 assertThat(count(p2, """
                         SELECT count(*) FROM onebeat_fire f JOIN onebeat_fire g ON g.job_name = f.job_name
                           AND g.scheduled_at = f.scheduled_at AND g.run_id = f.run_id AND g.ctid <> f.ctid""")).isZero();
-                assertThat(unaccounted(p2, promoted)).as("instants of the run without an outcome").isZero();
+                String api = replicas.baseUrl("replica-1");
+                String viewer = SecurityTestUsers.token("viewer");
+                for (String job : JOBS) {
+                    Instant first = onP1.keySet().stream().filter(fire -> fire.job().equals(job)).map(Fire::at)
+                            .min(Instant::compareTo).orElseThrow();
+                    List<DatabaseFaults.Judged> judged = DatabaseFaults.instants(api, viewer, job, first,
+                            promoted.plusSeconds(4));
+                    assertThat(judged).as(job + ": every instant of the run, each with its outcome")
+                            .allSatisfy(instant -> assertThat(instant.accounted()).as(instant.toString()).isTrue());
+                    assertThat(judged).as(job + ": the lost instants, committed")
+                            .filteredOn(instant -> lost.containsKey(new Fire(job, instant.instant())))
+                            .allSatisfy(instant -> assertThat(instant.outcome()).isIn("on-time", "late"));
+                }
+                assertThat(health(api, viewer)).as("health of replica-1")
+                        .contains("\"databaseServer\"").contains("\"changes\":1");
                 assertThat(replicas.countLogLines("database server changed")).isEqualTo(2);
                 assertThat(replicas.countLogLines("lost fires after the database server change fired again as recoveries"))
                         .isGreaterThanOrEqualTo(2);
@@ -143,13 +167,13 @@ class FailoverReconcileIT {
     }
 
     private static List<String> kinds(PrivatePostgres node, Set<Fire> fires) throws SQLException {
-        List<String> kinds = new java.util.ArrayList<>();
+        List<String> kinds = new ArrayList<>();
         try (Connection connection = node.connect(DATABASE)) {
             for (Fire fire : fires) {
                 try (var statement = connection.prepareStatement(
                         "SELECT trigger_kind FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = ''")) {
                     statement.setString(1, fire.job());
-                    statement.setTimestamp(2, java.sql.Timestamp.from(fire.at()));
+                    statement.setTimestamp(2, Timestamp.from(fire.at()));
                     try (ResultSet rows = statement.executeQuery()) {
                         while (rows.next()) {
                             kinds.add(rows.getString(1));
@@ -161,18 +185,12 @@ class FailoverReconcileIT {
         return kinds;
     }
 
-    /** Instants of each job from its first fire until shortly after the promotion with no ledger or attempt row. */
-    private static long unaccounted(PrivatePostgres node, Instant promoted) throws SQLException {
-        long total = 0;
-        for (String job : JOBS) {
-            int every = job.equals("tick-1s") ? 1 : 2;
-            total += count(node, "SELECT count(*) FROM generate_series((SELECT min(scheduled_at) FROM onebeat_fire "
-                    + "WHERE job_name = '" + job + "'), '" + promoted.plusSeconds(4) + "'::timestamptz, interval '"
-                    + every + " second') AS i(at) WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire f WHERE f.job_name = '"
-                    + job + "' AND f.scheduled_at = i.at) AND NOT EXISTS (SELECT 1 FROM onebeat_fire_attempt a WHERE "
-                    + "a.job_name = '" + job + "' AND a.scheduled_at = i.at)");
-        }
-        return total;
+    private static String health(String api, String bearer) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(api + "/actuator/health"))
+                        .header("Authorization", "Bearer " + bearer).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.body();
     }
 
     private static String dump(PrivatePostgres node, Instant since) {
