@@ -52,7 +52,8 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
      */
     public static OnebeatJobStore of(Scheduler scheduler) {
         try {
-            OnebeatJobStore store = STARTED.get(scheduler.getSchedulerName() + "/" + scheduler.getSchedulerInstanceId());
+            String key = scheduler.getSchedulerName() + "/" + scheduler.getSchedulerInstanceId();
+            OnebeatJobStore store = STARTED.get(key);
             if (store == null) {
                 throw new IllegalStateException("scheduler " + scheduler.getSchedulerName() + " has no started "
                         + OnebeatJobStore.class.getSimpleName());
@@ -122,15 +123,18 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
      */
     public int recoverStranded(Set<String> running, long olderThanMillis) throws JobPersistenceException {
         long before = System.currentTimeMillis() - olderThanMillis;
-        // read first without the lock: nearly always there is nothing, and the lock stalls every acquisition
-        if (executeInNonManagedTXLock(null, connection -> stranded(connection, running, before), null).isEmpty()) {
+        // read first without the lock: nearly always there is nothing, and the lock stalls every acquisition; not
+        // told to the listeners as a store fault when the database is away: no fire depends on this sweep
+        if (super.executeInNonManagedTXLock(null, connection -> stranded(connection, running, before), null)
+                .isEmpty()) {
             return 0;
         }
-        return executeInNonManagedTXLock(LOCK_TRIGGER_ACCESS, connection -> {
+        return super.executeInNonManagedTXLock(LOCK_TRIGGER_ACCESS, connection -> {
             List<FiredTriggerRecord> stranded = stranded(connection, running, before);
             try {
                 // a job with a fire running here keeps its other triggers blocked until that fire completes
-                Set<JobKey> busy = own(connection).stream().filter(record -> running.contains(record.getFireInstanceId()))
+                Set<JobKey> busy = own(connection).stream()
+                        .filter(record -> running.contains(record.getFireInstanceId()))
                         .map(FiredTriggerRecord::getJobKey).collect(Collectors.toSet());
                 for (FiredTriggerRecord record : stranded) {
                     release(connection, record, busy.contains(record.getJobKey()));

@@ -141,12 +141,17 @@ class LostFires implements DisposableBean {
                 return -1;
             }
             Instant now = records.databaseNow();
+            // read once for every job: a scan of 10,000 jobs must not read the whole lock table 10,000 times
+            Map<String, JobCatalog.Standing> standings = catalog.standings();
+            Map<String, Set<Instant>> running = records.runningAll();
             int total = 0;
             for (RegisteredJob registered : registry.all()) {
-                if (catalog.find(registered.name()).map(JobCatalog.Job::paused).orElse(true)) {
+                JobCatalog.Standing standing = standings.get(registered.name());
+                if (standing == null || standing.paused() || standing.orphaned()) {
                     continue;
                 }
-                for (Instant at : lost(registered.job(), now)) {
+                for (Instant at : lost(registered.job(), standing.memberSince(), now,
+                        running.getOrDefault(registered.name(), Set.of()))) {
                     HandBack.recover(scheduler, registered.name(), at, clock);
                     total++;
                 }
@@ -159,7 +164,8 @@ class LostFires implements DisposableBean {
         return count;
     }
 
-    private List<Instant> lost(PeriodicJob job, Instant now) throws SchedulerException {
+    private List<Instant> lost(PeriodicJob job, Instant memberSince, Instant now, Set<Instant> running)
+            throws SchedulerException {
         Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job)));
         if (trigger == null || trigger.getNextFireTime() == null) {
             return List.of();
@@ -170,15 +176,17 @@ class LostFires implements DisposableBean {
         Duration lookBack = job.catchUpWindow().compareTo(properties.lookBack()) < 0 ? job.catchUpWindow()
                 : properties.lookBack();
         Instant from = now.minus(lookBack);
-        // nothing was due before the trigger began: a replica's first start leaves those instants to no one
-        if (trigger.getStartTime() != null && trigger.getStartTime().toInstant().isAfter(from)) {
-            from = trigger.getStartTime().toInstant();
+        // nothing was due before the job joined its schedule and the trigger began (what the instants API expects)
+        for (Instant since : new Instant[] {memberSince,
+                trigger.getStartTime() == null ? null : trigger.getStartTime().toInstant()}) {
+            if (since != null && since.isAfter(from)) {
+                from = since;
+            }
         }
         if (!from.isBefore(passed)) {
             return List.of();
         }
         Map<Instant, InstantRecords.Slot> recorded = records.slots(job.name(), from, passed);
-        Set<Instant> running = records.running(job.name());
         List<Instant> late = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
         for (ScheduledInstant instant : timetable.between(from, passed, MAX_PER_JOB)) {

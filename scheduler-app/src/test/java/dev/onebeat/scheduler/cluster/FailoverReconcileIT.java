@@ -90,7 +90,8 @@ class FailoverReconcileIT {
                     for (String job : JOBS) {
                         assertThat(count(p2, "SELECT count(*) FROM onebeat_fire WHERE job_name = '" + job
                                 + "' AND scheduled_at > '" + promoted.plusSeconds(4) + "'"))
-                                .as(job + ": fires after the promotion, no replica restarted").isGreaterThanOrEqualTo(2);
+                                .as(job + ": fires after the promotion, no replica restarted")
+                                .isGreaterThanOrEqualTo(2);
                     }
                     assertThat(count(p2, "SELECT count(*) FROM onebeat_task WHERE status <> 'published'"))
                             .as("tasks not published").isZero();
@@ -105,7 +106,8 @@ class FailoverReconcileIT {
                         .contains("recovery");
                 assertThat(count(p2, """
                         SELECT count(*) FROM onebeat_fire f JOIN onebeat_fire g ON g.job_name = f.job_name
-                          AND g.scheduled_at = f.scheduled_at AND g.run_id = f.run_id AND g.ctid <> f.ctid""")).isZero();
+                          AND g.scheduled_at = f.scheduled_at AND g.run_id = f.run_id AND g.ctid <> f.ctid"""))
+                        .as("fires committed twice").isZero();
                 String api = replicas.baseUrl("replica-1");
                 String viewer = SecurityTestUsers.token("viewer");
                 for (String job : JOBS) {
@@ -122,12 +124,14 @@ class FailoverReconcileIT {
                 assertThat(health(api, viewer)).as("health of replica-1")
                         .contains("\"databaseServer\"").contains("\"changes\":1");
                 assertThat(replicas.countLogLines("database server changed")).isEqualTo(2);
-                assertThat(replicas.countLogLines("lost fires after the database server change fired again as recoveries"))
+                assertThat(replicas.countLogLines(
+                        "lost fires after the database server change fired again as recoveries"))
                         .isGreaterThanOrEqualTo(2);
                 long resumedMillis = count(p2, "SELECT (extract(epoch FROM min(fired_at) - '" + promoted
                         + "'::timestamptz) * 1000)::bigint FROM onebeat_fire WHERE fired_at > '" + promoted + "'");
-                System.out.printf("failover reconcile: first fire %d ms after the promotion; lost on p1 %d fires %s, committed again as %s; stranded records "
-                                + "recovered: %d log lines; republished keys: %d; attempts after the standby stopped:%n%s",
+                System.out.printf("failover reconcile: first fire %d ms after the promotion; lost on p1 %d fires %s, "
+                                + "committed again as %s; stranded records recovered: %d log lines; republished keys: "
+                                + "%d; attempts after the standby stopped:%n%s",
                         resumedMillis, lost.size(), lost.keySet(), kinds,
                         replicas.countLogLines("stranded fire records of this replica recovered"),
                         hooks.requests("/ticks").size() - delivered.size(), dump(p2, stopped));
@@ -171,7 +175,8 @@ class FailoverReconcileIT {
         try (Connection connection = node.connect(DATABASE)) {
             for (Fire fire : fires) {
                 try (var statement = connection.prepareStatement(
-                        "SELECT trigger_kind FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = ''")) {
+                        "SELECT trigger_kind FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? "
+                                + "AND run_id = ''")) {
                     statement.setString(1, fire.job());
                     statement.setTimestamp(2, Timestamp.from(fire.at()));
                     try (ResultSet rows = statement.executeQuery()) {

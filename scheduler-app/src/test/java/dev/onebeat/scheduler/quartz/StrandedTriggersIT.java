@@ -66,9 +66,9 @@ class StrandedTriggersIT {
         }
         long before = System.currentTimeMillis() - 60_000;
         jdbc.sql("""
-                        INSERT INTO qrtz_fired_triggers (sched_name, entry_id, trigger_name, trigger_group, instance_name,
-                            fired_time, sched_time, priority, state, job_name, job_group, is_nonconcurrent,
-                            requests_recovery)
+                        INSERT INTO qrtz_fired_triggers (sched_name, entry_id, trigger_name, trigger_group,
+                            instance_name, fired_time, sched_time, priority, state, job_name, job_group,
+                            is_nonconcurrent, requests_recovery)
                         SELECT sched_name, 'left-by-failover', trigger_name, trigger_group, ?, ?, ?, priority,
                             'ACQUIRED', NULL, NULL, false, false
                         FROM qrtz_triggers WHERE trigger_group = ?""")
