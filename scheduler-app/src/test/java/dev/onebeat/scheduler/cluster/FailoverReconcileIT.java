@@ -64,6 +64,9 @@ class FailoverReconcileIT {
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                         .until(() -> JOBS.stream().allMatch(job -> count(p1, "SELECT count(*) FROM onebeat_fire WHERE "
                                 + "job_name = '" + job + "'") >= 2));
+                // both replicas up, so that each has read the old server before it goes
+                String api = replicas.baseUrl("replica-1");
+                replicas.baseUrl("replica-2");
                 p1.awaitStandbyCaughtUp("p2", Duration.ofSeconds(30));
 
                 // from here on, commits exist on p1 alone
@@ -108,7 +111,6 @@ class FailoverReconcileIT {
                         SELECT count(*) FROM onebeat_fire f JOIN onebeat_fire g ON g.job_name = f.job_name
                           AND g.scheduled_at = f.scheduled_at AND g.run_id = f.run_id AND g.ctid <> f.ctid"""))
                         .as("fires committed twice").isZero();
-                String api = replicas.baseUrl("replica-1");
                 String viewer = SecurityTestUsers.token("viewer");
                 for (String job : JOBS) {
                     Instant first = onP1.keySet().stream().filter(fire -> fire.job().equals(job)).map(Fire::at)
