@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * connection and, softly, every other connection of the pool.
  *
  * <p>A writer that a failover demoted (Aurora, Patroni) or a server with {@code default_transaction_read_only} turned
- * on still accepts connections and answers queries; only writes fail. Hikari evicts on connection errors (SQLState
- * class 08) alone, so without this every connection opened to the old writer would be handed out again and fail
- * again, for as long as it lives ({@code maxLifetime}, 30 min by default). The other connections of the pool were
+ * on still accepts connections and answers queries; only writes fail. Hikari evicts only on a broken connection
+ * (SQLState class 08, a few server shutdown states), so without this every connection opened to the old writer would
+ * be handed out again and fail again, for as long as it lives ({@code maxLifetime}, 30 min by default). The other connections of the pool were
  * opened to the same server, so they go too: idle ones at once, busy ones when given back; new ones go where the
  * URL now leads. Other errors keep Hikari's own verdict.
  *
