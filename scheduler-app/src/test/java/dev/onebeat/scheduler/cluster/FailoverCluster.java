@@ -188,6 +188,11 @@ final class FailoverCluster implements AutoCloseable {
                 .param(Timestamp.from(upTo)).query(Long.class).single();
     }
 
+    /** @return tasks the primary records as published (a broker confirmed them) */
+    long published() {
+        return jdbc().sql("SELECT count(*) FROM onebeat_task WHERE status = 'published'").query(Long.class).single();
+    }
+
     long tasks() {
         return jdbc().sql("SELECT count(*) FROM onebeat_task").query(Long.class).single();
     }
