@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.cluster;
 
 import dev.onebeat.transport.testing.RabbitTestBroker;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,19 +29,14 @@ final class BrokerKeys implements AutoCloseable {
         return queue;
     }
 
-    /** @return distinct keys delivered */
-    long keys() {
-        return deliveries.size();
+    /** What the consumer has seen so far, counted on one copy so that the three numbers agree. */
+    record Seen(long keys, long deliveries, long duplicateKeys) {
     }
 
-    /** @return keys delivered more than once */
-    long duplicateKeys() {
-        return deliveries.values().stream().filter(count -> count > 1).count();
-    }
-
-    /** @return deliveries in all, duplicates included */
-    long deliveries() {
-        return deliveries.values().stream().mapToLong(Integer::longValue).sum();
+    Seen seen() {
+        List<Integer> counts = List.copyOf(deliveries.values());
+        return new Seen(counts.size(), counts.stream().mapToLong(Integer::longValue).sum(),
+                counts.stream().filter(count -> count > 1).count());
     }
 
     @Override

@@ -122,15 +122,16 @@ class FailoverIT {
                 }
             });
         } finally {
+            BrokerKeys.Seen broker = cluster.broker().seen();
             figures.add(String.format(Locale.ROOT, "failover run %s to %s, %d jobs: instants %s; broker: %d keys, "
                             + "%d deliveries, %d keys twice; survivor: %d fires, %d tasks", from, to,
-                    FailoverCluster.jobs().size(), counts, cluster.broker().keys(), cluster.broker().deliveries(),
-                    cluster.broker().duplicateKeys(), cluster.fires(), cluster.tasks()));
+                    FailoverCluster.jobs().size(), counts, broker.keys(), broker.deliveries(), broker.duplicateKeys(),
+                    cluster.fires(), cluster.tasks()));
         }
     }
 
     private void killPrimaryAndPromote(String replication) {
-        long duplicatesBefore = cluster.broker().duplicateKeys();
+        long duplicatesBefore = cluster.broker().seen().duplicateKeys();
         PrivatePostgres old = cluster.primary();
         Instant fault = Instant.now();
         old.killPostmaster();
@@ -140,7 +141,7 @@ class FailoverIT {
     }
 
     private void freezePrimaryAndPromote(String replication) {
-        long duplicatesBefore = cluster.broker().duplicateKeys();
+        long duplicatesBefore = cluster.broker().seen().duplicateKeys();
         PrivatePostgres old = cluster.primary();
         Instant fault = Instant.now();
         List<Long> frozen = old.freeze();
@@ -150,6 +151,10 @@ class FailoverIT {
         } finally {
             // never SIGCONT: it would come back as a second writable primary
             old.killFrozen(frozen);
+            boolean calm = calm(Instant.now());
+            figures.add(String.format(Locale.ROOT, "failover frozen primary, %s, once the frozen server was killed: "
+                            + "broker keys published twice since the fault %d, every task published %s", replication,
+                    cluster.broker().seen().duplicateKeys() - duplicatesBefore, calm));
         }
     }
 
@@ -163,7 +168,7 @@ class FailoverIT {
     /** The old primary, killed in the failover before, restarted on its port as a standby that accepts no write. */
     private void restartDeposedReadOnly(String replication) {
         assertThat(deposed).as("a primary killed by the scenario before").isNotNull();
-        long duplicatesBefore = cluster.broker().duplicateKeys();
+        long duplicatesBefore = cluster.broker().seen().duplicateKeys();
         long readOnlyErrorsBefore = cluster.replicas().countLogLines("read-only transaction");
         Instant fault = Instant.now();
         deposed.restartAsReadOnlyStandby();
@@ -188,13 +193,13 @@ class FailoverIT {
     private void assertSettled(String scenario, Instant fault, Instant since, Optional<Instant> resumed,
                                long duplicatesBefore) {
         boolean calm = resumed.isPresent() && calm(resumed.get());
-        long duplicateKeys = cluster.broker().duplicateKeys() - duplicatesBefore;
+        BrokerKeys.Seen broker = cluster.broker().seen();
         figures.add(String.format(Locale.ROOT, "failover %s: first new commit %s s after %s, %s s after the fault; "
                         + "broker keys published twice %d; survivor %s: %d fires, %d tasks, %d unpublished up to the "
                         + "resumption; broker %d keys, %d deliveries; replicas alive %d", scenario,
                 seconds(since, resumed), scenario.startsWith("old primary") ? "it answered" : "promotion",
-                seconds(fault, resumed), duplicateKeys, cluster.primary(), cluster.fires(), cluster.tasks(),
-                cluster.unpublished(resumed.orElse(since)), cluster.broker().keys(), cluster.broker().deliveries(),
+                seconds(fault, resumed), broker.duplicateKeys() - duplicatesBefore, cluster.primary(), cluster.fires(),
+                cluster.tasks(), cluster.unpublished(resumed.orElse(since)), broker.keys(), broker.deliveries(),
                 cluster.replicas().aliveCount()));
         assertThat(resumed).as(scenario + ": a new commit within " + RESUME_BOUND.multipliedBy(2)).isPresent();
         assertThat(Duration.between(since, resumed.get())).as(scenario + ": fires resumed").isLessThanOrEqualTo(
@@ -211,7 +216,7 @@ class FailoverIT {
     private boolean calm(Instant upTo) {
         try {
             await().atMost(CALM).pollInterval(Duration.ofMillis(500)).until(() -> cluster.unpublished(upTo) == 0
-                    && cluster.broker().keys() >= cluster.published());
+                    && cluster.broker().seen().keys() >= cluster.published());
             return true;
         } catch (ConditionTimeoutException e) {
             return false;
