@@ -106,9 +106,19 @@ public final class PrivatePostgres implements AutoCloseable {
      * {@link #requireSynchronousStandby(String)} refers to.
      */
     public PrivatePostgres startStandby(String standbyName) {
-        PrivatePostgres standby = new PrivatePostgres(requireName(standbyName), newRoot(standbyName), freePort());
+        return startStandby(standbyName, freePort());
+    }
+
+    /**
+     * As {@link #startStandby(String)}, on {@code port}: a test that names in a multi-host URL, before it starts them,
+     * the standbys it will promote later takes their ports from {@link #freePort()}.
+     */
+    public PrivatePostgres startStandby(String standbyName, int standbyPort) {
+        PrivatePostgres standby = new PrivatePostgres(requireName(standbyName), newRoot(standbyName), standbyPort);
         standby.run("pg_basebackup", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", SUPERUSER,
-                "-D", standby.data.toString(), "-X", "stream", "--no-sync");
+                "-D", standby.data.toString(), "-X", "stream", "--no-sync",
+                // a spread checkpoint paces its writes over minutes once a database has been created
+                "--checkpoint=fast");
         standby.appendConfiguration(List.of(
                 "port = " + standby.port,
                 "unix_socket_directories = '" + standby.root + "'",
@@ -236,7 +246,15 @@ public final class PrivatePostgres implements AutoCloseable {
      *     {@code targetServerType=primary}: the driver connects to whichever of them accepts writes
      */
     public static String multiHostUrl(String database, List<PrivatePostgres> nodes) {
-        return "jdbc:postgresql://" + nodes.stream().map(node -> "127.0.0.1:" + node.port)
+        return multiHostUrlOfPorts(database, nodes.stream().map(PrivatePostgres::port).toList());
+    }
+
+    /**
+     * @return as {@link #multiHostUrl(String, List)}, over nodes given by their ports, some of which may be started
+     *     later (see {@link #startStandby(String, int)})
+     */
+    public static String multiHostUrlOfPorts(String database, List<Integer> ports) {
+        return "jdbc:postgresql://" + ports.stream().map(port -> "127.0.0.1:" + port)
                 .collect(Collectors.joining(",")) + "/" + database + "?targetServerType=primary";
     }
 
@@ -431,7 +449,8 @@ public final class PrivatePostgres implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    /** @return a port nothing listens on now, for {@link #startStandby(String, int)} */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -107,6 +107,9 @@ public class BatchFire {
         Map<String, PeriodicJob> byName = new LinkedHashMap<>();
         jobs.stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(job -> byName.put(job.name(), job));
         Batch batch = new Batch();
+        // the jobs run one after the other in this transaction, each within its lockAtMostFor
+        FireSession.allowIdle(dataSource, byName.values().stream().map(PeriodicJob::lockAtMostFor)
+                .reduce(properties.lockWaitMargin(), Duration::plus));
         Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()),
                 JobLockTable.lockedBy(node, trigger.scheduled(), trigger, scheduledAt)));
         List<String> lockedNames = new ArrayList<>();

@@ -132,6 +132,7 @@ public class FirePath {
 
     private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger,
                                         String node, Instant start, int attempt) {
+        FireSession.allowIdle(dataSource, job.lockAtMostFor().plus(properties.lockWaitMargin()));
         if (!ledger.claim(job.name(), scheduledAt, run, start, node, trigger, attempt)) {
             attempts.duplicates(List.of(job.name()), scheduledAt, run, attempt, trigger, node);
             return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,

@@ -108,6 +108,11 @@ final class Replicas implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** @return replicas started and still running: none was ever restarted, as {@link #start} makes a new one */
+    long aliveCount() {
+        return processes.values().stream().filter(Process::isAlive).count();
+    }
+
     boolean isAlive(String id) {
         return processes.get(id).isAlive();
     }
