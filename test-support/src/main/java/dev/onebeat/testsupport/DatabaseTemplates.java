@@ -42,7 +42,8 @@ final class DatabaseTemplates {
         return prepared;
     }
 
-    private static String prepare(PostgresServer server, List<DatabaseTemplate> templates) {
+    /** Prepares a new template with {@code templates}, in order; dropped again if one fails. */
+    static String prepare(PostgresServer server, List<DatabaseTemplate> templates) {
         long start = System.nanoTime();
         String name = DatabaseNames.forTemplate();
         TestDatabase template = DatabaseAdmin.create(server, name, EMPTY);
