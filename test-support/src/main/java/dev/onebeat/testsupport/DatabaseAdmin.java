@@ -23,7 +23,16 @@ final class DatabaseAdmin {
      */
     static TestDatabase create(PostgresServer server, String name) {
         // template0 rather than template1: objects someone added to template1 would make the database not empty
-        execute(server, "CREATE DATABASE " + quoted(name) + " TEMPLATE template0", "create", name);
+        return create(server, name, DatabaseTemplates.EMPTY);
+    }
+
+    /**
+     * Creates a database owned by the admin role as a copy of {@code template}, which must have no session.
+     *
+     * @throws IllegalStateException if the server refuses, for example because the name is taken
+     */
+    static TestDatabase create(PostgresServer server, String name, String template) {
+        execute(server, "CREATE DATABASE " + quoted(name) + " TEMPLATE " + quoted(template), "create", name);
         return server.database(name);
     }
 

@@ -20,6 +20,11 @@ final class DatabaseNames {
     private DatabaseNames() {
     }
 
+    /** @return {@code onebeat_t_template_<8 hex digits>}: the JVM's template, named like a test's database */
+    static String forTemplate() {
+        return PREFIX + "template_" + HEX.toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+
     static String forTestClass(Class<?> testClass) {
         String simpleName = testClass.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
         // anonymous and oddly named classes still get a readable name

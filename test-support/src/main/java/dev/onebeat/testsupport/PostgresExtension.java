@@ -19,7 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives each test class a fresh, empty PostgreSQL database of its own.
+ * Gives each test class a fresh PostgreSQL database of its own: empty, or a copy of the JVM's
+ * template where the module registers a {@link DatabaseTemplate} (and the class is not
+ * {@link EmptyDatabase}).
  *
  * <p>Register it with {@code @ExtendWith(PostgresExtension.class)}. Before the class runs, a
  * database named {@code onebeat_t_<class>_<random hex>} is created on the JVM's shared server (see
@@ -133,7 +135,9 @@ public final class PostgresExtension
             return existing;
         }
         Class<?> testClass = context.getRequiredTestClass();
-        TestDatabase created = DatabaseAdmin.create(PostgresServers.shared(), DatabaseNames.forTestClass(testClass));
+        PostgresServer server = PostgresServers.shared();
+        TestDatabase created = DatabaseAdmin.create(server, DatabaseNames.forTestClass(testClass),
+                DatabaseTemplates.forTestClass(server, testClass));
         store.put(DATABASE, created);
         DATABASES.put(testClass, created);
         LOG.debug("created test database name={} testClass={}", created.name(), testClass.getName());

@@ -3,6 +3,7 @@ package dev.onebeat.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.testsupport.EmptyDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Connection;
@@ -10,6 +11,8 @@ import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+// empty, not the migrated template: the subject is what the changelog creates
+@EmptyDatabase
 @ExtendWith(PostgresExtension.class)
 class WorkerSchemaIT {
 

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.testsupport.EmptyDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.io.IOException;
@@ -35,6 +36,8 @@ import org.yaml.snakeyaml.Yaml;
  * compose file refuses to start, naming the variable. Only the database (a test database here, PostgreSQL's
  * container there) and the relay's broker, which the interop tests cover, differ.
  */
+// empty, not the migrated template: the packaged jar's first start creates the tables, as on a new deployment
+@EmptyDatabase
 @ExtendWith(PostgresExtension.class)
 class ComposeReplicaIT {
 
