@@ -1,9 +1,11 @@
 package dev.onebeat.scheduler.relay;
 
+import dev.onebeat.scheduler.cluster.DatabaseServerChanged;
 import dev.onebeat.scheduler.fire.FireListener;
 import dev.onebeat.scheduler.fire.FireOutcome;
 import dev.onebeat.scheduler.fire.FireResult;
 import dev.onebeat.scheduler.outbox.OutboxTask;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 
 /**
  * The relay of one replica: {@code concurrency} {@link RelayLoop} threads per broker, sharing its
@@ -51,7 +54,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     /** The loops a committed fire wakes: not those of onebeat's own alert queue, which no fire writes to. */
     private final List<RelayLoop> fireLoops = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
-    private RelayNode relayNode;
+    private volatile RelayNode relayNode;
     private volatile boolean running;
 
     /**
@@ -167,6 +170,27 @@ public final class Relay implements SmartLifecycle, FireListener {
             for (RelayLoop loop : List.copyOf(fireLoops)) {
                 loop.wake();
             }
+        }
+    }
+
+    /**
+     * After a failover the new server may hold claims of this replica whose publish happened on the old server while
+     * the marks did not reach the standby; as this replica is alive, their lease would keep them for a whole
+     * {@code claim-lease} (60 s). They are ended at once and published again under the same keys.
+     */
+    @EventListener
+    void databaseServerChanged(DatabaseServerChanged change) {
+        RelayNode current = relayNode;
+        if (current == null) {
+            return;
+        }
+        try {
+            int expired = current.expireOwnClaims();
+            log.warn("relay claims ended after a database server change node={} claims={} server={}", node, expired,
+                    change.after());
+            wake();
+        } catch (SQLException | RuntimeException e) {
+            log.warn("relay could not end its claims after a database server change node={}: {}", node, e.toString());
         }
     }
 

@@ -44,6 +44,11 @@ final class RelayNode implements AutoCloseable {
                 new RelayRoundReport(broker, node, transports, metrics), settings, hook, clock);
     }
 
+    /** Ends this node's claims now ({@link RelayRepository#expireOwnClaims()}). */
+    int expireOwnClaims() throws java.sql.SQLException {
+        return outbox.expireOwnClaims();
+    }
+
     @Override
     public void close() {
         renewal.close();

@@ -84,6 +84,14 @@ final class RelayRepository {
             WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = ?
             """;
 
+    // After the database server changed (a failover): this node's claims the new server still holds may be claims
+    // whose publish already happened on the old server, whose marks were lost with it. This node is alive, so no
+    // lease would ever run out early; expiring them now lets the next round publish them again (same keys).
+    private static final String EXPIRE_OWN_CLAIMS = """
+            UPDATE onebeat_task SET locked_until = now()
+            WHERE status = 'claimed' AND locked_by = ? AND locked_until > now()
+            """;
+
     private final DataSource dataSource;
     private final String node;
     private final long leaseMillis;
@@ -96,6 +104,19 @@ final class RelayRepository {
         this.dataSource = dataSource;
         this.node = node;
         this.leaseMillis = claimLease.toMillis();
+    }
+
+    /**
+     * Ends this node's claims now, so that the next claim round (of any relay) takes them again, fenced as an
+     * expired claim is: a publish of them still under way here can no longer mark them.
+     *
+     * @return how many claims were ended
+     */
+    int expireOwnClaims() throws SQLException {
+        try (Connection con = dataSource.getConnection(); PreparedStatement st = con.prepareStatement(EXPIRE_OWN_CLAIMS)) {
+            st.setString(1, node);
+            return st.executeUpdate();
+        }
     }
 
     /**

@@ -3,11 +3,15 @@ package dev.onebeat.scheduler.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.GetResponse;
+import dev.onebeat.scheduler.cluster.DatabaseIncarnation;
+import dev.onebeat.scheduler.cluster.DatabaseServerChanged;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -15,6 +19,7 @@ import liquibase.Liquibase;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,6 +77,42 @@ class RelayClaimIT {
         assertThat(published()).hasSize(6).doesNotContain("a-later");
         assertThat(keys(BROKER.drain(FIRST))).containsExactly("a-10m-1", "a-10m-2", "a-5m");
         assertThat(keys(BROKER.drain(SECOND))).containsExactly("b-8m-1", "b-8m-2", "b-1m");
+    }
+
+    @Test
+    void afterTheDatabaseServerChangedAReplicasOwnClaimsArePublishedAgainAtOnceNotAfterTheirLease() throws Exception {
+        // as a promoted standby holds it when the claim reached it and the publish's mark did not
+        insert(FIRST, "claimed-before-failover", "-1 minute");
+        jdbc.update("""
+                UPDATE onebeat_task SET status = 'claimed', locked_by = 'failover-node', attempts = 1,
+                       locked_until = now() + interval '1 hour'
+                WHERE idempotency_key = 'claimed-before-failover'
+                """);
+        insert(SECOND, "due-after-failover", "-1 second");
+        Relay relay = RelayDriver.relay(routes(), dataSource, "failover-node", properties());
+        relay.start();
+        try {
+            relay.wake();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> published().contains("due-after-failover"));
+            assertThat(published()).doesNotContain("claimed-before-failover");
+
+            DatabaseIncarnation old = new DatabaseIncarnation("127.0.0.1", 5432, Instant.parse("2026-12-01T00:00:00Z"),
+                    false);
+            relay.databaseServerChanged(new DatabaseServerChanged(old,
+                    new DatabaseIncarnation("127.0.0.1", 5433, Instant.parse("2026-12-04T00:00:00Z"), false),
+                    Instant.now()));
+
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> published().contains("claimed-before-failover"));
+            assertThat(jdbc.queryForObject("SELECT attempts FROM onebeat_task WHERE idempotency_key = ?", Integer.class,
+                    "claimed-before-failover")).isEqualTo(2);
+        } finally {
+            relay.stop();
+        }
+        assertThat(keys(BROKER.drain(FIRST))).contains("claimed-before-failover");
+        BROKER.drain(SECOND);
+        // the other test counts every published row
+        jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key IN ('claimed-before-failover', 'due-after-failover')");
     }
 
     private static void insert(String queue, String key, String dueIn) {
