@@ -1,8 +1,13 @@
 package dev.onebeat.scheduler.migration;
 
+import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.scheduler.startup.DatabaseStartup;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import liquibase.exception.LiquibaseException;
 import liquibase.integration.spring.SpringLiquibase;
 import org.slf4j.Logger;
@@ -12,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * Liquibase run under a PostgreSQL advisory lock. Replicas starting together on an empty database
  * would otherwise race to create Liquibase's own tables ({@code DATABASECHANGELOG} is created
  * before Liquibase takes its lock) and all but one would fail to start.
+ *
+ * <p>The whole step is tried again while the database cannot be reached ({@link DatabaseStartup}). Neither lock can
+ * outlive a failed attempt: the advisory lock is a session's, so it goes with a terminated session, and a connection
+ * whose unlock failed is evicted from the pool rather than handed back still holding it; Liquibase's own lock is a
+ * row, which an attempt killed between taking and releasing it leaves set, so it is cleared under the advisory lock.
  */
 class SerializedLiquibase extends SpringLiquibase {
 
@@ -19,21 +29,70 @@ class SerializedLiquibase extends SpringLiquibase {
     // any fixed number; only onebeat replicas take it
     static final long LOCK_KEY = 0x6f6e65626561744cL;
 
+    private final DatabaseStartup startup;
+
+    SerializedLiquibase(DatabaseStartup startup) {
+        this.startup = startup;
+    }
+
     @Override
-    public void afterPropertiesSet() throws LiquibaseException {
+    public void afterPropertiesSet() {
+        startup.run("migrations", this::migrateOnce);
+    }
+
+    private void migrateOnce() throws LiquibaseException, SQLException {
         try (Connection lock = getDataSource().getConnection()) {
             lock.setAutoCommit(true);
             call(lock, "SELECT pg_advisory_lock(?)");
             try {
+                releaseStaleLiquibaseLock(lock);
                 long start = System.nanoTime();
                 super.afterPropertiesSet();
                 log.info("migrations applied changelog={} durationMs={}", getChangeLog(),
                         (System.nanoTime() - start) / 1_000_000);
             } finally {
-                call(lock, "SELECT pg_advisory_unlock(?)");
+                unlock(lock);
             }
+        }
+    }
+
+    /**
+     * Holding the advisory lock, this replica is the only onebeat migrating: a Liquibase lock found taken was left
+     * by an attempt that died (a replica killed, a session terminated), and Liquibase would wait 5 minutes for it.
+     */
+    private static void releaseStaleLiquibaseLock(Connection connection) throws SQLException {
+        try (PreparedStatement exists = connection.prepareStatement(
+                "SELECT to_regclass('databasechangeloglock') IS NOT NULL"); ResultSet found = exists.executeQuery()) {
+            found.next();
+            if (!found.getBoolean(1)) {
+                return;
+            }
+        }
+        try (PreparedStatement release = connection.prepareStatement("""
+                UPDATE databasechangeloglock SET locked = false, lockgranted = NULL, lockedby = NULL
+                WHERE locked RETURNING id""");
+             ResultSet released = release.executeQuery()) {
+            List<Integer> ids = new ArrayList<>();
+            while (released.next()) {
+                ids.add(released.getInt(1));
+            }
+            if (!ids.isEmpty()) {
+                log.warn("stale Liquibase lock released, left by a migration that did not finish ids={}", ids);
+            }
+        }
+    }
+
+    private void unlock(Connection lock) throws SQLException {
+        try {
+            call(lock, "SELECT pg_advisory_unlock(?)");
         } catch (SQLException e) {
-            throw new LiquibaseException("could not take the migration lock: " + e.getMessage(), e);
+            // the session may be alive and still hold the lock: it must not go back to the pool
+            if (getDataSource().isWrapperFor(HikariDataSource.class)) {
+                getDataSource().unwrap(HikariDataSource.class).evictConnection(lock);
+            } else {
+                lock.abort(Runnable::run);
+            }
+            throw e;
         }
     }
 
