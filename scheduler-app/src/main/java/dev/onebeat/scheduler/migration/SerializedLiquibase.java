@@ -44,14 +44,18 @@ class SerializedLiquibase extends SpringLiquibase {
         try (Connection lock = getDataSource().getConnection()) {
             lock.setAutoCommit(true);
             call(lock, "SELECT pg_advisory_lock(?)");
+            Exception failure = null;
             try {
                 releaseStaleLiquibaseLock(lock);
                 long start = System.nanoTime();
                 super.afterPropertiesSet();
                 log.info("migrations applied changelog={} durationMs={}", getChangeLog(),
                         (System.nanoTime() - start) / 1_000_000);
+            } catch (LiquibaseException | SQLException | RuntimeException e) {
+                failure = e;
+                throw e;
             } finally {
-                unlock(lock);
+                unlock(lock, failure);
             }
         }
     }
@@ -82,7 +86,8 @@ class SerializedLiquibase extends SpringLiquibase {
         }
     }
 
-    private void unlock(Connection lock) throws SQLException {
+    /** Unlocks; a failure to unlock is added to the attempt's own failure, if any, which says more. */
+    private void unlock(Connection lock, Exception failure) throws SQLException {
         try {
             call(lock, "SELECT pg_advisory_unlock(?)");
         } catch (SQLException e) {
@@ -92,7 +97,10 @@ class SerializedLiquibase extends SpringLiquibase {
             } else {
                 lock.abort(Runnable::run);
             }
-            throw e;
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
         }
     }
 

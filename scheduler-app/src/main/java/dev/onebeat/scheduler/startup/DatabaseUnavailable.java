@@ -20,6 +20,8 @@ final class DatabaseUnavailable {
      */
     private static final Set<String> CODES = Set.of("57P01", "57P02", "57P03", "53300", "25006");
     private static final int MAX_DEPTH = 32;
+    // Hikari's error on a connection it has already closed, after the driver reported it broken; it has no SQLState
+    private static final String HIKARI_CLOSED = "Connection is closed";
 
     private DatabaseUnavailable() {
     }
@@ -33,6 +35,10 @@ final class DatabaseUnavailable {
             }
             if (cause instanceof SQLException sql && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("08") || CODES.contains(sql.getSQLState()))) {
+                return true;
+            }
+            if (cause instanceof SQLException sql && sql.getSQLState() == null
+                    && HIKARI_CLOSED.equals(sql.getMessage())) {
                 return true;
             }
         }

@@ -4,28 +4,130 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+/**
+ * Replicas started while their database is away: every session terminated every 0.25 s (on an empty database, then
+ * on a migrated one), or the server not running at all. They wait and come up, and fire; one whose server never
+ * comes back exits once {@code onebeat.startup.database-timeout} has passed, saying why. The replicas started under
+ * terminated sessions then serve a second scenario: the one sure drop of the sessions of the replica holding the
+ * next trigger of a 1 s job delays no fire after it beyond {@link #LATE_BOUND} (Quartz's {@code dbRetryInterval}).
+ */
 @ExtendWith(PostgresExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StartupDuringFaultsIT {
 
+    private static final Duration KILL_EVERY = Duration.ofMillis(250);
+    private static final Duration KILLING = Duration.ofSeconds(12);
+    private static final Duration LATE_BOUND = Duration.ofSeconds(3);
+    private static final String WAITING = "start-up waits for the database";
+
+    private final DataSource dataSource;
+    private final Ledger ledger;
+    private final Replicas replicas;
+
+    StartupDuringFaultsIT(TestDatabase database) {
+        this.dataSource = database.dataSource();
+        this.ledger = new Ledger(dataSource);
+        this.replicas = new Replicas(database, "startup-during-faults");
+    }
+
+    @AfterAll
+    void stopReplicas() throws InterruptedException {
+        replicas.close();
+    }
+
     @Test
-    void reproduce(TestDatabase database) throws Exception {
-        Ledger ledger = new Ledger(database.dataSource());
-        try (Replicas replicas = new Replicas(database, "startup-faults")) {
-            for (int round = 1; round <= 3; round++) {
-                replicas.start("r" + round + "a");
-                replicas.start("r" + round + "b", "none");
-                DatabaseFaults.killSessions(database.dataSource(), Duration.ofSeconds(15), Duration.ofMillis(250));
-                System.out.printf("round %d: a alive=%s b alive=%s%n", round, replicas.isAlive("r" + round + "a"),
-                        replicas.isAlive("r" + round + "b"));
-            }
-            Instant now = Instant.now();
-            Thread.sleep(5000);
+    @Order(1)
+    void replicasStartedWhileEverySessionIsTerminatedComeUpAndFire() throws Exception {
+        start("replica-1");
+        // replica-1 migrates the empty database meanwhile
+        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
+        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.clusterSize() == 1);
+        start("replica-2");
+        start("replica-3");
+        // on a migrated database: the registry's sync, Quartz and the rest of the start
+        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
+        Instant calm = Instant.now();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.clusterSize() == 3
+                && ledger.firesScheduledAfter(calm) >= 3);
+        for (String id : List.of("replica-1", "replica-2", "replica-3")) {
+            assertThat(replicas.isAlive(id)).as(id + " running").isTrue();
         }
+        assertThat(replicas.countLogLines(WAITING)).as("start-up steps that waited").isPositive();
+        System.out.printf("start-up under terminated sessions: waits logged=%d steps=%s%n",
+                replicas.countLogLines(WAITING), List.of("migrations", "registry sync").stream()
+                        .map(step -> step + "=" + replicas.countLogLines("step='" + step + "' attempt")).toList());
+    }
+
+    @Test
+    @Order(2)
+    void oneDropOfTheTriggerHoldersSessionsDelaysTheFollowingFiresByAtMostTheBound() {
+        AtomicReference<String> holder = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                .until(() -> holder.updateAndGet(h -> ledger.nodeHoldingNextTrigger()) != null);
+        Instant killedAt = Instant.now();
+        int killed = DatabaseFaults.killSessionsOf(dataSource, holder.get());
+        Instant until = killedAt.plusSeconds(8);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledger.firesScheduledAfter(until) >= 1);
+
+        // the instant due at the drop may fail with it and go to its retry; the ones after it must not wait
+        List<Ledger.Fire> after = ledger.fires().stream().filter(fire -> fire.scheduledAt().isAfter(
+                killedAt.plusSeconds(1)) && !fire.scheduledAt().isAfter(until)).toList();
+        Duration latest = after.stream().map(fire -> Duration.between(fire.scheduledAt(), fire.firedAt()))
+                .max(Duration::compareTo).orElseThrow();
+        System.out.printf("one drop of the sessions of %s (%d terminated): fires after it=%d, latest %d ms late%n",
+                holder.get(), killed, after.size(), latest.toMillis());
+        assertThat(killed).as("sessions of " + holder.get()).isPositive();
+        assertThat(after).as("every second after the drop fired once").hasSize(7);
+        assertThat(after).allSatisfy(fire -> assertThat(Duration.between(fire.scheduledAt(), fire.firedAt()))
+                .as("lateness of " + fire).isLessThanOrEqualTo(LATE_BOUND));
+    }
+
+    @Test
+    @Order(3)
+    void replicaStartedWhileTheServerIsDownWaitsForItAndOneWhoseServerNeverReturnsGivesUpAfterItsTimeout()
+            throws Exception {
+        try (PrivatePostgres server = PrivatePostgres.startPrimary("startup_down")) {
+            server.createDatabase("onebeat");
+            server.stop();
+            TestDatabase down = new TestDatabase("onebeat", server.jdbcUrl("onebeat"), PrivatePostgres.SUPERUSER, "");
+            try (Replicas downReplicas = new Replicas(down, "startup-server-down")) {
+                downReplicas.start("patient", "fanout");
+                downReplicas.start("impatient", "none", "--onebeat.startup.database-timeout=3s");
+
+                assertThat(downReplicas.awaitExit("impatient", Duration.ofSeconds(90))).as("exit status").isEqualTo(1);
+                assertThat(downReplicas.logged("impatient", "The database could not be reached while starting: step "
+                        + "'migrations'")).as("failure analysis").isTrue();
+                assertThat(downReplicas.logged("impatient", "onebeat.startup.database-timeout=PT3S")).isTrue();
+                assertThat(downReplicas.isAlive("patient")).as("patient still waiting").isTrue();
+
+                server.start();
+                Ledger downLedger = new Ledger(down.dataSource());
+                await().atMost(Duration.ofSeconds(60)).until(() -> downLedger.fires().size() >= 2);
+                assertThat(downReplicas.logged("patient", "start-up step reached the database step='migrations'"))
+                        .isTrue();
+            }
+        }
+    }
+
+    /** A replica of the 1 s job whose sessions name it, so that they can be told from the others'. */
+    private void start(String id) {
+        replicas.start(id, "fanout", "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id);
     }
 }
