@@ -58,17 +58,15 @@ class StartupDuringFaultsIT {
     void replicasStartedWhileEverySessionIsTerminatedComeUpAndFire() throws Exception {
         start("replica-1");
         // replica-1 migrates the empty database meanwhile
-        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
-        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.clusterSize() == 1);
+        killWhileBuilding("replica-1");
+        await().atMost(Duration.ofMinutes(2)).until(() -> ledger.clusterSize() == 1);
         start("replica-2");
         start("replica-3");
-        // on the migrated database, from when both begin to build their application context
-        await().atMost(Duration.ofSeconds(60)).until(() -> replicas.logged("replica-2", CONTEXT)
-                && replicas.logged("replica-3", CONTEXT));
-        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
+        // on the migrated database
+        killWhileBuilding("replica-2", "replica-3");
         Instant calm = Instant.now();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.clusterSize() == 3
+        await().atMost(Duration.ofMinutes(2)).until(() -> ledger.clusterSize() == 3
                 && ledger.firesScheduledAfter(calm) >= 3);
         for (String id : List.of("replica-1", "replica-2", "replica-3")) {
             assertThat(replicas.isAlive(id)).as(id + " running").isTrue();
@@ -130,6 +128,17 @@ class StartupDuringFaultsIT {
                         .isTrue();
             }
         }
+    }
+
+    /**
+     * Terminates every session every {@link #KILL_EVERY} for {@link #KILLING}, from when the replicas begin to build
+     * their application context (their first step on the database follows): a loaded machine may take a minute to
+     * get there.
+     */
+    private void killWhileBuilding(String... ids) throws InterruptedException {
+        await().atMost(Duration.ofMinutes(2)).until(() -> List.of(ids).stream()
+                .allMatch(id -> replicas.logged(id, CONTEXT)));
+        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
     }
 
     /**
