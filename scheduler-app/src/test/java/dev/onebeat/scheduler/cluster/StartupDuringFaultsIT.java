@@ -115,7 +115,7 @@ class StartupDuringFaultsIT {
                 downReplicas.start("patient", "fanout");
                 downReplicas.start("impatient", "none", "--onebeat.startup.database-timeout=3s");
 
-                assertThat(downReplicas.awaitExit("impatient", Duration.ofSeconds(90))).as("exit status").isEqualTo(1);
+                assertThat(downReplicas.awaitExit("impatient", Duration.ofMinutes(3))).as("exit status").isEqualTo(1);
                 assertThat(downReplicas.logged("impatient", "The database could not be reached while starting: step "
                         + "'migrations'")).as("failure analysis").isTrue();
                 assertThat(downReplicas.logged("impatient", "onebeat.startup.database-timeout=PT3S")).isTrue();
