@@ -83,8 +83,10 @@ class StartupDuringFaultsIT {
     void oneDropOfTheSessionsOfTheReplicaFiringDelaysTheFollowingFiresByAtMostTheBound() {
         // dropped in the middle of a fire: the fire fails, and so does Quartz's completion of it, which keeps the
         // schedule's trigger blocked until it is tried again after dbRetryInterval
+        Instant calm = Instant.now();
+        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.firesScheduledAfter(calm) >= 2);
         AtomicReference<String> firing = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
                 .until(() -> firing.updateAndGet(h -> ledger.nodeExecuting()) != null);
         Instant killedAt = Instant.now();
         int killed = DatabaseFaults.killSessionsOf(dataSource, firing.get());
