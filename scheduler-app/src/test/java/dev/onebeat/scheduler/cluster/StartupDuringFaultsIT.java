@@ -25,8 +25,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * on a migrated one), or the server not running at all. They wait and come up, and fire; one whose server never
  * comes back exits once {@code onebeat.startup.database-timeout} has passed, saying why. The replicas started under
  * terminated sessions then serve a second scenario (issue 24, item 6): one drop of every session of the replica holding
- * the 1 s job's next trigger delays none of the following fires by more than {@link #LATE_BOUND}, where Quartz's
- * default {@code dbRetryInterval} of 15 s held the job's trigger that long.
+ * the 1 s job's next trigger delays none of the following fires by more than {@link #LATE_BOUND} (a chaos run saw a
+ * 1 s job go 14.9 s late under Quartz's default {@code dbRetryInterval} of 15 s). Measured: about 1 s. The drop lands
+ * in Quartz's row-lock retries (three, 1 s apart), which absorb it; with {@code dbRetryInterval=15000} it stayed
+ * within the bound too, so this bounds the lateness of one drop without isolating that setting.
  */
 @ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -81,9 +83,8 @@ class StartupDuringFaultsIT {
     @Test
     @Order(2)
     void oneDropOfTheSessionsOfTheTriggerHolderDelaysTheFollowingFiresByAtMostTheBound() {
-        // dropped while the replica holds the job's next trigger, acquired ahead of its instant: its next statements,
-        // marking the trigger fired and then releasing it, fail on dead connections, and Quartz tries the release
-        // again only after dbRetryInterval, the trigger kept meanwhile while the replica still checks in
+        // dropped while the replica holds the job's next trigger, acquired ahead of its instant: its next statements
+        // (taking Quartz's row lock to mark the trigger fired) meet dead connections
         Instant calm = Instant.now();
         await().atMost(Duration.ofSeconds(60)).until(() -> ledger.firesScheduledAfter(calm) >= 2);
         AtomicReference<String> holder = new AtomicReference<>();
