@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.migration;
 
+import dev.onebeat.scheduler.startup.DatabaseStartup;
 import javax.sql.DataSource;
 import liquibase.integration.spring.SpringLiquibase;
 import org.springframework.beans.factory.annotation.Value;
@@ -11,10 +12,10 @@ import org.springframework.context.annotation.Configuration;
 class MigrationConfiguration {
 
     @Bean
-    SpringLiquibase liquibase(DataSource dataSource,
+    SpringLiquibase liquibase(DataSource dataSource, DatabaseStartup startup,
                               @Value("${spring.liquibase.change-log:classpath:db/onebeat/changelog-master.xml}")
                               String changeLog) {
-        SpringLiquibase liquibase = new SerializedLiquibase();
+        SpringLiquibase liquibase = new SerializedLiquibase(startup);
         liquibase.setDataSource(dataSource);
         liquibase.setChangeLog(changeLog);
         return liquibase;

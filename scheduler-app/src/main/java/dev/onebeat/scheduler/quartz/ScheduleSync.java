@@ -6,6 +6,7 @@ import dev.onebeat.scheduler.registry.JobRegistry;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.registry.ScheduleKeys;
+import dev.onebeat.scheduler.startup.DatabaseStartup;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,10 +60,13 @@ public class ScheduleSync implements SmartInitializingSingleton {
     private final JobCatalog catalog;
     private final ScheduleTriggers triggers;
     private final Orphans orphans;
+    private final DatabaseStartup startup;
 
     ScheduleSync(Scheduler scheduler, JobRegistry registry, Clock clock, TransactionTemplate transactions,
-                 RuntimeJobStore runtimeJobs, JobCatalog catalog, ScheduleTriggers triggers, Orphans orphans) {
+                 RuntimeJobStore runtimeJobs, JobCatalog catalog, ScheduleTriggers triggers, Orphans orphans,
+                 DatabaseStartup startup) {
         this.orphans = orphans;
+        this.startup = startup;
         this.scheduler = scheduler;
         this.registry = registry;
         this.clock = clock;
@@ -89,8 +93,13 @@ public class ScheduleSync implements SmartInitializingSingleton {
         catalog.delete(name);
     }
 
+    /** Syncs, from the start again while the database cannot be reached: every write is idempotent. */
     @Override
     public void afterSingletonsInstantiated() {
+        startup.run("registry sync", this::sync);
+    }
+
+    private void sync() throws SchedulerException {
         runtimeJobs.reload();
         QuartzWork.inTransaction(transactions, () -> {
             addIfMissing(QuartzTriggers.scheduleJob().getKey(), true);

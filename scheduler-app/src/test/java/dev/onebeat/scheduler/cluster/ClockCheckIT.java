@@ -2,6 +2,8 @@ package dev.onebeat.scheduler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.startup.DatabaseStartup;
+import dev.onebeat.scheduler.startup.StartupProperties;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Clock;
@@ -18,7 +20,8 @@ class ClockCheckIT {
 
     @Test
     void replicaClockInStepWithTheDatabaseIsReportedWithoutWarning(TestDatabase database, CapturedOutput output) {
-        ClockCheck check = new ClockCheck(JdbcClient.create(database.dataSource()), Clock.systemUTC());
+        ClockCheck check = new ClockCheck(JdbcClient.create(database.dataSource()), Clock.systemUTC(),
+                new DatabaseStartup(StartupProperties.DEFAULTS));
 
         check.checkAtStartup();
         Health health = check.health();
@@ -31,7 +34,8 @@ class ClockCheckIT {
     @Test
     void replicaClockFiveSecondsAheadIsWarnedAtStartupAndInHealth(TestDatabase database, CapturedOutput output) {
         Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(5));
-        ClockCheck check = new ClockCheck(JdbcClient.create(database.dataSource()), ahead);
+        ClockCheck check = new ClockCheck(JdbcClient.create(database.dataSource()), ahead,
+                new DatabaseStartup(StartupProperties.DEFAULTS));
 
         check.checkAtStartup();
         Health health = check.health();

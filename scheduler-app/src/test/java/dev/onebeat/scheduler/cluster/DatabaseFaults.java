@@ -69,6 +69,26 @@ public final class DatabaseFaults {
         return killed;
     }
 
+    /**
+     * Terminates, once, every session that names itself {@code applicationName} (pgjdbc's {@code ApplicationName})
+     * in the database of {@code dataSource}.
+     *
+     * @return how many sessions were terminated
+     */
+    public static int killSessionsOf(DataSource dataSource, String applicationName) {
+        try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement("""
+                SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = ?""")) {
+            statement.setString(1, applicationName);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not terminate the sessions of " + applicationName, e);
+        }
+    }
+
     /** One instant as {@code GET /api/jobs/{name}/instants} gives it. */
     public record Judged(Instant instant, String outcome, String reason, Instant graceEnds) {
 

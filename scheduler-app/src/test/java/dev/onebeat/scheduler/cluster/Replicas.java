@@ -117,6 +117,15 @@ final class Replicas implements AutoCloseable {
         return processes.get(id).isAlive();
     }
 
+    /** Waits for a replica to exit by itself, and returns its exit status. */
+    int awaitExit(String id, Duration timeout) throws InterruptedException {
+        Process process = processes.get(id);
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("replica " + id + " still running after " + timeout);
+        }
+        return process.exitValue();
+    }
+
     /** @return whether the replica's log has a line containing {@code text} */
     boolean logged(String id, String text) {
         try (var lines = Files.lines(logDir.resolve(id + ".log"))) {

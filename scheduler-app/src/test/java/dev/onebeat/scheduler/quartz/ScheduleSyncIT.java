@@ -14,6 +14,8 @@ import dev.onebeat.scheduler.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.registry.RegisteredJob;
 import dev.onebeat.scheduler.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.registry.ScheduleKeys;
+import dev.onebeat.scheduler.startup.DatabaseStartup;
+import dev.onebeat.scheduler.startup.StartupProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -288,7 +290,8 @@ class ScheduleSyncIT {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
-                triggers, new Orphans(catalog, nodes, transactions, jdbc)).afterSingletonsInstantiated();
+                triggers, new Orphans(catalog, nodes, transactions, jdbc), new DatabaseStartup(StartupProperties.DEFAULTS))
+                .afterSingletonsInstantiated();
     }
 
     private static PeriodicJob job(String name, long everySeconds) {
