@@ -3,6 +3,8 @@ package dev.onebeat.scheduler.migration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.scheduler.startup.DatabaseStartup;
+import dev.onebeat.scheduler.startup.StartupProperties;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Connection;
@@ -28,7 +30,8 @@ class SerializedLiquibaseIT {
             pool.setMaximumPoolSize(1);
             pool.addDataSourceProperty("socketTimeout", "1");
             pool.addDataSourceProperty("options", "-c lock_timeout=3s -c idle_in_transaction_session_timeout=10s");
-            SerializedLiquibase liquibase = new SerializedLiquibase();
+            SerializedLiquibase liquibase = new SerializedLiquibase(
+                    new DatabaseStartup(StartupProperties.DEFAULTS));
             liquibase.setDataSource(pool);
             liquibase.setResourceLoader(new DefaultResourceLoader());
             liquibase.setChangeLog("classpath:db/test/slow-migration.sql");
