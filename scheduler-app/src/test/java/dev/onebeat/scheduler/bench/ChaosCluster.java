@@ -4,9 +4,15 @@ import dev.onebeat.scheduler.cluster.DatabaseFaults;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.transport.testing.PrivateRedis;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -97,10 +103,52 @@ final class ChaosCluster implements AutoCloseable {
                 prefix + "queue=" + QUEUE);
     }
 
-    /** Launches every replica and waits until each answers UP. */
-    void startReplicas() {
+    /**
+     * Launches every replica and waits until each answers UP, launching again any that exits meanwhile.
+     *
+     * @throws IllegalStateException if they are not all up within {@code timeout}
+     */
+    void startReplicas(Duration timeout) throws InterruptedException {
         ids.forEach(this::launch);
-        ids.forEach(replicas::awaitUp);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ids.stream().allMatch(replicas::isUp)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("replicas " + ids.stream().filter(id -> !replicas.isUp(id)).toList()
+                        + " not up within " + timeout + ", see " + replicas.logs());
+            }
+            supervise();
+            Thread.sleep(500);
+        }
+    }
+
+    /**
+     * @return how far ahead of this JVM's clock the skewed replica dates its HTTP answers ({@code Date}, whole
+     *     seconds, so up to 1 s below its skew), the most of five answers; empty without a skewed replica
+     */
+    Optional<Long> skewSeen() throws InterruptedException {
+        if (options.skew().isZero()) {
+            return Optional.empty();
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        URI health = URI.create(replicas.baseUrl(ids.get(ids.size() - 1)) + "/actuator/health");
+        long most = Long.MIN_VALUE;
+        for (int i = 0; i < 5; i++) {
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(5))
+                        .build(), HttpResponse.BodyHandlers.discarding());
+                long received = System.currentTimeMillis();
+                Optional<String> date = response.headers().firstValue("Date");
+                if (date.isPresent()) {
+                    long dated = ZonedDateTime.parse(date.get(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()
+                            .toEpochMilli();
+                    most = Math.max(most, dated - received);
+                }
+            } catch (IOException e) {
+                // a replica restarting: the other answers will do
+            }
+            Thread.sleep(230);
+        }
+        return most == Long.MIN_VALUE ? Optional.empty() : Optional.of(most);
     }
 
     List<String> ids() {

@@ -28,7 +28,8 @@ public record ChaosOptions(long seed, Duration duration, Duration calm, int repl
                            Set<ChaosFault> faults, String externalAdminUrl, int groupJobs,
                            List<String> replicaJvmOptions) {
 
-    static final String DEFAULT_REPLICA_OPTS = "-Xmx384m -XX:+UseSerialGC";
+    // C1 only and the serial collector: three replicas, PostgreSQL and the broker share the machine's cores
+    static final String DEFAULT_REPLICA_OPTS = "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
     public ChaosOptions {
         requirePositive("duration", duration);

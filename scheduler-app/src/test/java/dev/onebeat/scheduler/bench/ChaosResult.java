@@ -19,6 +19,8 @@ import java.util.TreeMap;
  * @param sessionsTerminated database sessions terminated in all
  * @param replicaKills replicas killed with {@code kill -9} (and launched again)
  * @param exits replicas that exited by themselves (and were launched again), with their status
+ * @param skewSeenMillis how far ahead of the run's clock the skewed replica dated its HTTP answers (whole seconds:
+ *     up to 1 s below its skew), null without a skewed replica
  * @param skewLoggedMillis database time minus the skewed replica's time as its clock check logged it, null if none
  * @param expected instants due in {@code [from, to)}, over every job
  * @param outcomes those instants per outcome, as the instants API judges them ({@code none …} for none)
@@ -36,7 +38,7 @@ import java.util.TreeMap;
  * @param lostOnBroker rows marked published whose key is not on the broker
  */
 public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated,
-                          int replicaKills, List<String> exits, Long skewLoggedMillis, long expected,
+                          int replicaKills, List<String> exits, Long skewSeenMillis, Long skewLoggedMillis, long expected,
                           Map<String, Long> outcomes, long commits, long duplicateCommits, long duplicateKeys,
                           long tasks, Map<String, Long> unpublished, Map<String, Long> earlyFires, long earliestMillis,
                           long brokerMessages, long republishedKeys, long extraMessages, long lostOnBroker) {
@@ -100,6 +102,8 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
         out.printf(Locale.ROOT, "  replicas killed (kill -9)     %d%n", replicaKills);
         out.printf(Locale.ROOT, "  replicas exited by themselves %d%s%n", exits.size(),
                 exits.isEmpty() ? "" : " " + exits);
+        out.printf(Locale.ROOT, "  skewed replica's HTTP Date    %s%n", skewSeenMillis == null ? "none"
+                : skewSeenMillis + " ms ahead (whole seconds)");
         out.printf(Locale.ROOT, "  skewed replica's clock check  %s%n", skewLoggedMillis == null ? "none logged"
                 : "database time minus replica time = " + skewLoggedMillis + " ms");
         out.printf(Locale.ROOT, "%n  %-44s %8d%n", "expected instants (every job)", expected);

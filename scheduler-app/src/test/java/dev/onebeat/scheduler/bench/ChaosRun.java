@@ -27,6 +27,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 public final class ChaosRun {
 
+    // generous: on a loaded machine a replica has taken minutes to start
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(10);
     private static final Duration FIRST_FIRES_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TICK = Duration.ofMillis(200);
 
@@ -62,14 +64,15 @@ public final class ChaosRun {
                     ChaosCluster.SINGLE_JOB, options.groupJobs(), options.externalAdminUrl() == null
                             ? "private PostgreSQL " + cluster.database().name() : cluster.database().name(),
                     cluster.broker().url(), logDir.toAbsolutePath());
-            cluster.startReplicas();
+            cluster.startReplicas(START_TIMEOUT);
+            Long skewSeen = cluster.skewSeen().orElse(null);
             awaitFirstFires(cluster);
             Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
             startNanos = System.nanoTime();
             inflictFaults(cluster);
             Instant to = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             waitSupervising(cluster, options.calm());
-            return new ChaosTally(cluster, options).tally(from, to, inflicted, sessionsTerminated);
+            return new ChaosTally(cluster, options).tally(from, to, inflicted, sessionsTerminated, skewSeen);
         }
     }
 

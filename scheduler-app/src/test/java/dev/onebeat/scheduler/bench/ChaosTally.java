@@ -33,7 +33,8 @@ final class ChaosTally {
         this.jdbc = JdbcClient.create(new DriverManagerDataSource(cluster.database().url()));
     }
 
-    ChaosResult tally(Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated) {
+    ChaosResult tally(Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated,
+                      Long skewSeen) {
         Map<String, Long> outcomes = new TreeMap<>();
         long expected = expected(from, to, 1) + options.groupJobs() * expected(from, to, 2);
         List<String> jobs = new ArrayList<>(List.of(ChaosCluster.SINGLE_JOB));
@@ -55,7 +56,8 @@ final class ChaosTally {
                 .query(String.class).list();
         long lost = published.stream().filter(key -> !publishes.containsKey(key)).count();
         return new ChaosResult(options.seed(), from, to, Map.copyOf(faults), sessionsTerminated, cluster.kills(),
-                cluster.exits(), cluster.skewLogged().orElse(null), expected, outcomes,
+                cluster.exits(), skewSeen,
+                cluster.skewLogged().orElse(null), expected, outcomes,
                 count("SELECT count(*) FROM onebeat_fire WHERE run_id = ''"),
                 DatabaseFaults.duplicateCommits(jdbc),
                 count("""

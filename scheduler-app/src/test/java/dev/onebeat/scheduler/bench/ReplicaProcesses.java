@@ -137,6 +137,25 @@ final class ReplicaProcesses implements AutoCloseable {
         }
     }
 
+    /** @return whether replica {@code id} answers UP on {@code /actuator/health} now; false if it is not running */
+    boolean isUp(String id) {
+        Replica replica = replicas.get(id);
+        if (replica == null || !replica.process().isAlive()) {
+            return false;
+        }
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + "/actuator/health"))
+                .timeout(Duration.ofSeconds(2)).build();
+        try {
+            HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().contains("\"UP\"");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Launches replica {@code id} and waits until it is up. */
     StartUp start(String id) {
         launch(id);
