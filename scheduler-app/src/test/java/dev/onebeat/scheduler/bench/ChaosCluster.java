@@ -104,17 +104,17 @@ final class ChaosCluster implements AutoCloseable {
     }
 
     /**
-     * Launches every replica and waits until each answers UP, launching again any that exits meanwhile.
+     * Launches every replica and waits until each has started, launching again any that exits meanwhile.
      *
      * @throws IllegalStateException if they are not all up within {@code timeout}
      */
     void startReplicas(Duration timeout) throws InterruptedException {
         ids.forEach(this::launch);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!ids.stream().allMatch(replicas::isUp)) {
+        while (!ids.stream().allMatch(replicas::hasStarted)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("replicas " + ids.stream().filter(id -> !replicas.isUp(id)).toList()
-                        + " not up within " + timeout + ", see " + replicas.logs());
+                throw new IllegalStateException("replicas " + ids.stream().filter(id -> !replicas.hasStarted(id)).toList()
+                        + " not started within " + timeout + ", see " + replicas.logs());
             }
             supervise();
             Thread.sleep(500);

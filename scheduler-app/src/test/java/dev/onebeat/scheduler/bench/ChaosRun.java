@@ -28,7 +28,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 public final class ChaosRun {
 
     // generous: on a loaded machine a replica has taken minutes to start
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(10);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(15);
     private static final Duration FIRST_FIRES_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TICK = Duration.ofMillis(200);
 
