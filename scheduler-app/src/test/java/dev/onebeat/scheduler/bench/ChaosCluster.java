@@ -104,12 +104,12 @@ final class ChaosCluster implements AutoCloseable {
     }
 
     /**
-     * Launches every replica and waits until each has started, launching again any that exits meanwhile.
+     * Launches every replica not launched yet and waits until each has started, launching again any that exits meanwhile.
      *
      * @throws IllegalStateException if they are not all up within {@code timeout}
      */
     void startReplicas(Duration timeout) throws InterruptedException {
-        ids.forEach(this::launch);
+        ids.stream().filter(id -> replicas.process(id) == null).forEach(this::launch);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!ids.stream().allMatch(replicas::hasStarted)) {
             if (System.nanoTime() > deadline) {
