@@ -28,14 +28,14 @@ import java.util.TreeMap;
  * @param duplicateCommits (job, instant) committed more than once
  * @param duplicateKeys idempotency keys held by more than one outbox row
  * @param tasks outbox rows
- * @param unpublished outbox rows not published after the calm, per status
+ * @param unpublished outbox rows of instants before {@code to} not published after the calm, per status
  * @param earlyFires fires whose tasks were written before their instant by the database's clock, per replica
  * @param earliestMillis how far before its instant the earliest of them was written
  * @param brokerMessages messages on the broker
  * @param republishedKeys keys the broker holds more than one message of (allowed: the same key, deduplicated by
  *     consumers)
  * @param extraMessages messages beyond the first of their key
- * @param lostOnBroker rows marked published whose key is not on the broker
+ * @param lostOnBroker rows of instants before {@code to} marked published whose key is not on the broker
  */
 public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated,
                           int replicaKills, List<String> exits, Long skewSeenMillis, Long skewLoggedMillis, long expected,
