@@ -77,6 +77,14 @@ final class ReplicaProcesses implements AutoCloseable {
 
     /** Launches replica {@code id} with further {@code --name=value} arguments after its own. */
     void launch(String id, List<String> arguments) {
+        launch(id, arguments, List.of(), Map.of());
+    }
+
+    /**
+     * Launches replica {@code id} with its command line run by {@code wrapper} (such as {@code faketime -f +2s}),
+     * with {@code environment} added to the inherited one.
+     */
+    void launch(String id, List<String> arguments, List<String> wrapper, Map<String, String> environment) {
         int port = freePort();
         Path log = logDir.resolve(id + "-" + System.currentTimeMillis() + ".log");
         List<String> own = new ArrayList<>(List.of(
@@ -86,10 +94,13 @@ final class ReplicaProcesses implements AutoCloseable {
                 "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.jobs-dir=" + logDir.resolve("no-jobs")));
         own.addAll(arguments);
-        List<String> command = launcher.command(own);
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(launcher.command(own));
         try {
             long launched = System.nanoTime();
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             replicas.put(id, new Replica(id, process, port, log, launched));
             logs.add(log);
         } catch (IOException e) {
@@ -126,6 +137,28 @@ final class ReplicaProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * @return whether replica {@code id} has started: its web server answers {@code /actuator/health}, UP or not (a
+     *     replica's health may be DOWN for a while under faults, and a loaded machine answers slowly)
+     */
+    boolean hasStarted(String id) {
+        Replica replica = replicas.get(id);
+        if (replica == null || !replica.process().isAlive()) {
+            return false;
+        }
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + "/actuator/health"))
+                .timeout(Duration.ofSeconds(10)).build();
+        try {
+            int status = http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode();
+            return status == 200 || status == 503;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Launches replica {@code id} and waits until it is up. */
     StartUp start(String id) {
         launch(id);
@@ -138,6 +171,8 @@ final class ReplicaProcesses implements AutoCloseable {
         if (replica == null) {
             return;
         }
+        // a wrapper such as faketime does not pass SIGTERM on to the JVM it started
+        replica.process().descendants().forEach(ProcessHandle::destroy);
         replica.process().destroy();
         try {
             if (!replica.process().waitFor(60, TimeUnit.SECONDS)) {
@@ -147,6 +182,32 @@ final class ReplicaProcesses implements AutoCloseable {
             Thread.currentThread().interrupt();
             replica.process().destroyForcibly();
         }
+    }
+
+    /** SIGKILL of the replica's JVM (and of its wrapper): no shutdown hook runs; waits for the process to end. */
+    void kill(String id) {
+        Replica replica = replicas.remove(id);
+        if (replica == null) {
+            return;
+        }
+        replica.process().descendants().forEach(ProcessHandle::destroyForcibly);
+        replica.process().destroyForcibly();
+        try {
+            replica.process().waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return the process of a launched replica that was neither stopped nor killed since, or null */
+    Process process(String id) {
+        Replica replica = replicas.get(id);
+        return replica == null ? null : replica.process();
+    }
+
+    /** @return the log of the replica's latest launch */
+    Path log(String id) {
+        return replicas.get(id).log();
     }
 
     /** @return {@code http://127.0.0.1:<port>} of a running replica */
