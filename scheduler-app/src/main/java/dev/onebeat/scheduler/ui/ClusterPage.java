@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.ui;
 
 import dev.onebeat.scheduler.admin.LockTable;
+import dev.onebeat.scheduler.cluster.ClockProperties;
 import dev.onebeat.scheduler.cluster.ClusterState;
 import dev.onebeat.scheduler.cluster.Tzdata;
 import org.springframework.stereotype.Controller;
@@ -8,18 +9,21 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
 /**
- * {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in and time-zone data (a
- * version other than this replica's is marked), the job locks ShedLock holds now and those taken last.
+ * {@code GET /ui/cluster}: the replicas Quartz knows with their last check-in, clock against the database's (one off
+ * beyond {@code onebeat.cluster.max-clock-skew} is marked: its firing is on hold) and time-zone data (a version other
+ * than this replica's is marked), the job locks ShedLock holds now and those taken last.
  */
 @Controller
 class ClusterPage {
 
     private final ClusterState cluster;
     private final LockTable locks;
+    private final ClockProperties clock;
 
-    ClusterPage(ClusterState cluster, LockTable locks) {
+    ClusterPage(ClusterState cluster, LockTable locks, ClockProperties clock) {
         this.cluster = cluster;
         this.locks = locks;
+        this.clock = clock;
     }
 
     @GetMapping("/ui/cluster")
@@ -27,6 +31,7 @@ class ClusterPage {
         model.addAttribute("page", "cluster");
         model.addAttribute("nodes", cluster.nodes());
         model.addAttribute("tzdata", Tzdata.version());
+        model.addAttribute("maxSkewMillis", clock.maxClockSkew().toMillis());
         model.addAttribute("held", locks.latest(true, 100));
         model.addAttribute("locks", locks.latest(false, 20));
         return "cluster";
