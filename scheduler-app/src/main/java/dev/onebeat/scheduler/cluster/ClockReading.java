@@ -8,14 +8,17 @@ import java.util.Objects;
  * One reading of the database's clock ({@code clock_timestamp()}) between two readings of this replica's.
  *
  * <p>The database read its clock at some moment of the round trip, unknown: {@link #skew()} takes the middle, the
- * best estimate; {@link #until} takes the end, the smallest offset the reading allows, so that a wait computed from
- * it never ends before the database's clock has reached the instant.
+ * best estimate; {@link #until} takes the end, so that a wait computed from it never ends before the database's clock
+ * has reached the instant. The database's time later is told from the reading by the monotonic clock
+ * ({@link System#nanoTime()}), not the replica's wall clock: a clock stepped between two readings (NTP, an operator)
+ * leaves the waits right.
  *
  * @param sentAt this replica's time before the query
  * @param database the database's time in the query
  * @param receivedAt this replica's time after the answer
+ * @param receivedNanos {@link System#nanoTime()} after the answer
  */
-public record ClockReading(Instant sentAt, Instant database, Instant receivedAt) {
+public record ClockReading(Instant sentAt, Instant database, Instant receivedAt, long receivedNanos) {
 
     public ClockReading {
         Objects.requireNonNull(sentAt, "sentAt must not be null");
@@ -39,11 +42,11 @@ public record ClockReading(Instant sentAt, Instant database, Instant receivedAt)
 
     /**
      * @param instant a time, by the database's clock
-     * @param replicaNow this replica's time now
+     * @param nanosNow {@link System#nanoTime()} now
      * @return how long until the database's clock reaches {@code instant}, at the most (zero or negative if it has)
      */
-    public Duration until(Instant instant, Instant replicaNow) {
-        Instant databaseNowAtLeast = replicaNow.plus(Duration.between(receivedAt, database));
+    public Duration until(Instant instant, long nanosNow) {
+        Instant databaseNowAtLeast = database.plusNanos(nanosNow - receivedNanos);
         return Duration.between(databaseNowAtLeast, instant);
     }
 }

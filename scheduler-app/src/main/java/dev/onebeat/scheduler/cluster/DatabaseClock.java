@@ -40,7 +40,7 @@ public class DatabaseClock {
         // clock_timestamp(), not now(): now() is the start of the transaction, older than the query under a pooler
         OffsetDateTime database = jdbc.sql("SELECT clock_timestamp()")
                 .query((rs, row) -> rs.getObject(1, OffsetDateTime.class)).single();
-        ClockReading reading = new ClockReading(sent, database.toInstant(), clock.instant());
+        ClockReading reading = new ClockReading(sent, database.toInstant(), clock.instant(), System.nanoTime());
         last = reading;
         return reading;
     }
@@ -68,7 +68,7 @@ public class DatabaseClock {
                 return true;
             }
         }
-        Duration wait = reading.until(instant, clock.instant());
+        Duration wait = reading.until(instant, System.nanoTime());
         if (wait.compareTo(MAX_WAIT) > 0) {
             return false;
         }
@@ -80,7 +80,7 @@ public class DatabaseClock {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
-                wait = reading.until(instant, clock.instant());
+                wait = reading.until(instant, System.nanoTime());
             }
         } finally {
             if (interrupted) {
@@ -93,6 +93,6 @@ public class DatabaseClock {
     /** @return how far {@code instant} lies ahead of the database's clock now, by the latest reading (zero if none) */
     public Duration ahead(Instant instant) {
         ClockReading reading = last;
-        return reading == null ? Duration.ZERO : reading.until(instant, clock.instant());
+        return reading == null ? Duration.ZERO : reading.until(instant, System.nanoTime());
     }
 }
