@@ -90,6 +90,15 @@ public class DatabaseClock {
         return true;
     }
 
+    /**
+     * @return the database's time now as the latest reading tells it (by the monotonic clock since, from the end of
+     *     its round trip: at most a round trip early); this replica's time if there is no reading yet
+     */
+    public Instant now() {
+        ClockReading reading = last;
+        return reading == null ? clock.instant() : reading.database().plusNanos(System.nanoTime() - reading.receivedNanos());
+    }
+
     /** @return how far {@code instant} lies ahead of the database's clock now, by the latest reading (zero if none) */
     public Duration ahead(Instant instant) {
         ClockReading reading = last;

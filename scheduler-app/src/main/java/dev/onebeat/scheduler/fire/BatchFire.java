@@ -107,8 +107,9 @@ public class BatchFire {
                     scheduledAt, node, jobs.size(), e.toString(), e);
             return new Outcome(List.of(), jobs);
         }
-        Instant committed = clock.instant();
-        report(batch, scheduledAt, trigger, node, Duration.between(start, committed), Duration.between(scheduledAt, committed));
+        // the lag by the database's clock, the cluster's one (as FirePath's)
+        report(batch, scheduledAt, trigger, node, Duration.between(start, clock.instant()),
+                Duration.between(scheduledAt, databaseClock.now()));
         return new Outcome(batch.fired, batch.busy);
     }
 

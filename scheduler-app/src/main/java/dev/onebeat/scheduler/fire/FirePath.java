@@ -133,7 +133,8 @@ public class FirePath {
         if (result.outcome() == FireOutcome.DUPLICATE) {
             reports.duplicate(result, node, trigger, false);
         } else {
-            reports.committed(result, Duration.between(scheduledAt, clock.instant()), node, trigger, false);
+            // the lag by the database's clock, the cluster's one: the same whichever replica fired
+            reports.committed(result, Duration.between(scheduledAt, databaseClock.now()), node, trigger, false);
         }
         return result;
     }

@@ -4,6 +4,7 @@ import dev.onebeat.scheduler.admin.LockTable;
 import dev.onebeat.scheduler.cluster.ClockProperties;
 import dev.onebeat.scheduler.cluster.ClusterState;
 import dev.onebeat.scheduler.cluster.Tzdata;
+import java.util.List;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -29,9 +30,14 @@ class ClusterPage {
     @GetMapping("/ui/cluster")
     String cluster(Model model) {
         model.addAttribute("page", "cluster");
-        model.addAttribute("nodes", cluster.nodes());
+        List<ClusterState.Node> nodes = cluster.nodes();
+        long maxSkewMillis = clock.maxClockSkew().toMillis();
+        model.addAttribute("nodes", nodes);
+        // as each replica's guard judges itself: off beyond the maximum, either way, it holds its firing
+        model.addAttribute("offClock", nodes.stream().filter(node -> Math.abs(node.clockSkewMillis()) > maxSkewMillis)
+                .map(ClusterState.Node::instanceId).toList());
         model.addAttribute("tzdata", Tzdata.version());
-        model.addAttribute("maxSkewMillis", clock.maxClockSkew().toMillis());
+        model.addAttribute("maxSkewMillis", maxSkewMillis);
         model.addAttribute("held", locks.latest(true, 100));
         model.addAttribute("locks", locks.latest(false, 20));
         return "cluster";
