@@ -196,6 +196,8 @@ class ApiIT {
     @Test
     void aFireThatBeganBeforeItsInstantByTheDatabasesClockIsShownEarlyWithItsNegativeLag() throws Exception {
         // as a replica whose clock ran 1.9 s ahead wrote it before fires waited for the database's time
+        Object memberSince = jdbc.sql("SELECT member_since FROM onebeat_job WHERE name = 'weekday-report'")
+                .query().singleValue();
         jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'weekday-report'").update();
         jdbc.sql("""
                 INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
@@ -213,6 +215,7 @@ class ApiIT {
         } finally {
             jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'weekday-report' AND scheduled_at = '2026-06-01T06:30:00Z'")
                     .update();
+            jdbc.sql("UPDATE onebeat_job SET member_since = ? WHERE name = 'weekday-report'").param(memberSince).update();
         }
     }
 
