@@ -57,7 +57,7 @@ class ClockSkewIT {
                     // the JVM's timed waits run on the monotonic clock: faked, they misbehave
                     "FAKETIME_DONT_FAKE_MONOTONIC", "1"), ARGUMENTS);
             // a loaded CI machine takes minutes to start two Spring Boot JVMs
-            await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(500))
+            await().atMost(Duration.ofMinutes(15)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.clusterSize() == 2);
             Instant allUp = Instant.now();
             String skewedUrl = replicas.baseUrl("skewed");
