@@ -87,8 +87,10 @@ class ClockSkewIT {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> firesBy(ledger, "skewed", resumedAt) >= 1);
 
-            assertThat(replicas.countLogLines("failed or restarted instances"))
-                    .as("Quartz declared no live replica dead").isZero();
+            // judged by its own clock, the replica ahead saw replica-1's check-ins as 3-5 s old and declared it dead
+            // every second; replica-1 may still declare it dead on a machine so loaded that its check-ins stall
+            assertThat(replicas.logLines("skewed", "failed or restarted instances"))
+                    .as("Quartz on the replica ahead declared no live replica dead").isEmpty();
         }
 
         ledger.assertEverySecondFiredExactlyOnceWithAllTasks();
