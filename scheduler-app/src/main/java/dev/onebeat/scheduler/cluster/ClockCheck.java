@@ -1,23 +1,22 @@
 package dev.onebeat.scheduler.cluster;
 
 import dev.onebeat.scheduler.startup.DatabaseStartup;
-import java.sql.Timestamp;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Compares this replica's clock with the database's {@code now()}. Locks use database time and task
- * keys use scheduled times, so skew does not break exactly-once; but Quartz fires by the replica's
- * clock and judges peers' check-ins by it, so operators must know. Reported as health {@code clock}.
+ * Health {@code clock}: this replica's clock against the database's, as {@link ClockGuard} last measured it. UP
+ * while the two agree within {@code onebeat.cluster.max-clock-skew} (with a warning above {@link #WARN_ABOVE}: fires
+ * then wait for the database's time, Quartz's own timing is off by the skew); {@code OUT_OF_SERVICE} while the
+ * replica's firing is on hold because they do not, saying why. Locks, the ledger and task keys use database time and
+ * scheduled times, so skew never breaks exactly-once; it would make fires early or late.
  */
 @Component("clockHealthIndicator")
 class ClockCheck implements HealthIndicator {
@@ -25,29 +24,20 @@ class ClockCheck implements HealthIndicator {
     private static final Logger log = LoggerFactory.getLogger(ClockCheck.class);
     static final Duration WARN_ABOVE = Duration.ofSeconds(1);
 
-    private final JdbcClient jdbc;
-    private final Clock clock;
+    private final DatabaseClock clock;
+    private final ClockGuard guard;
     private final DatabaseStartup startup;
 
-    ClockCheck(JdbcClient jdbc, Clock clock, DatabaseStartup startup) {
-        this.jdbc = jdbc;
+    ClockCheck(DatabaseClock clock, ClockGuard guard, DatabaseStartup startup) {
         this.clock = clock;
+        this.guard = guard;
         this.startup = startup;
-    }
-
-    /** @return database time minus this replica's time, measured at the middle of the round trip */
-    Duration skew() {
-        Instant before = clock.instant();
-        Timestamp database = jdbc.sql("SELECT now()").query(Timestamp.class).single();
-        Instant after = clock.instant();
-        Instant middle = before.plus(Duration.between(before, after).dividedBy(2));
-        return Duration.between(middle, database.toInstant());
     }
 
     @EventListener(ApplicationReadyEvent.class)
     void checkAtStartup() {
         // a failure in a ready listener ends the start: a session terminated just then must not
-        Duration skew = startup.run("clock check", this::skew);
+        Duration skew = startup.run("clock check", () -> clock.read().skew());
         if (skew.abs().compareTo(WARN_ABOVE) > 0) {
             log.warn("clock skew above {}: database time minus replica time = {} ms; fix NTP on this host",
                     WARN_ABOVE, skew.toMillis());
@@ -58,10 +48,24 @@ class ClockCheck implements HealthIndicator {
 
     @Override
     public Health health() {
-        Duration skew = skew();
-        Health.Builder health = Health.up().withDetail("skewMillis", skew.toMillis());
-        if (skew.abs().compareTo(WARN_ABOVE) > 0) {
-            health.withDetail("warning", "replica clock differs from the database by more than " + WARN_ABOVE);
+        ClockGuard.State state = guard.state();
+        ClockReading reading = state.reading();
+        if (reading == null) {
+            return Health.unknown().withDetail("reason", "not measured yet").build();
+        }
+        Duration skew = reading.skew();
+        Health.Builder health = (state.held() ? Health.status(Status.OUT_OF_SERVICE) : Health.up())
+                .withDetail("skewMillis", skew.toMillis())
+                .withDetail("maxSkewMillis", state.maxSkew().toMillis())
+                .withDetail("measuredAt", reading.receivedAt().toString())
+                .withDetail("firing", state.held() ? "on hold" : "active");
+        if (state.held()) {
+            health.withDetail("reason", "replica clock differs from the database's by " + skew.abs().toMillis()
+                    + " ms, more than onebeat.cluster.max-clock-skew=" + state.maxSkew()
+                    + ": this replica fires nothing until its clock is fixed (NTP); the others fire");
+        } else if (skew.abs().compareTo(WARN_ABOVE) > 0) {
+            health.withDetail("warning", "replica clock differs from the database by more than " + WARN_ABOVE
+                    + "; fires wait for the database's time");
         }
         return health.build();
     }

@@ -37,9 +37,12 @@ public class ClusterState {
      * @param tzdata the tzdb version of its JDK ({@code 2025a}), null if it recorded none (a replica of a
      *     version before onebeat recorded it)
      * @param javaVersion its Java runtime version, null if it recorded none
+     * @param clockSkewMillis its clock against the database's at its last check-in: the database's stamp of the
+     *     check-in minus the time the replica wrote into it (negative when the replica's clock is ahead; a few
+     *     milliseconds of the round trip come with it)
      */
     public record Node(String instanceId, Instant lastCheckin, long checkinIntervalMillis, boolean self,
-                       String tzdata, String javaVersion) {
+                       String tzdata, String javaVersion, long clockSkewMillis) {
     }
 
     /** @return the replicas that checked in and were not yet declared dead */
@@ -49,15 +52,16 @@ public class ClusterState {
             Map<String, NodeTable.Row> versions = recorded.all().stream()
                     .collect(Collectors.toMap(NodeTable.Row::instanceId, Function.identity()));
             return jdbc.sql("""
-                            SELECT instance_name, last_checkin_time, checkin_interval FROM qrtz_scheduler_state
-                            WHERE sched_name = ? ORDER BY instance_name
+                            SELECT instance_name, last_checkin_time, checkin_interval,
+                                   floor(extract(epoch FROM onebeat_checked_in_at) * 1000) - last_checkin_time
+                            FROM qrtz_scheduler_state WHERE sched_name = ? ORDER BY instance_name
                             """)
                     .param(scheduler.getSchedulerName())
                     .query((rs, row) -> {
                         NodeTable.Row versioned = versions.get(rs.getString(1));
                         return new Node(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3),
                                 rs.getString(1).equals(self), versioned == null ? null : versioned.tzdata(),
-                                versioned == null ? null : versioned.javaVersion());
+                                versioned == null ? null : versioned.javaVersion(), rs.getLong(4));
                     })
                     .list();
         } catch (SchedulerException e) {

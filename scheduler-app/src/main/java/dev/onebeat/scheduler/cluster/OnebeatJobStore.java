@@ -28,6 +28,9 @@ import org.springframework.scheduling.quartz.LocalDataSourceJobStore;
  * misjudge a live but paused replica is safe in onebeat: the job lock and the fire ledger stop the
  * second fire that such a recovery could start.
  *
+ * <p>A peer's check-in is judged by the database's clock ({@link CheckinAges}), not by the time the peer wrote from
+ * its own clock, so a replica whose clock is off neither declares its healthy peers dead nor is declared dead itself.
+ *
  * <p>Each failure of the store's own work (acquiring triggers, marking them fired, completing a fire) is told to the
  * scheduler's listeners as {@link #STORE_FAULT}, every time: Quartz itself tells only the first of a run of failed
  * acquisitions, and nobody which instants did not fire meanwhile.
@@ -44,6 +47,7 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
 
     private long failureGraceMillis = 7_500;
     private SchedulerSignaler signaler;
+    private volatile CheckinAges checkinAges = CheckinAges.NONE;
 
     /**
      * The store of a started scheduler: Quartz gives no way from a {@link Scheduler} to its job store.
@@ -73,9 +77,20 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
     }
 
     @Override
+    protected List<SchedulerStateRecord> findFailedInstances(Connection conn) throws JobPersistenceException {
+        try {
+            checkinAges = CheckinAges.read(conn, tablePrefix, getInstanceName());
+        } catch (SQLException e) {
+            throw new JobPersistenceException("could not read the database's check-in stamps: " + e.getMessage(), e);
+        }
+        return super.findFailedInstances(conn);
+    }
+
+    @Override
     protected long calcFailedIfAfter(SchedulerStateRecord rec) {
         long sinceOwnCheckin = System.currentTimeMillis() - lastCheckin;
-        return rec.getCheckinTimestamp() + Math.max(rec.getCheckinInterval(), sinceOwnCheckin) + failureGraceMillis;
+        return checkinAges.checkinOnOwnClock(rec) + Math.max(rec.getCheckinInterval(), sinceOwnCheckin)
+                + failureGraceMillis;
     }
 
     @Override

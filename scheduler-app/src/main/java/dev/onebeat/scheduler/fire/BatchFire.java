@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.fire;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.cluster.DatabaseClock;
 import dev.onebeat.scheduler.outbox.OutboxTask;
 import dev.onebeat.scheduler.outbox.OutboxWriter;
 import java.sql.Connection;
@@ -56,11 +57,13 @@ public class BatchFire {
     private final Clock clock;
     private final FireProperties properties;
     private final FireAttempts attempts;
+    private final DatabaseClock databaseClock;
 
     BatchFire(JobLockTable locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
               DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
-              FireAttempts attempts) {
+              FireAttempts attempts, DatabaseClock databaseClock) {
         this.attempts = attempts;
+        this.databaseClock = databaseClock;
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
@@ -88,6 +91,12 @@ public class BatchFire {
      * @return what happened; failures are logged and returned, never thrown
      */
     public Outcome fire(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
+        // no fire begins before its instant by the database's clock (see FirePath); one refused here is refused alone
+        if (!databaseClock.awaitReached(scheduledAt)) {
+            log.warn("batch of fires not begun: its instant lies ahead of the database's clock scheduledAt={} node={} "
+                    + "jobs={}", scheduledAt, node, jobs.size());
+            return new Outcome(List.of(), jobs);
+        }
         Instant start = clock.instant();
         Batch batch;
         try {
@@ -98,8 +107,9 @@ public class BatchFire {
                     scheduledAt, node, jobs.size(), e.toString(), e);
             return new Outcome(List.of(), jobs);
         }
-        Instant committed = clock.instant();
-        report(batch, scheduledAt, trigger, node, Duration.between(start, committed), Duration.between(scheduledAt, committed));
+        // the lag by the database's clock, the cluster's one (as FirePath's)
+        report(batch, scheduledAt, trigger, node, Duration.between(start, clock.instant()),
+                Duration.between(scheduledAt, databaseClock.now()));
         return new Outcome(batch.fired, batch.busy);
     }
 
@@ -120,7 +130,7 @@ public class BatchFire {
                 batch.busy.add(job);
             }
         });
-        Map<String, Long> claimed = ledger.claimAll(lockedNames, scheduledAt, start, node, trigger);
+        Map<String, Long> claimed = ledger.claimAll(lockedNames, scheduledAt, node, trigger);
         attempts.duplicates(lockedNames.stream().filter(name -> !claimed.containsKey(name)).toList(), scheduledAt, null,
                 1, trigger, node);
         Connection connection = DataSourceUtils.getConnection(dataSource);

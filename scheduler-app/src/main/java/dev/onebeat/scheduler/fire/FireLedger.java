@@ -26,20 +26,21 @@ public class FireLedger {
      * waits for this transaction to end, then finds the row (if committed) and gets {@code false}. An instant at or
      * before the job's retention horizon ({@link FireHorizon}) is taken as fired before: its row may have been purged.
      *
+     * <p>{@code fired_at} is the database's time of the claim, not the replica's: the cluster's one clock, so a
+     * fire's lag means the same whichever replica fired it, and a fire that began before its instant shows it.
+     *
      * @return true if this transaction now owns the fire; false if it was fired before, or may have been
      */
-    boolean claim(String job, Instant scheduledAt, String run, Instant firedAt, String node, FireTrigger trigger,
-                  int attempt) {
+    boolean claim(String job, Instant scheduledAt, String run, String node, FireTrigger trigger, int attempt) {
         // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard while the row is kept
         Long id = jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
                                                   attempt)
-                        VALUES (?, ?, ?, ?, ?, ?, 'committed', ?)
+                        VALUES (?, ?, ?, clock_timestamp(), ?, ?, 'committed', ?)
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING id
                         """)
-                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), Timestamp.from(firedAt), node,
-                        trigger.column(), attempt)
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), node, trigger.column(), attempt)
                 .query(Long.class).optional().orElse(null);
         if (id == null) {
             return false;
@@ -69,13 +70,13 @@ public class FireLedger {
 
     /**
      * Claims (job, scheduledAt) for many jobs in one statement, inside the caller's transaction, in name
-     * order (so two batches over the same jobs wait on each other instead of deadlocking).
+     * order (so two batches over the same jobs wait on each other instead of deadlocking); {@code fired_at} is the
+     * database's time, as in {@link #claim}.
      *
      * @return the jobs this transaction now owns the fire of, with the id of their ledger row; the others were
      *         fired before
      */
-    Map<String, Long> claimAll(List<String> jobs, Instant scheduledAt, Instant firedAt, String node,
-                               FireTrigger trigger) {
+    Map<String, Long> claimAll(List<String> jobs, Instant scheduledAt, String node, FireTrigger trigger) {
         Map<String, Long> claimed = new LinkedHashMap<>();
         if (jobs.isEmpty()) {
             return claimed;
@@ -83,12 +84,12 @@ public class FireLedger {
         // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; these are the schedule's fires (no run)
         jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
-                        SELECT u.job, ?, ?, ?, ?, 'committed' FROM unnest(?::varchar[]) AS u(job) ORDER BY u.job
+                        SELECT u.job, ?, clock_timestamp(), ?, ?, 'committed' FROM unnest(?::varchar[]) AS u(job)
+                        ORDER BY u.job
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING job_name, id
                         """)
-                .params(Timestamp.from(scheduledAt), Timestamp.from(firedAt), node, trigger.column(),
-                        jobs.toArray(String[]::new))
+                .params(Timestamp.from(scheduledAt), node, trigger.column(), jobs.toArray(String[]::new))
                 .query(rs -> {
                     claimed.put(rs.getString(1), rs.getLong(2));
                 });

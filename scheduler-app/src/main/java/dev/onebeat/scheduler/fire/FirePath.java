@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.fire;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.cluster.DatabaseClock;
 import dev.onebeat.scheduler.outbox.OutboxWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The one path every fire takes, whoever triggers it.
  *
  * <ol>
+ *   <li>wait until the database's clock has reached the instant ({@link DatabaseClock}): a replica whose clock runs
+ *       ahead is handed its fires early by Quartz, and no fire may begin before its instant;</li>
  *   <li>take the job's cluster lock {@code onebeat:<job>} (ShedLock, database time);</li>
  *   <li>in one transaction: claim (job, scheduled instant) in the ledger — if it is already there,
  *       this is a duplicate fire: count it, log it, dispatch nothing; otherwise run the job, whose
@@ -40,11 +43,13 @@ public class FirePath {
     private final Clock clock;
     private final FireProperties properties;
     private final FireAttempts attempts;
+    private final DatabaseClock databaseClock;
 
     FirePath(JobLocks locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
              DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
-             FireAttempts attempts) {
+             FireAttempts attempts, DatabaseClock databaseClock) {
         this.attempts = attempts;
+        this.databaseClock = databaseClock;
         this.locks = locks;
         this.ledger = ledger;
         this.outbox = outbox;
@@ -82,6 +87,9 @@ public class FirePath {
      */
     public FireResult fire(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
                            int attempt) {
+        if (!databaseClock.awaitReached(scheduledAt)) {
+            return failed(job, scheduledAt, run, trigger, node, attempt, clock.instant(), aheadOfDatabase(scheduledAt));
+        }
         Instant start = clock.instant();
         boolean scheduled = run == null && trigger.scheduled();
         JobLocks.Acquired lock;
@@ -125,7 +133,8 @@ public class FirePath {
         if (result.outcome() == FireOutcome.DUPLICATE) {
             reports.duplicate(result, node, trigger, false);
         } else {
-            reports.committed(result, Duration.between(scheduledAt, clock.instant()), node, trigger, false);
+            // the lag by the database's clock, the cluster's one: the same whichever replica fired
+            reports.committed(result, Duration.between(scheduledAt, databaseClock.now()), node, trigger, false);
         }
         return result;
     }
@@ -133,7 +142,7 @@ public class FirePath {
     private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger,
                                         String node, Instant start, int attempt) {
         FireSession.allowIdle(dataSource, job.lockAtMostFor().plus(properties.lockWaitMargin()));
-        if (!ledger.claim(job.name(), scheduledAt, run, start, node, trigger, attempt)) {
+        if (!ledger.claim(job.name(), scheduledAt, run, node, trigger, attempt)) {
             attempts.duplicates(List.of(job.name()), scheduledAt, run, attempt, trigger, node);
             return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
@@ -159,6 +168,13 @@ public class FirePath {
                 Duration.between(start, clock.instant()), error);
         reports.failed(job, result, run, attempt, trigger, node);
         return result;
+    }
+
+    /** @return the error of a fire refused because its instant lies too far ahead of the database's clock */
+    private IllegalStateException aheadOfDatabase(Instant scheduledAt) {
+        return new IllegalStateException("instant " + scheduledAt + " lies " + databaseClock.ahead(scheduledAt).toMillis()
+                + " ms ahead of the database's clock, more than the " + DatabaseClock.MAX_WAIT + " a fire waits for it: "
+                + "this replica's clock runs ahead (onebeat.cluster.max-clock-skew); not fired before its time");
     }
 
     /** Carries a job's checked exception out of the transaction callback, which then rolls back. */

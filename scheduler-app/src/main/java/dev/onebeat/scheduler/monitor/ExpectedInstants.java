@@ -54,7 +54,8 @@ public class ExpectedInstants {
      * @param note which daylight-saving rule gave it, or null
      * @param outcome {@link InstantOutcome#text()}
      * @param reason why it was skipped, failed, retried or missed, or null
-     * @param lagMillis how long after the instant its committed attempt began, or null
+     * @param lagMillis how long after the instant its committed attempt began, negative if it began before (an early
+     *     fire), or null
      * @param trigger the committed fire's trigger kind, or null
      * @param attempt the committed fire's attempt, or the latest attempt's, or null
      * @param graceEnds when a fire that has not begun makes the instant missed

@@ -15,8 +15,9 @@ import java.util.List;
  * API (what to show) and the detector (what to report):
  *
  * <ul>
- *   <li>a committed fire is {@code on-time}, or {@code late} when its attempt began more than {@code lateAfter}
- *       after the instant;</li>
+ *   <li>a committed fire is {@code on-time}, {@code late} when its attempt began more than {@code lateAfter}
+ *       after the instant, or {@code early} when it began before the instant (its lag is then negative: a replica
+ *       whose clock ran ahead of the database's, before fires waited for the database's time);</li>
  *   <li>otherwise the latest attempt decides: {@code skipped} with its reason, {@code retrying} while a next
  *       attempt is armed (and the catch-up window, past which none is, has not closed), else {@code failed};</li>
  *   <li>otherwise {@code running} while a fire of the instant holds the job's lock, {@code pending} until the instant
@@ -66,7 +67,7 @@ final class InstantJudge {
     /**
      * @param outcome what became of the instant
      * @param reason a skip's reason, a failure's error, or why it is missed; null for a committed fire
-     * @param lag how long after the instant its committed attempt began, or null
+     * @param lag how long after the instant its committed attempt began (negative if before), or null
      * @param finding what the detector makes of it
      */
     record Verdict(InstantOutcome outcome, String reason, Duration lag, Finding finding) {
@@ -98,9 +99,10 @@ final class InstantJudge {
                          Duration catchUpWindow, Instant now, List<Fault> faults) {
         Fire fire = slot.fire();
         if (fire != null) {
+            // never clamped: a fire that began before its instant is shown as early, by how much
             Duration lag = Duration.between(instant, fire.firedAt());
-            lag = lag.isNegative() ? Duration.ZERO : lag;
-            InstantOutcome outcome = lag.compareTo(lateAfter) > 0 ? InstantOutcome.LATE : InstantOutcome.ON_TIME;
+            InstantOutcome outcome = lag.isNegative() ? InstantOutcome.EARLY
+                    : lag.compareTo(lateAfter) > 0 ? InstantOutcome.LATE : InstantOutcome.ON_TIME;
             boolean beganLate = fire.attempt() == 1 && !"recovery".equals(fire.trigger()) && lag.compareTo(grace) > 0;
             return new Verdict(outcome, null, lag, beganLate ? Finding.MISSED_THEN_SUCCESS : Finding.SUCCESS);
         }

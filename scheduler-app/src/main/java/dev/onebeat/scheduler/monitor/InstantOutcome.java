@@ -8,6 +8,11 @@ public enum InstantOutcome {
     ON_TIME,
     /** Committed, later than {@code onebeat.monitor.late-after} after the instant; the lag says by how much. */
     LATE,
+    /**
+     * Committed, its attempt begun before the instant by the database's clock (a replica's clock ahead of it, on a
+     * version that did not wait for the database's time); the lag is negative and says by how much.
+     */
+    EARLY,
     /** Every attempt failed, or the next would have started outside the catch-up window. */
     FAILED,
     /** An attempt failed and the next one is armed. */

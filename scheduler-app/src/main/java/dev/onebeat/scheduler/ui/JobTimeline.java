@@ -62,8 +62,9 @@ class JobTimeline {
         StringBuilder title = new StringBuilder(formats.time(expected.instant())).append(" UTC (")
                 .append(expected.local().toLocalTime()).append(expected.local().getOffset()).append("): ")
                 .append(expected.outcome().replace('-', ' '));
-        if (expected.lagMillis() != null && InstantOutcome.LATE.text().equals(expected.outcome())) {
-            title.append(" by ").append(formats.duration(Duration.ofMillis(expected.lagMillis())));
+        if (expected.lagMillis() != null && (InstantOutcome.LATE.text().equals(expected.outcome())
+                || InstantOutcome.EARLY.text().equals(expected.outcome()))) {
+            title.append(" by ").append(formats.duration(Duration.ofMillis(Math.abs(expected.lagMillis()))));
         }
         if (expected.trigger() != null && !expected.trigger().equals("scheduled")) {
             title.append(", ").append(expected.trigger());

@@ -134,6 +134,8 @@ class ApiIT {
         assertThat(cluster.get("nodes")).hasSize(1);
         assertThat(cluster.get("nodes").get(0).get("instanceId").asString()).isEqualTo(cluster.get("self").asString());
         assertThat(cluster.get("nodes").get(0).get("checkinIntervalMillis").asLong()).isEqualTo(1000);
+        assertThat(Math.abs(cluster.get("nodes").get(0).get("clockSkewMillis").asLong())).as("one clock here")
+                .isLessThan(1000);
     }
 
     @Test
@@ -143,6 +145,7 @@ class ApiIT {
         assertThat(health.get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("db").get("status").asString()).isEqualTo("UP");
         assertThat(health.get("components").get("clock").get("details").has("skewMillis")).isTrue();
+        assertThat(health.get("components").get("clock").get("details").get("firing").asString()).isEqualTo("active");
         // probes need no user, and see the status only
         JsonNode anonymous = json(new ApiClient(port).get("/actuator/health"));
         assertThat(anonymous.get("status").asString()).isEqualTo("UP");
@@ -188,6 +191,32 @@ class ApiIT {
         assertThat(Instant.parse(fired.get("graceEnds").asString()))
                 .isEqualTo(Instant.parse(fired.get("instant").asString()).plusSeconds(30));
         assertThat(instants.get(4).get("outcome").asString()).as("the instant due now").isIn("pending", "on-time");
+    }
+
+    @Test
+    void aFireThatBeganBeforeItsInstantByTheDatabasesClockIsShownEarlyWithItsNegativeLag() throws Exception {
+        // as a replica whose clock ran 1.9 s ahead wrote it before fires waited for the database's time
+        Object memberSince = jdbc.sql("SELECT member_since FROM onebeat_job WHERE name = 'weekday-report'")
+                .query().singleValue();
+        jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'weekday-report'").update();
+        jdbc.sql("""
+                INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                VALUES ('weekday-report', '2026-06-01T06:30:00Z', '2026-06-01T06:29:58.100Z', 'n1', 'scheduled',
+                        'committed')""").update();
+        try {
+            JsonNode timeline = json(api.get(
+                    "/api/jobs/weekday-report/instants?from=2026-06-01T06:00:00Z&to=2026-06-01T07:00:00Z"));
+
+            JsonNode fired = timeline.get("instants").get(0);
+            assertThat(fired.get("instant").asString()).isEqualTo("2026-06-01T06:30:00Z");
+            assertThat(fired.get("outcome").asString()).isEqualTo("early");
+            assertThat(fired.get("lagMillis").asLong()).isEqualTo(-1900);
+            assertThat(timeline.get("counts").get("early").asInt()).isEqualTo(1);
+        } finally {
+            jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'weekday-report' AND scheduled_at = '2026-06-01T06:30:00Z'")
+                    .update();
+            jdbc.sql("UPDATE onebeat_job SET member_since = ? WHERE name = 'weekday-report'").param(memberSince).update();
+        }
     }
 
     @Test

@@ -50,6 +50,15 @@ final class Replicas implements AutoCloseable {
 
     /** Starts a replica as {@link #start(String, String, String...)} does, with further system properties. */
     void start(String id, String job, Map<String, String> systemProperties, String... arguments) {
+        start(id, job, systemProperties, Map.of(), arguments);
+    }
+
+    /**
+     * Starts a replica as {@link #start(String, String, Map, String...)} does, its JVM's environment with further
+     * variables (such as libfaketime's {@code LD_PRELOAD} and {@code FAKETIME_*}).
+     */
+    void start(String id, String job, Map<String, String> systemProperties, Map<String, String> environment,
+               String... arguments) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -67,10 +76,11 @@ final class Replicas implements AutoCloseable {
                 "--onebeat.jobs-dir=target/no-jobs", "--onebeat.retention.enabled=false"));
         command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(logDir.resolve(id + ".log").toFile())
-                    .start();
+                    .redirectOutput(logDir.resolve(id + ".log").toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             processes.put(id, process);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start replica " + id, e);
@@ -133,6 +143,20 @@ final class Replicas implements AutoCloseable {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** @return the lines of a replica's log containing {@code text} */
+    List<String> logLines(String id, String text) {
+        try (var lines = Files.lines(logDir.resolve(id + ".log"))) {
+            return lines.filter(line -> line.contains(text)).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** @return the folder of the replicas' logs, where a test may keep files its replicas read */
+    Path logDir() {
+        return logDir;
     }
 
     /** Lines of a replica's log containing {@code text}. */

@@ -126,6 +126,28 @@ class TzdataIT {
     }
 
     @Test
+    void clusterPageAndApiShowEachReplicasClockAgainstTheDatabasesMarkingOneBeyondTheMaximum() throws Exception {
+        // a replica whose clock runs 8 s ahead writes its check-in 8 s ahead of the database's stamp of it
+        jdbc.sql("""
+                        INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time, checkin_interval)
+                        VALUES ('onebeat', 'replica-ahead', ?, 3600000)
+                        """)
+                .param(System.currentTimeMillis() + 8_000).update();
+
+        JsonNode view = JSON.readTree(page("/api/cluster"));
+        String html = page("/ui/cluster");
+
+        List<JsonNode> listed = new ArrayList<>();
+        view.get("nodes").forEach(listed::add);
+        assertThat(listed).filteredOn(node -> node.get("instanceId").asString().equals("replica-ahead")).singleElement()
+                .satisfies(node -> assertThat(node.get("clockSkewMillis").asLong()).isBetween(-9000L, -7000L));
+        assertThat(listed).filteredOn(node -> node.get("self").asBoolean()).singleElement()
+                .satisfies(node -> assertThat(Math.abs(node.get("clockSkewMillis").asLong())).isLessThan(1000));
+        assertThat(html).contains("firing on hold: clock off beyond the maximum").contains("onebeat.cluster.max-clock-skew");
+        assertThat(html.split("firing on hold: clock off beyond the maximum", -1)).as("one replica marked").hasSize(2);
+    }
+
+    @Test
     void replicaNotSeenForADayIsForgottenAtStartUp() {
         nodes.started("replica-yesterday", "2019c", "17.0.1");
         nodes.started("replica-an-hour-ago", "2019c", "17.0.1");

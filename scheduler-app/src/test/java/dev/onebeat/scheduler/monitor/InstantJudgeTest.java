@@ -30,6 +30,15 @@ class InstantJudgeTest {
     }
 
     @Test
+    void aFireThatBeganBeforeItsInstantIsEarlyWithItsNegativeLagNotClampedToOnTime() {
+        Verdict verdict = judge(committed(T.minusMillis(1900), 1, "scheduled"), false, T.plusSeconds(5));
+
+        assertThat(verdict.outcome()).isEqualTo(InstantOutcome.EARLY);
+        assertThat(verdict.lag()).isEqualTo(Duration.ofMillis(-1900));
+        assertThat(verdict.outcome().text()).isEqualTo("early");
+    }
+
+    @Test
     void aFireThatBeganAfterLateAfterIsLateButNotMissedInsideItsGrace() {
         Verdict verdict = judge(committed(T.plusSeconds(12), 1, "scheduled"), false, T.plusSeconds(1 * 60L));
 
