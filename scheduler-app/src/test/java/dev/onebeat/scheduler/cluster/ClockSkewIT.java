@@ -48,6 +48,7 @@ class ClockSkewIT {
                 "libfaketime is not installed (Debian package faketime: /usr/bin/faketime and its library)");
         Ledger ledger = new Ledger(database.dataSource());
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        Instant settled;
         try (Replicas replicas = new Replicas(database, "clock-skew")) {
             Path skew = replicas.logDir().resolve("skew");
             Files.writeString(skew, "+3s\n");
@@ -66,6 +67,9 @@ class ClockSkewIT {
 
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.firesScheduledAfter(allUp) >= 6 && firesBy(ledger, "skewed", allUp) >= 3);
+            // a fresh JVM's first fires (100 tasks each, the skewed one's clock calls slowed by libfaketime) may
+            // outlast a second, and the overlap policy then skips an instant, with its reason: not what this test is about
+            settled = Instant.now();
             assertThat(replicas.logged("skewed", "firing on hold")).as("held within the maximum").isFalse();
 
             Files.writeString(skew, "+5s\n");
@@ -93,7 +97,7 @@ class ClockSkewIT {
                     .as("Quartz on the replica ahead declared no live replica dead").isEmpty();
         }
 
-        ledger.assertEverySecondFiredExactlyOnceWithAllTasks();
+        ledger.assertEverySecondFiredExactlyOnceWithAllTasks(settled);
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE fired_at < scheduled_at").query(Long.class).single())
                 .as("fires begun before their instant by the database's clock").isZero();
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task WHERE created_at < scheduled_at").query(Long.class)

@@ -59,9 +59,21 @@ final class Ledger {
 
     /** Checks the exactly-once claims and returns the fires, oldest first. */
     List<Fire> assertEverySecondFiredExactlyOnceWithAllTasks() {
+        return assertEverySecondFiredExactlyOnceWithAllTasks(Instant.MIN);
+    }
+
+    /**
+     * Checks the exactly-once claims, with no instant missing among those after {@code contiguousFrom} (before it, an
+     * instant may be skipped by the overlap policy while a JVM's first fires run slowly), and returns the fires.
+     */
+    List<Fire> assertEverySecondFiredExactlyOnceWithAllTasks(Instant contiguousFrom) {
         List<Fire> fires = fires();
         assertThat(fires).isNotEmpty();
         for (int i = 1; i < fires.size(); i++) {
+            if (fires.get(i - 1).scheduledAt().isBefore(contiguousFrom)) {
+                assertThat(fires.get(i).scheduledAt()).as("no repeated instant").isAfter(fires.get(i - 1).scheduledAt());
+                continue;
+            }
             assertThat(Duration.between(fires.get(i - 1).scheduledAt(), fires.get(i).scheduledAt()))
                     .as("no missing and no repeated instant after %s", fires.get(i - 1).scheduledAt())
                     .isEqualTo(interval);

@@ -315,11 +315,19 @@ class FirePathIT {
 
     /**
      * Writes {@link #LIVE_NODE}'s check-in, as a replica checking in every ten minutes, so it counts as alive for the
-     * test; returns the minute now is in, the instant of the first fire.
+     * test; returns the instant of the first fire.
      */
     private Instant liveNodeAndAnInstant() {
         checkIn(LIVE_NODE, Duration.ZERO, Duration.ofMinutes(10));
-        return Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        return firstInstant();
+    }
+
+    /**
+     * A whole minute three minutes ago: the tests fire it and the two minutes after it at once, and no fire begins
+     * before its instant by the database's clock (a later minute would wait for it).
+     */
+    private static Instant firstInstant() {
+        return Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(3));
     }
 
     /**
@@ -340,7 +348,7 @@ class FirePathIT {
         checkIn(SLOW_CLOCK_NODE, Duration.ofMinutes(-1), Duration.ofSeconds(10));
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("slow-clock-holder", release);
-        Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        Instant first = firstInstant();
         Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED,
                 SLOW_CLOCK_NODE));
         awaitLockHeldBy(job, SLOW_CLOCK_NODE);
@@ -366,7 +374,7 @@ class FirePathIT {
                         WHERE instance_name = ?
                         """).param(DEAD_FAST_CLOCK_NODE).update();
         PeriodicJob job = blockingUntil("dead-fast-clock-holder", new CountDownLatch(0));
-        Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        Instant first = firstInstant();
         jdbc.sql("""
                         INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
                         VALUES (?, timezone('utc', CURRENT_TIMESTAMP) + interval '2 seconds',

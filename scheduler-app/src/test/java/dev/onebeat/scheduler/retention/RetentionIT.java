@@ -143,10 +143,11 @@ class RetentionIT {
                 Duration.ofDays(1)), new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), dataSource);
         long before = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
 
-        firePath.fire(capped, NOW, FireTrigger.SCHEDULED, "n1");
+        // three instants ten minutes apart, all past: no fire begins before its instant by the database's clock
+        firePath.fire(capped, NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1");
         long afterOne = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
-        firePath.fire(capped, NOW.plusSeconds(600), FireTrigger.SCHEDULED, "n1");
-        firePath.fire(capped, NOW.plusSeconds(1200), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(capped, NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(capped, NOW.minusSeconds(600), FireTrigger.SCHEDULED, "n1");
         long afterThree = count("SELECT count(*) FROM onebeat_fire_attempt");
 
         // the first fire: 35 fires of the two jobs, then attempts up to 1,000 rows in all; plus its own ledger row
