@@ -121,6 +121,19 @@ final class ChaosCluster implements AutoCloseable {
         }
     }
 
+    /** Waits until at least one replica's web server answers (one is enough to read the instants API). */
+    void awaitAnyStarted(Duration timeout) throws InterruptedException {
+        ids.stream().filter(id -> replicas.process(id) == null).forEach(this::launch);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ids.stream().noneMatch(replicas::hasStarted)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no replica started within " + timeout + ", see " + replicas.logs());
+            }
+            supervise();
+            Thread.sleep(500);
+        }
+    }
+
     /**
      * @return how far ahead of this JVM's clock the skewed replica dates its HTTP answers ({@code Date}, whole
      *     seconds, so up to 1 s below its skew), the most of five answers; empty without a skewed replica

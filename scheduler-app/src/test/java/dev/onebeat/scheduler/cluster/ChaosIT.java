@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short form of {@code bench/chaos.sh}: three replica JVMs (one with its clock 2 s ahead under libfaketime), a
- * private PostgreSQL server and a private Redis broker, and for 50 s every fault in turn at seeded moments — a replica
+ * private PostgreSQL server and a private Redis broker, and for 40 s every fault in turn at seeded moments — a replica
  * killed with {@code kill -9} and launched again, every database session terminated, the broker killed and started
  * again, PostgreSQL stopped and started again — then 30 s of calm. Every instant of the faults has an outcome, none
  * committed twice, no key in two outbox rows, every task published.
@@ -24,7 +24,7 @@ class ChaosIT {
 
     @Test
     void everyInstantUnderMixedFaultsHasOneOutcomeAndEveryTaskIsPublished() throws Exception {
-        ChaosOptions options = ChaosOptions.defaults(SEED, Duration.ofSeconds(50), Duration.ofSeconds(30),
+        ChaosOptions options = ChaosOptions.defaults(SEED, Duration.ofSeconds(40), Duration.ofSeconds(30),
                 Duration.ofSeconds(2));
         ChaosResult result = ChaosRun.run(options, Path.of("target", "replicas", "chaos"), System.out);
         result.print(System.out);

@@ -232,7 +232,7 @@ class FirePathIT {
         Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED, LIVE_NODE));
         awaitLockHeldFor(job);
 
-        FireResult next = firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE);
+        FireResult next = firePath.fire(job, dueWhileTheLockIsHeld(), FireTrigger.SCHEDULED, LIVE_NODE);
         release.countDown();
 
         assertThat(next.outcome()).isEqualTo(FireOutcome.SKIPPED);
@@ -249,9 +249,9 @@ class FirePathIT {
         Future<FireResult> recovery = threads.submit(() -> firePath.fire(job, first, FireTrigger.RECOVERY, LIVE_NODE));
         awaitLockHeldFor(job);
 
-        Future<FireResult> next = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED,
-                LIVE_NODE));
-        Thread.sleep(1000);
+        Instant due = dueWhileTheLockIsHeld();
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job, due, FireTrigger.SCHEDULED, LIVE_NODE));
+        Thread.sleep(3000);
         assertThat(next).as("the next instant waits for the recovery").isNotDone();
         release.countDown();
 
@@ -323,6 +323,14 @@ class FirePathIT {
     }
 
     /**
+     * An instant that falls due while the first fire holds the lock (2 s from now, waited for: no fire begins before
+     * its instant by the database's clock), so the overlap policy judges it against that fire.
+     */
+    private static Instant dueWhileTheLockIsHeld() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
+    }
+
+    /**
      * A whole minute three minutes ago: the tests fire it and the two minutes after it at once, and no fire begins
      * before its instant by the database's clock (a later minute would wait for it).
      */
@@ -353,8 +361,8 @@ class FirePathIT {
                 SLOW_CLOCK_NODE));
         awaitLockHeldBy(job, SLOW_CLOCK_NODE);
 
-        Future<FireResult> next = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED,
-                LIVE_NODE));
+        Instant due = dueWhileTheLockIsHeld();
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job, due, FireTrigger.SCHEDULED, LIVE_NODE));
         try {
             assertThat(next.get(10, TimeUnit.SECONDS).outcome()).as("judged against a running fire, under skip")
                     .isEqualTo(FireOutcome.SKIPPED);
