@@ -128,7 +128,8 @@ class StartupDuringFaultsIT {
 
                 server.start();
                 Ledger downLedger = new Ledger(down.dataSource());
-                await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> downLedger.fires().size() >= 2);
+                // generous: the replica migrates an empty database and starts while other test classes run beside it
+                await().atMost(Duration.ofMinutes(4)).ignoreExceptions().until(() -> downLedger.fires().size() >= 2);
                 assertThat(downReplicas.logged("patient", "start-up step reached the database step='migrations'"))
                         .isTrue();
             }
