@@ -37,6 +37,12 @@ class FailoverIT {
 
     /** The promise: a new commit within this after the standby accepts writes (or the old primary answers again). */
     static final Duration RESUME_BOUND = Duration.ofSeconds(15);
+    /**
+     * A frozen primary is noticed only through timeouts: a socket timeout (5 s) for the connections that hang on it,
+     * then a new connection's attempt on the silent host (another 5 s) before the driver moves on; measured 5-12 s
+     * after the promotion, the slower with other test classes running beside this one.
+     */
+    static final Duration FROZEN_RESUME_BOUND = Duration.ofSeconds(20);
     /** How long the cluster has no primary: an operator's or Patroni's reaction time. */
     private static final Duration PROMOTION_DELAY = Duration.ofMillis(1500);
     private static final Duration CALM = Duration.ofSeconds(30);
@@ -203,7 +209,7 @@ class FailoverIT {
                 cluster.replicas().aliveCount()));
         assertThat(resumed).as(scenario + ": a new commit within " + RESUME_BOUND.multipliedBy(2)).isPresent();
         assertThat(Duration.between(since, resumed.get())).as(scenario + ": fires resumed").isLessThanOrEqualTo(
-                RESUME_BOUND);
+                scenario.startsWith("frozen") ? FROZEN_RESUME_BOUND : RESUME_BOUND);
         assertThat(cluster.replicas().aliveCount()).as(scenario + ": no replica restarted or died").isEqualTo(3);
         assertThat(cluster.duplicateCommits()).as(scenario + ": (job, instant) committed twice").isZero();
         assertThat(calm).as(scenario + ": every task up to the resumption published within " + CALM).isTrue();
