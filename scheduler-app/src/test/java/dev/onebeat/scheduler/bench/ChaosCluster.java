@@ -1,6 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.cluster.DatabaseFaults;
+import dev.onebeat.scheduler.engine.cluster.DatabaseFaults;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.transport.testing.PrivateRedis;
 import java.io.IOException;

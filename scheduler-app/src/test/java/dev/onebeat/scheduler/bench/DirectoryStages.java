@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.admin.JobDirectory;
-import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.operate.admin.JobDirectory;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

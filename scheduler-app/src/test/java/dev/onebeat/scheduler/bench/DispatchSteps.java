@@ -2,8 +2,8 @@ package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.TaskRequest;
-import dev.onebeat.scheduler.outbox.JsonValues;
-import dev.onebeat.scheduler.outbox.OutboxTask;
+import dev.onebeat.scheduler.engine.outbox.JsonValues;
+import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.scheduler.cluster.DatabaseFaults;
+import dev.onebeat.scheduler.engine.cluster.DatabaseFaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.SecurityTestUsers;
-import dev.onebeat.scheduler.admin.JobDirectory;
-import dev.onebeat.scheduler.registry.JobCatalog;
+import dev.onebeat.scheduler.operate.admin.JobDirectory;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import java.lang.management.ManagementFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.fire.FireOutcome;
-import dev.onebeat.scheduler.fire.FirePath;
-import dev.onebeat.scheduler.fire.FireResult;
-import dev.onebeat.scheduler.fire.FireTrigger;
-import dev.onebeat.scheduler.monitor.MonitorCheck;
-import dev.onebeat.scheduler.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.fire.FireOutcome;
+import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireResult;
+import dev.onebeat.scheduler.engine.fire.FireTrigger;
+import dev.onebeat.scheduler.operate.monitor.MonitorCheck;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.relay.RelayProperties;
+import dev.onebeat.scheduler.engine.relay.RelayProperties;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.kafka.KafkaTransportProvider;
 import dev.onebeat.transport.testing.KafkaTestBroker;

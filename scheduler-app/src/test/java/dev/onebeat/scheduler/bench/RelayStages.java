@@ -2,8 +2,8 @@ package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.QueueRoute;
-import dev.onebeat.scheduler.relay.RelayDriver;
-import dev.onebeat.scheduler.relay.RelayHook;
+import dev.onebeat.scheduler.engine.relay.RelayDriver;
+import dev.onebeat.scheduler.engine.relay.RelayHook;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;

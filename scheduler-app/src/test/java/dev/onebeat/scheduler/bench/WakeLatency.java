@@ -1,9 +1,9 @@
 package dev.onebeat.scheduler.bench;
 
-import dev.onebeat.scheduler.relay.QueueRoutes;
-import dev.onebeat.scheduler.relay.Relay;
-import dev.onebeat.scheduler.relay.RelayDriver;
-import dev.onebeat.scheduler.relay.RelayProperties;
+import dev.onebeat.scheduler.engine.relay.QueueRoutes;
+import dev.onebeat.scheduler.engine.relay.Relay;
+import dev.onebeat.scheduler.engine.relay.RelayDriver;
+import dev.onebeat.scheduler.engine.relay.RelayProperties;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -8,7 +8,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.scheduler.engine.relay.Relay;
 import dev.onebeat.transport.testing.PythonInterpreter;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import dev.onebeat.transport.testing.RedisTestDatabase;

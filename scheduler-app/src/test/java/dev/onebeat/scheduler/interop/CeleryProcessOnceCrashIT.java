@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.scheduler.engine.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.scheduler.engine.relay.TestRoutes;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

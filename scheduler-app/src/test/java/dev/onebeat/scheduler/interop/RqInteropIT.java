@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.scheduler.engine.relay.TestRoutes;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.relay.TestRoutes;
+import dev.onebeat.scheduler.engine.relay.TestRoutes;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import java.io.File;

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.interop;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.scheduler.relay.Relay;
+import dev.onebeat.scheduler.engine.relay.Relay;
 import java.sql.Timestamp;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,9 +1,0 @@
-package dev.onebeat.scheduler.admin;
-
-/** A change that contradicts the target's current state (a reused request id, a task already sent); 409. */
-public class AdminConflictException extends RuntimeException {
-
-    AdminConflictException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,139 @@
+package dev.onebeat.scheduler.boot.migration;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.scheduler.boot.startup.DatabaseStartup;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import liquibase.exception.LiquibaseException;
+import liquibase.integration.spring.SpringLiquibase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * Liquibase run under a PostgreSQL advisory lock. Replicas starting together on an empty database
+ * would otherwise race to create Liquibase's own tables ({@code DATABASECHANGELOG} is created
+ * before Liquibase takes its lock) and all but one would fail to start.
+ *
+ * <p>The lock and the migrations share one session, free of the pool's timeouts: waiting for another
+ * replica's migrations and a migration itself (an index built over a large table, a table lock awaited behind
+ * running fires) may take minutes, which the driver's {@code socketTimeout} and the server's {@code lock_timeout}
+ * and {@code idle_in_transaction_session_timeout} set for every other connection would cut. The session gets them
+ * back before it returns to the pool.
+ *
+ * <p>The whole step is tried again while the database cannot be reached ({@link DatabaseStartup}). Neither lock can
+ * outlive a failed attempt: the advisory lock is a session's, so it goes with a terminated session, and a connection
+ * whose unlock failed is evicted from the pool rather than handed back still holding it; Liquibase's own lock is a
+ * row, which an attempt killed between taking and releasing it leaves set, so it is cleared under the advisory lock.
+ */
+class SerializedLiquibase extends SpringLiquibase {
+
+    private static final Logger log = LoggerFactory.getLogger(SerializedLiquibase.class);
+    // any fixed number; only onebeat replicas take it
+    static final long LOCK_KEY = 0x6f6e65626561744cL;
+    private static final String UNBOUNDED = "SET lock_timeout = 0; SET idle_in_transaction_session_timeout = 0";
+    // back to the values the session started with (the URL's or the pool's options)
+    private static final String BOUNDED = "RESET lock_timeout; RESET idle_in_transaction_session_timeout";
+
+    private final DatabaseStartup startup;
+
+    SerializedLiquibase(DatabaseStartup startup) {
+        this.startup = startup;
+    }
+
+    @Override
+    public void afterPropertiesSet() {
+        startup.run("migrations", this::migrateOnce);
+    }
+
+    private void migrateOnce() throws LiquibaseException, SQLException {
+        DataSource pool = getDataSource();
+        try (Connection lock = pool.getConnection()) {
+            lock.setAutoCommit(true);
+            // the pool restores its network timeout when the connection is given back
+            lock.setNetworkTimeout(Runnable::run, 0);
+            execute(lock, UNBOUNDED);
+            call(lock, "SELECT pg_advisory_lock(?)");
+            setDataSource(new SingleConnectionDataSource(lock, true));
+            Exception failure = null;
+            try {
+                releaseStaleLiquibaseLock(lock);
+                long start = System.nanoTime();
+                super.afterPropertiesSet();
+                log.info("migrations applied changelog={} durationMs={}", getChangeLog(),
+                        (System.nanoTime() - start) / 1_000_000);
+            } catch (LiquibaseException | SQLException | RuntimeException e) {
+                failure = e;
+                throw e;
+            } finally {
+                setDataSource(pool);
+                unlock(lock, failure);
+            }
+        }
+    }
+
+    /**
+     * Holding the advisory lock, this replica is the only onebeat migrating: a Liquibase lock found taken was left
+     * by an attempt that died (a replica killed, a session terminated), and Liquibase would wait 5 minutes for it.
+     */
+    private static void releaseStaleLiquibaseLock(Connection connection) throws SQLException {
+        try (PreparedStatement exists = connection.prepareStatement(
+                "SELECT to_regclass('databasechangeloglock') IS NOT NULL"); ResultSet found = exists.executeQuery()) {
+            found.next();
+            if (!found.getBoolean(1)) {
+                return;
+            }
+        }
+        try (PreparedStatement release = connection.prepareStatement("""
+                UPDATE databasechangeloglock SET locked = false, lockgranted = NULL, lockedby = NULL
+                WHERE locked RETURNING id""");
+             ResultSet released = release.executeQuery()) {
+            List<Integer> ids = new ArrayList<>();
+            while (released.next()) {
+                ids.add(released.getInt(1));
+            }
+            if (!ids.isEmpty()) {
+                log.warn("stale Liquibase lock released, left by a migration that did not finish ids={}", ids);
+            }
+        }
+    }
+
+    /** Unlocks; a failure to unlock is added to the attempt's own failure, if any, which says more. */
+    private void unlock(Connection lock, Exception failure) throws SQLException {
+        try {
+            lock.setAutoCommit(true);
+            call(lock, "SELECT pg_advisory_unlock(?)");
+            execute(lock, BOUNDED);
+        } catch (SQLException e) {
+            // the session may be alive and still hold the lock: it must not go back to the pool
+            if (getDataSource().isWrapperFor(HikariDataSource.class)) {
+                getDataSource().unwrap(HikariDataSource.class).evictConnection(lock);
+            } else {
+                lock.abort(Runnable::run);
+            }
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static void call(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setLong(1, LOCK_KEY);
+            statement.execute();
+        }
+    }
+}

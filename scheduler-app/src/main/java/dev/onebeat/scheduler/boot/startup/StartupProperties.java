@@ -1,0 +1,28 @@
+package dev.onebeat.scheduler.boot.startup;
+
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Start-up settings ({@code onebeat.startup.*}).
+ *
+ * @param databaseTimeout how long each start-up step that needs the database (migrations, the registry's sync to the
+ *     catalog and Quartz) keeps trying while the database cannot be reached, before the replica gives up and exits
+ */
+@Validated
+@ConfigurationProperties("onebeat.startup")
+public record StartupProperties(@DefaultValue("2m") @NotNull Duration databaseTimeout) {
+
+    /** Defaults, as the properties give them. */
+    public static final StartupProperties DEFAULTS = new StartupProperties(Duration.ofMinutes(2));
+
+    public StartupProperties {
+        if (databaseTimeout != null && (databaseTimeout.isNegative() || databaseTimeout.isZero())) {
+            throw new IllegalArgumentException("onebeat.startup.database-timeout: must be positive, was "
+                    + databaseTimeout);
+        }
+    }
+}

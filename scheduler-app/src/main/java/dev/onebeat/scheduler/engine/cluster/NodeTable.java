@@ -1,0 +1,97 @@
+package dev.onebeat.scheduler.engine.cluster;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code onebeat_node}: what each replica computes instants with (its JDK's time-zone data and Java
+ * version), keyed by its Quartz instance id, and when it was last seen; and {@code onebeat_node_job}, the jobs
+ * each replica registers. Times are the database's.
+ */
+@Component
+class NodeTable {
+
+    private final JdbcClient jdbc;
+
+    NodeTable(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * A recorded replica.
+     *
+     * @param instanceId its Quartz instance id
+     * @param tzdata the tzdb version of its JDK ({@code 2025a})
+     * @param javaVersion its Java runtime version
+     * @param startedAt when it recorded itself at start-up
+     * @param seenAt when it last said it was running
+     */
+    record Row(String instanceId, String tzdata, String javaVersion, Instant startedAt, Instant seenAt) {
+    }
+
+    /** Records a replica starting: its versions, started and seen now. */
+    void started(String instanceId, String tzdata, String javaVersion) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_node (instance_id, tzdata, java_version) VALUES (?, ?, ?)
+                        ON CONFLICT (instance_id) DO UPDATE SET tzdata = EXCLUDED.tzdata,
+                            java_version = EXCLUDED.java_version, started_at = now(), seen_at = now()
+                        """)
+                .params(instanceId, tzdata, javaVersion)
+                .update();
+    }
+
+    /** Marks a running replica seen now, recording it again if its row was forgotten meanwhile. */
+    void seen(String instanceId, String tzdata, String javaVersion) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_node (instance_id, tzdata, java_version) VALUES (?, ?, ?)
+                        ON CONFLICT (instance_id) DO UPDATE SET seen_at = now()
+                        """)
+                .params(instanceId, tzdata, javaVersion)
+                .update();
+    }
+
+    /** Deletes the rows of replicas not seen for {@code age}, with the jobs they registered. @return how many */
+    int forgetUnseenFor(Duration age) {
+        jdbc.sql("""
+                        DELETE FROM onebeat_node_job r WHERE NOT EXISTS (
+                            SELECT 1 FROM onebeat_node n WHERE n.instance_id = r.instance_id
+                              AND n.seen_at >= now() - make_interval(secs => ?))""")
+                .param(age.toSeconds())
+                .update();
+        return jdbc.sql("DELETE FROM onebeat_node WHERE seen_at < now() - make_interval(secs => ?)")
+                .param(age.toSeconds())
+                .update();
+    }
+
+    /**
+     * Makes {@code names} the jobs the replica registers, in the caller's transaction: those it no longer
+     * registers go, the others are added.
+     */
+    void registers(String instanceId, Collection<String> names) {
+        String[] all = names.toArray(String[]::new);
+        jdbc.sql("DELETE FROM onebeat_node_job WHERE instance_id = ? AND NOT (job_name = ANY(?::varchar[]))")
+                .params(instanceId, all)
+                .update();
+        jdbc.sql("""
+                        INSERT INTO onebeat_node_job (instance_id, job_name)
+                        SELECT ?, u.name FROM unnest(?::varchar[]) AS u(name) ORDER BY u.name
+                        ON CONFLICT DO NOTHING""")
+                .params(instanceId, all)
+                .update();
+    }
+
+    /** @return every recorded replica, by instance id */
+    List<Row> all() {
+        return jdbc.sql("""
+                        SELECT instance_id, tzdata, java_version, started_at, seen_at FROM onebeat_node
+                        ORDER BY instance_id
+                        """)
+                .query((rs, row) -> new Row(rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getTimestamp(4).toInstant(), rs.getTimestamp(5).toInstant()))
+                .list();
+    }
+}

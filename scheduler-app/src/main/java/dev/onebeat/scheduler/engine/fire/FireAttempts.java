@@ -1,0 +1,319 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import dev.onebeat.job.PeriodicJob;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The attempts of an instant that did not commit, in {@code onebeat_fire_attempt}, and what follows a
+ * failed one: the next attempt armed in the same transaction as the failure's row (so a failure is
+ * never recorded without its retry, nor a retry armed for a failure nobody recorded), or, after the
+ * last attempt, the instant given up on, logged once at ERROR.
+ *
+ * <p>A failure is recorded after its fire rolled back, often because the database went away. The
+ * write is therefore tried again, with growing pauses, until it succeeds, the instant leaves its catch-up
+ * window, or the replica stops: a replica dying meanwhile leaves its Quartz fire to be recovered by
+ * another, which fires the instant again.
+ */
+@Component
+public class FireAttempts implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(FireAttempts.class);
+    /** The first pause before recording a failure again; it doubles up to {@link #MAX_PAUSE}. */
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(10);
+    private static final int MAX_MESSAGE = 2000;
+    private static final int SKIPS_PER_STATEMENT = 10_000;
+    /** How long writing skipped instants is tried while the database is away. */
+    private static final Duration RECORD_SKIPS_FOR = Duration.ofMinutes(10);
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final RetryScheduler retries;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final FireFaults faults;
+    private volatile boolean stopping;
+
+    FireAttempts(JdbcClient jdbc, TransactionTemplate transactions, RetryScheduler retries, Clock clock,
+                 MeterRegistry meters, FireFaults faults) {
+        this.meters = meters;
+        this.faults = faults;
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.retries = retries;
+        this.clock = clock;
+    }
+
+    /** What became of a failed attempt. */
+    public enum AfterFailure {
+        /** The next attempt is armed. */
+        RETRYING,
+        /** That was the last attempt, or the next would start outside the catch-up window. */
+        GIVEN_UP,
+        /** The failure could not be recorded before the replica stopped or the window closed. */
+        NOT_RECORDED
+    }
+
+    /**
+     * Records a failed attempt and arms the next one, or gives the instant up.
+     *
+     * @param run the run outside the schedule it belongs to, or null
+     * @param attempt the attempt that failed, from 1
+     */
+    public AfterFailure failed(PeriodicJob job, Instant scheduledAt, String run, int attempt, FireTrigger trigger,
+                               String node, Throwable error) {
+        Instant failedAt = clock.instant();
+        int next = attempt + 1;
+        Instant retryAt = null;
+        if (next <= job.retry().attempts()) {
+            Instant at = failedAt.plus(job.retry().delayBefore(next, ThreadLocalRandom.current().nextDouble()));
+            if (!at.isAfter(scheduledAt.plus(job.catchUpWindow()))) {
+                retryAt = at;
+            }
+        }
+        Instant armed = retryAt;
+        Duration pause = FIRST_PAUSE;
+        boolean interrupted = false;
+        while (true) {
+            try {
+                transactions.executeWithoutResult(status -> {
+                    insert(job.name(), scheduledAt, run, attempt, "failed", null, error, node, trigger, failedAt, armed);
+                    if (armed != null) {
+                        retries.schedule(job.name(), scheduledAt, run, next, armed, trigger == FireTrigger.BACKFILL);
+                    }
+                });
+                break;
+            } catch (RuntimeException e) {
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.FIRE, node, e);
+                }
+                if (stopping || interrupted || clock.instant().isAfter(scheduledAt.plus(job.catchUpWindow()))) {
+                    log.error("failed fire not recorded, its instant has no retry job={} scheduledAt={} node={} "
+                                    + "attempt={} error={} recordError={}", job.name(), scheduledAt, node, attempt, error,
+                            e.toString(), e);
+                    return AfterFailure.NOT_RECORDED;
+                }
+                log.warn("could not record a failed fire, trying again in {} ms job={} scheduledAt={} node={} attempt={} "
+                        + "error={}", pause.toMillis(), job.name(), scheduledAt, node, attempt, e.toString());
+                // an interrupted thread gives up this failure's record only; the others go on trying
+                interrupted = !Pauses.sleep(pause);
+                pause = Pauses.doubled(pause, MAX_PAUSE);
+            }
+        }
+        String cause = FireFaults.fromDatabase(error) ? "database" : "job";
+        if (armed != null) {
+            log.warn("fire failed and rolled back, retrying job={} scheduledAt={} node={} cause={} attempt={} "
+                            + "nextAttempt={} of {} at={} error={}", job.name(), scheduledAt, node, cause, attempt, next,
+                    job.retry().attempts(), armed, error.toString());
+            return AfterFailure.RETRYING;
+        }
+        log.error("fire failed for good, no attempt left job={} scheduledAt={} node={} cause={} attempts={} reason={} "
+                        + "error={}", job.name(), scheduledAt, node, cause, attempt,
+                next > job.retry().attempts() ? "last attempt" : "next attempt outside the catch-up window "
+                        + job.catchUpWindow(), error.toString(), error);
+        return AfterFailure.GIVEN_UP;
+    }
+
+    private static String[] skip(ResultSet rs, int row) throws SQLException {
+        return new String[] {rs.getString(1), rs.getString(2)};
+    }
+
+    /** Records, in the caller's transaction, that these jobs' fires of the instant were duplicates. */
+    void duplicates(List<String> jobs, Instant scheduledAt, String run, int attempt, FireTrigger trigger, String node) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, node,
+                                                          trigger_kind, attempted_at)
+                        SELECT u.job, ?, ?, ?, 'duplicate', ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                        """)
+                .params(Timestamp.from(scheduledAt), FireRun.column(run), attempt, node, trigger.column(),
+                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                .update();
+    }
+
+    /** Why an instant of a job was not fired; the {@code reason} of its skipped attempt. */
+    public enum SkipReason {
+        /** An operator's pause. */
+        PAUSED("paused"),
+        /** Older than the job's catch-up window when a replica could fire it. */
+        OUTSIDE_CATCH_UP_WINDOW("outside catch-up window"),
+        /** A wall-clock time a daylight-saving gap removed, under {@code gap=skip}. */
+        DST_GAP("in a daylight-saving gap (gap=skip)"),
+        /** Missed in an outage; {@code FIRE_ONCE_NOW} fired the latest missed instant instead. */
+        SUPERSEDED("missed, a later instant fired"),
+        /** Missed in an outage; {@code SKIP_MISSED} fires none. */
+        MISSED("missed (misfire policy skip-missed)"),
+        /** Missed in an outage; {@code FIRE_ALL_MISSED} fired the job's max-catch-up more recent ones. */
+        BEYOND_MAX_CATCH_UP("missed, beyond max-catch-up"),
+        /**
+         * Missed in an outage by a job the replica that settled the outage does not register: it cannot apply the
+         * job's misfire policy, and only the fire's own instant is handed back to the cluster.
+         */
+        NOT_REGISTERED("missed, not registered where caught up"),
+        /** Due while the job's previous fire still ran, under overlap policy {@code skip} (or a second waiter). */
+        OVERLAP("previous fire still running");
+
+        private final String text;
+
+        SkipReason(String text) {
+            this.text = text;
+        }
+
+        /** @return as the history shows it */
+        public String text() {
+            return text;
+        }
+
+        /**
+         * @return whether the instant went unfired because no replica could fire it in time (an outage), which
+         *     the missed-fire detector reports as a miss; the others are a policy's or an operator's choice
+         */
+        public boolean missed() {
+            return this == OUTSIDE_CATCH_UP_WINDOW || this == SUPERSEDED || this == MISSED || this == BEYOND_MAX_CATCH_UP
+                    || this == NOT_REGISTERED;
+        }
+
+        /** @return the reason the history shows as {@code text}, if it is one */
+        public static Optional<SkipReason> ofText(String text) {
+            return Arrays.stream(values()).filter(reason -> reason.text.equals(text)).findFirst();
+        }
+    }
+
+    /**
+     * Records, in a transaction of its own, that an instant of these jobs was not fired, and why; once per
+     * (job, instant, reason), however often it is recorded. A failure to record it is logged, not thrown:
+     * the instant was not going to fire either way.
+     */
+    public void skipped(List<String> jobs, Instant scheduledAt, SkipReason reason, FireTrigger trigger, String node) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        recordSkips(() -> jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
+                                                          trigger_kind, attempted_at)
+                        SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                        ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
+                        RETURNING job_name, reason
+                        """)
+                .params(Timestamp.from(scheduledAt), reason.text(), node, trigger.column(),
+                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason.text() + " jobs="
+                + (jobs.size() <= 10 ? jobs : jobs.size()));
+    }
+
+    /**
+     * Writes skipped instants in a transaction of their own, trying again with growing pauses while the database
+     * cannot take them, for at most {@link #RECORD_SKIPS_FOR} or until the replica stops; then logs what was lost.
+     */
+    private void recordSkips(Supplier<List<String[]>> insert, String what) {
+        Instant giveUp = clock.instant().plus(RECORD_SKIPS_FOR);
+        Duration pause = FIRST_PAUSE;
+        while (true) {
+            try {
+                List<String[]> recorded = transactions.execute(status -> insert.get());
+                // onebeat_job_skipped_total{job,reason}: counted once per (job, instant, reason), as recorded
+                recorded.forEach(skip -> Counter.builder("onebeat.job.skipped")
+                        .description("Instants recorded skipped, by reason").tag("job", skip[0]).tag("reason", skip[1])
+                        .register(meters).increment());
+                return;
+            } catch (RuntimeException e) {
+                if (stopping || clock.instant().isAfter(giveUp)) {
+                    log.error("skipped instants not recorded {} error={}", what, e.toString(), e);
+                    return;
+                }
+                log.warn("could not record skipped instants, trying again in {} ms {} error={}", pause.toMillis(), what,
+                        e.toString());
+                if (!Pauses.sleep(pause)) {
+                    log.error("skipped instants not recorded, interrupted {}", what);
+                    return;
+                }
+                pause = Pauses.doubled(pause, MAX_PAUSE);
+            }
+        }
+    }
+
+    /**
+     * Records, in a transaction of its own, many skipped (job, instant) pairs at once, as {@link #skipped(List, Instant,
+     * SkipReason, FireTrigger, String)} does one instant. Each instant names only jobs that were members of the
+     * schedule at it ({@link CatchUpPlan}): a job that has since moved to another schedule keeps its record.
+     *
+     * @param skips by reason, then by instant, the jobs
+     */
+    void skipped(Map<SkipReason, ? extends Map<Instant, List<String>>> skips, FireTrigger trigger, String node) {
+        List<String> jobs = new ArrayList<>();
+        List<String> instants = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        skips.forEach((reason, byInstant) -> byInstant.forEach((at, names) -> names.forEach(name -> {
+            jobs.add(name);
+            instants.add(at.toString());
+            reasons.add(reason.text());
+        })));
+        for (int from = 0; from < jobs.size(); from += SKIPS_PER_STATEMENT) {
+            int to = Math.min(jobs.size(), from + SKIPS_PER_STATEMENT);
+            int start = from;
+            recordSkips(() -> jdbc.sql("""
+                            INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
+                                                              trigger_kind, attempted_at)
+                            SELECT u.job, u.at, 1, 'skipped', u.reason, ?, ?, ?
+                            FROM unnest(?::varchar[], ?::timestamptz[], ?::varchar[]) AS u(job, at, reason)
+                            -- once per (job, instant, reason), however often a recovery repeats the fire
+                            ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
+                            RETURNING job_name, reason
+                            """)
+                    .params(node, trigger.column(), Timestamp.from(clock.instant()),
+                            jobs.subList(start, to).toArray(String[]::new),
+                            instants.subList(start, to).toArray(String[]::new),
+                            reasons.subList(start, to).toArray(String[]::new))
+                    .query(FireAttempts::skip).list(), "count=" + (to - from) + " of " + jobs.size());
+        }
+    }
+
+    private void insert(String job, Instant scheduledAt, String run, int attempt, String outcome, String reason,
+                        Throwable error, String node, FireTrigger trigger, Instant at, Instant retryAt) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, reason,
+                                                          error_class, error_message, node, trigger_kind, attempted_at,
+                                                          retry_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), attempt, outcome, reason,
+                        error == null ? null : error.getClass().getName(), message(error), node, trigger.column(),
+                        Timestamp.from(at), retryAt == null ? null : Timestamp.from(retryAt))
+                .update();
+    }
+
+    private static String message(Throwable error) {
+        if (error == null) {
+            return null;
+        }
+        String message = String.valueOf(error.getMessage());
+        return message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
+    }
+
+    @Override
+    public void destroy() {
+        stopping = true;
+    }
+}

@@ -1,0 +1,242 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.quartz.JobPersistenceException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * The periods in which this replica's fires could not reach the database, kept in memory while it cannot and written
+ * to {@code onebeat_fire_fault} once it can: the record of instants that no fire began because nothing could be read
+ * or written. A fire that never began leaves no attempt of its own (Quartz could not acquire its trigger, say), so
+ * the instants API and the missed-fire detector give the periods as the reason an instant of theirs was missed.
+ *
+ * <p>A period of a stage begins at a failure and lasts until {@link #LINGER} after the last failure of the stage: a
+ * failure within that time extends it. Each failure counts in {@code onebeat_fire_failed_total{reason="database",
+ * stage}}; a period's beginning is logged at ERROR, its end at WARN once written. Nothing here runs on a healthy fire:
+ * only failures call in, and the writer does nothing while no period is waiting.
+ */
+@Component
+public class FireFaults implements DisposableBean {
+
+    /**
+     * How long after a stage's last failure its period lasts: a failure within it extends the period. A fault's effect
+     * outlasts its last failure: threads wait up to the connection pool's timeout (HikariCP's 30 s) for a connection
+     * instead of failing, and Quartz waits {@code dbRetryInterval} before it tries again.
+     */
+    public static final Duration LINGER = Duration.ofSeconds(30);
+    private static final Duration WRITE_EVERY = Duration.ofSeconds(1);
+    /** Periods ended longer ago than this are deleted when a new period is written. */
+    private static final Duration KEEP = Duration.ofDays(90);
+    private static final int MAX_ERROR = 300;
+    private static final Logger log = LoggerFactory.getLogger(FireFaults.class);
+
+    /** What could not reach the database. */
+    public enum Stage {
+        /** Quartz acquiring its triggers, marking them fired or completing them: which instants is not known. */
+        QUARTZ,
+        /** Reading the jobs of a schedule's instant. */
+        MEMBERS,
+        /** A fire's lock, its transaction, or the record of its failure or skip. */
+        FIRE;
+
+        /** @return as stored and tagged: {@code quartz} */
+        public String text() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A period of one stage; guarded by the enclosing instance. */
+    private static final class Period {
+        final String node;
+        final Instant since;
+        Instant last;
+        int failures;
+        String error;
+        /** Changes not written yet. */
+        boolean dirty = true;
+        boolean written;
+
+        Period(String node, Instant since) {
+            this.node = node;
+            this.since = since;
+        }
+    }
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final Map<Stage, Period> periods = new EnumMap<>(Stage.class);
+    private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "onebeat-fire-faults");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile boolean pending;
+
+    FireFaults(JdbcClient jdbc, Clock clock, MeterRegistry meters) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.meters = meters;
+        long every = WRITE_EVERY.toMillis();
+        writer.scheduleWithFixedDelay(this::writeQuietly, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @return whether {@code error} says the database could not be reached or could not complete a statement (a
+     *     connection, a transaction, a statement failed), rather than a job's own exception
+     */
+    public static boolean fromDatabase(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException || cause instanceof DataAccessException
+                    || cause instanceof TransactionException || cause instanceof JobPersistenceException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Notes a failure to reach the database: counts it, and begins or extends the stage's period.
+     *
+     * @param node this replica
+     */
+    public void failed(Stage stage, String node, Throwable error) {
+        Counter.builder("onebeat.fire.failed").description("Failures of the fire path, by reason and stage")
+                .tag("reason", "database").tag("stage", stage.text()).register(meters).increment();
+        Instant now = clock.instant();
+        String text = error == null ? "unknown" : error.toString();
+        boolean began;
+        synchronized (this) {
+            Period period = periods.get(stage);
+            began = period == null || now.isAfter(period.last.plus(LINGER));
+            if (began) {
+                period = new Period(node, now);
+                periods.put(stage, period);
+            }
+            period.last = now;
+            period.failures++;
+            period.error = text.length() > MAX_ERROR ? text.substring(0, MAX_ERROR) : text;
+            period.dirty = true;
+            pending = true;
+        }
+        if (began) {
+            log.error("fires cannot reach the database, instants due meanwhile may not fire node={} stage={} since={} "
+                    + "error={}", node, stage.text(), now, text);
+        }
+    }
+
+    /**
+     * @return whether this replica knows of a failure to reach the database that it has not written yet: a miss
+     *     judged now might lack its reason
+     */
+    public synchronized boolean unwritten() {
+        return periods.values().stream().anyMatch(period -> period.dirty);
+    }
+
+    /**
+     * Writes the periods waiting to be written; those the database does not take wait for the next turn. A period
+     * that has ended and is written is logged and forgotten.
+     */
+    void write() {
+        if (!pending) {
+            return;
+        }
+        Instant now = clock.instant();
+        boolean left = false;
+        for (Stage stage : Stage.values()) {
+            Period copy;
+            synchronized (this) {
+                Period period = periods.get(stage);
+                if (period == null) {
+                    continue;
+                }
+                if (!period.dirty) {
+                    if (now.isAfter(period.last.plus(LINGER))) {
+                        periods.remove(stage);
+                        log.warn("fires reached the database again node={} stage={} since={} until={} failures={} "
+                                + "lastError={}", period.node, stage.text(), period.since, period.last.plus(LINGER),
+                                period.failures, period.error);
+                    } else {
+                        left = true;
+                    }
+                    continue;
+                }
+                copy = new Period(period.node, period.since);
+                copy.last = period.last;
+                copy.failures = period.failures;
+                copy.error = period.error;
+                copy.written = period.written;
+                period.dirty = false;
+            }
+            left = true;
+            try {
+                upsert(stage, copy);
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    Period period = periods.get(stage);
+                    if (period != null && period.since.equals(copy.since)) {
+                        period.dirty = true;
+                    }
+                }
+                continue;
+            }
+            synchronized (this) {
+                Period period = periods.get(stage);
+                if (period != null && period.since.equals(copy.since)) {
+                    period.written = true;
+                }
+            }
+        }
+        synchronized (this) {
+            pending = left || periods.values().stream().anyMatch(period -> period.dirty);
+        }
+    }
+
+    private void upsert(Stage stage, Period period) {
+        // written again as the period grows: one row per (node, stage, since)
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_fault (node, stage, since, until, failures, error)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (node, stage, since) DO UPDATE SET until = EXCLUDED.until,
+                            failures = EXCLUDED.failures, error = EXCLUDED.error
+                        """)
+                .params(period.node, stage.text(), Timestamp.from(period.since), Timestamp.from(period.last.plus(LINGER)),
+                        period.failures, period.error)
+                .update();
+        if (!period.written) {
+            jdbc.sql("DELETE FROM onebeat_fire_fault WHERE until < ?")
+                    .param(Timestamp.from(clock.instant().minus(KEEP))).update();
+        }
+    }
+
+    private void writeQuietly() {
+        try {
+            write();
+        } catch (RuntimeException e) {
+            log.warn("fire faults not written, trying again error={}", e.toString());
+        }
+    }
+
+    @Override
+    public void destroy() {
+        writer.shutdownNow();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The retention horizon of each job, {@code onebeat_fire_horizon}: the newest instant whose ledger row the retention
+ * job has deleted. At or before it the ledger cannot prove that an instant never committed, so nothing fires it
+ * again: the ledger's claim takes such an instant as fired ({@link FireLedger#claim}), and backfills and re-runs
+ * refuse it. A horizon only moves forward and is never purged, so "at most once" holds for the life of the
+ * database, not for the retention window.
+ *
+ * <p>A retention pass commits the moved horizon before it deletes the rows below it ({@link #advance}); a claim reads
+ * the horizon after its insert. So a claim that found its instant's row gone reads a horizon covering it, and no lock
+ * is shared between the fire path and the pass.
+ */
+@Component
+public class FireHorizon {
+
+    private final JdbcClient jdbc;
+
+    FireHorizon(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** @return the job's horizon: instants at or before it are beyond retention; empty if none was purged */
+    public Optional<Instant> of(String job) {
+        return jdbc.sql("""
+                        SELECT purged_through FROM onebeat_fire_horizon
+                        WHERE job_name = ? AND purged_through > '-infinity'""").param(job)
+                .query(Timestamp.class).optional().map(Timestamp::toInstant);
+    }
+
+    /** @return whether {@code instant} is at or before the job's horizon */
+    public static boolean beyond(Optional<Instant> horizon, Instant instant) {
+        return horizon.isPresent() && !instant.isAfter(horizon.get());
+    }
+
+    /**
+     * Moves each job's horizon to the newest of its ledger rows before its bound, if that is later, on a connection
+     * that commits at once: before the pass deletes those rows. A claim that then finds a row gone (or waits for its
+     * delete) reads the moved horizon after its insert and gives the claim back ({@link FireLedger#claim}). A pass that
+     * does not finish leaves the horizon ahead of its deletes, which refuses no more than the kept rows already do.
+     *
+     * @param bounds per job, the instant before which the pass deletes its ledger rows
+     */
+    public static void advance(Connection autoCommit, Map<String, Timestamp> bounds) throws SQLException {
+        // greatest(): a horizon never moves back, whatever order passes commit in
+        try (PreparedStatement upsert = autoCommit.prepareStatement("""
+                INSERT INTO onebeat_fire_horizon (job_name, purged_through, updated_at)
+                SELECT u.job, n.newest, now() FROM unnest(?::varchar[], ?::timestamptz[]) AS u(job, bound)
+                CROSS JOIN LATERAL (SELECT max(f.scheduled_at) AS newest FROM onebeat_fire f
+                                    WHERE f.job_name = u.job AND f.scheduled_at < u.bound) n
+                WHERE n.newest IS NOT NULL
+                ON CONFLICT (job_name) DO UPDATE
+                    SET purged_through = greatest(onebeat_fire_horizon.purged_through, excluded.purged_through),
+                        updated_at = now()""")) {
+            upsert.setArray(1, autoCommit.createArrayOf("varchar", bounds.keySet().toArray()));
+            upsert.setArray(2, autoCommit.createArrayOf("timestamptz", bounds.values().toArray()));
+            upsert.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import dev.onebeat.scheduler.engine.outbox.TaskArguments;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the fire path ({@code onebeat.fire.*}).
+ *
+ * @param batchSize tasks per outbox insert statement
+ * @param lockPollInterval how often a fire retries a busy job lock while it waits for it
+ * @param lockWaitMargin a fire waits for a busy job lock up to the job's lockAtMostFor plus this
+ *     margin: long enough for a lock left by a dead replica to expire
+ * @param threads fires of single jobs left by a batch (their lock was busy, their batch failed) running at once
+ *     on this replica
+ * @param batch how the fires of jobs due on the same instant share transactions
+ * @param catchUpSpacing after an outage, the pause between two missed instants of one schedule that its
+ *     {@code FIRE_ALL_MISSED} jobs fire, so that a backlog goes out at a bounded rate instead of all at once
+ * @param maxArgumentsSize the most a task's args and kwargs may take as JSON: a declarative job over it is refused
+ *     when it is defined, a task dispatched by code over it fails its fire
+ */
+@Validated
+@ConfigurationProperties("onebeat.fire")
+public record FireProperties(
+        @DefaultValue("1000") @Min(1) @Max(10_000) int batchSize,
+        @DefaultValue("200ms") @NotNull Duration lockPollInterval,
+        @DefaultValue("2s") @NotNull Duration lockWaitMargin,
+        @DefaultValue("10") @Min(1) @Max(500) int threads,
+        @DefaultValue @Valid @NotNull Batch batch,
+        @DefaultValue("1s") @NotNull Duration catchUpSpacing,
+        @DefaultValue("1MB") @NotNull DataSize maxArgumentsSize) {
+
+    /** Refuses a bound below 1 KiB, which no real task's arguments would fit. */
+    public FireProperties {
+        if (maxArgumentsSize != null && maxArgumentsSize.toBytes() < 1024) {
+            throw new IllegalArgumentException(TaskArguments.PROPERTY + ": must be at least 1KB, was " + maxArgumentsSize);
+        }
+    }
+
+    /** Defaults, as the properties give them; for code that builds the fire path by hand. */
+    public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
+            10, new Batch(200, 4), Duration.ofSeconds(1), DataSize.ofBytes(TaskArguments.DEFAULT_MAX_BYTES));
+
+    /**
+     * @param jobs fires of one instant sharing one transaction
+     * @param threads transactions of such batches running at once on this replica
+     */
+    public record Batch(
+            @DefaultValue("200") @Min(1) @Max(5_000) int jobs,
+            @DefaultValue("4") @Min(1) @Max(64) int threads) {
+    }
+}

@@ -1,0 +1,220 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * onebeat's own statements on ShedLock's table, in ShedLock's row format and with its database time
+ * ({@code timezone('utc', CURRENT_TIMESTAMP)}, as ShedLock's PostgreSQL provider writes it), so that they
+ * and ShedLock's {@code lock()} exclude each other: the batch lock of many jobs in one statement, and a
+ * release fenced on the holder.
+ */
+@Component
+class JobLockTable {
+
+    // Takes the lock rows of many jobs inside the caller's transaction and leaves them released (lock_until =
+    // the transaction's start): the row locks the upsert holds until commit are what keeps every other fire
+    // of these jobs out meanwhile; ShedLock's own lock() waits on them, then finds the lock free. A row held
+    // by a committed ShedLock lock is not taken (WHERE lock_until <= now): that job is busy. Rows are taken in
+    // name order, so two batches over the same jobs cannot deadlock.
+    private static final String LOCK_ALL = """
+            INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
+            SELECT ? || u.job, timezone('utc', CURRENT_TIMESTAMP), timezone('utc', CURRENT_TIMESTAMP), ?
+            FROM unnest(?::varchar[]) AS u(job) ORDER BY u.job
+            ON CONFLICT (name) DO UPDATE SET lock_until = EXCLUDED.lock_until, locked_at = EXCLUDED.locked_at,
+                locked_by = EXCLUDED.locked_by
+            WHERE shedlock.lock_until <= timezone('utc', CURRENT_TIMESTAMP)
+            RETURNING substr(name, ?)
+            """;
+
+    private final JdbcTemplate jdbcTemplate;
+    private final JdbcClient jdbc;
+
+    JobLockTable(JdbcTemplate jdbcTemplate, JdbcClient jdbc) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Locks the jobs for the rest of the caller's transaction.
+     *
+     * @param jobs job names
+     * @param holder the locking replica, its kind of fire and the instant it fires ({@link #lockedBy}), recorded
+     *     as {@code locked_by}
+     * @return the jobs locked; the others are held by a fire outside any transaction of this kind
+     */
+    List<String> lockAll(List<String> jobs, String holder) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        List<String> locked = jdbcTemplate.execute((Connection con) -> {
+            try (PreparedStatement ps = con.prepareStatement(LOCK_ALL)) {
+                ps.setString(1, JobLocks.PREFIX);
+                ps.setString(2, holder);
+                ps.setArray(3, array(con, jobs));
+                ps.setInt(4, JobLocks.PREFIX.length() + 1);
+                List<String> names = new ArrayList<>(jobs.size());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        names.add(rs.getString(1));
+                    }
+                }
+                return names;
+            }
+        });
+        return locked == null ? List.of() : locked;
+    }
+
+    /** The kind written into {@code locked_by} by the schedule's own fire of an instant. */
+    static final String SCHEDULED = "scheduled";
+
+    /**
+     * @param scheduled whether the fire is the schedule's own fire of the instant
+     * @return the {@code locked_by} of a fire: {@code <node> <kind> <instant>}, the kind {@value #SCHEDULED} or,
+     *     for any other fire, its trigger kind
+     */
+    static String lockedBy(String node, boolean scheduled, FireTrigger trigger, Instant instant) {
+        return node + " " + (scheduled ? SCHEDULED : trigger.column()) + " " + instant;
+    }
+
+    /**
+     * Writes who holds a lock just taken, for which kind of fire and which instant ({@link #lockedBy}), into
+     * {@code locked_by}.
+     *
+     * @param name the lock row's name
+     * @return the {@code locked_at} of the row as the database writes it, to fence the release on
+     */
+    Optional<String> claim(String name, String holder) {
+        return jdbc.sql("UPDATE shedlock SET locked_by = ? WHERE name = ? RETURNING locked_at::text")
+                .params(holder, name)
+                .query(String.class)
+                .optional();
+    }
+
+    /**
+     * Who holds a lock.
+     *
+     * @param instant the instant of the fire holding it, as its holder wrote it ({@link #claim})
+     * @param lockedAt when it was taken, by the database's clock
+     * @param alive whether the holder's replica has checked in to the Quartz cluster within two of its check-in
+     *     intervals, by database time (when the database saw the check-in, not the time the replica wrote into it):
+     *     a fire whose replica died holds the lock until {@code lockAtMostFor} but runs no more
+     * @param scheduled whether the holder is the schedule's own fire of its instant (a holder of an earlier version,
+     *     which wrote no kind, counts as one), not a recovery, a retry or a manual run
+     */
+    record Holder(Instant instant, Instant lockedAt, boolean alive, boolean scheduled) {
+    }
+
+    /**
+     * @param name a lock row's name
+     * @return the holder of a held lock; empty when the lock is free or its holder did not say which instant it
+     *         fires (ShedLock's own format, an older version of onebeat)
+     */
+    Optional<Holder> holder(String name) {
+        return jdbc.sql("""
+                        SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC',
+                               -- database time on both sides: last_checkin_time is the holder's own clock, which
+                               -- may be minutes off; the database stamps each check-in (migration 017)
+                               EXISTS (SELECT 1 FROM qrtz_scheduler_state s
+                                       WHERE s.instance_name = split_part(l.locked_by, ' ', 1)
+                                         AND s.onebeat_checked_in_at + 2 * s.checkin_interval * interval '1 millisecond'
+                                             >= clock_timestamp())
+                        FROM shedlock l
+                        WHERE l.name = ? AND l.lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                        """)
+                .param(name)
+                .query((rs, row) -> {
+                    Instant lockedAt = rs.getTimestamp(2).toInstant();
+                    boolean alive = rs.getBoolean(3);
+                    String lockedBy = rs.getString(1);
+                    return instant(lockedBy).map(at -> new Holder(at, lockedAt, alive, scheduled(lockedBy)));
+                })
+                .optional()
+                .flatMap(holder -> holder);
+    }
+
+    private static boolean scheduled(String lockedBy) {
+        String[] parts = lockedBy.split(" ");
+        return parts.length < 3 || parts[1].equals(SCHEDULED);
+    }
+
+    private static Optional<Instant> instant(String lockedBy) {
+        int space = lockedBy.lastIndexOf(' ');
+        try {
+            return space < 0 ? Optional.empty() : Optional.of(Instant.parse(lockedBy.substring(space + 1)));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Releases a job's lock if it is still the one taken at {@code lockedAt} (deletes it, if {@code delete}). A fire that outlived its
+     * {@code lockAtMostFor} finds a newer holder's row and leaves it alone.
+     *
+     * @return whether the lock was released
+     */
+    boolean release(String name, String lockedAt, boolean delete) {
+        // locked_at fences the release: a newer holder has a newer locked_at. A lock of one instant is not needed
+        // again once its fire ended: its row goes, so that such rows do not pile up
+        return jdbc.sql(delete ? """
+                        DELETE FROM shedlock WHERE name = ? AND locked_at = CAST(? AS timestamp)
+                        """ : """
+                        UPDATE shedlock SET lock_until = timezone('utc', CURRENT_TIMESTAMP)
+                        WHERE name = ? AND locked_at = CAST(? AS timestamp)
+                        """)
+                .params(name, lockedAt)
+                .update() == 1;
+    }
+
+    /**
+     * Puts a waiting fire's instant into a job's next-waiter row, unless a waiter of an older instant is in it: of
+     * the fires waiting for a job's lock, the oldest instant takes it first. The row is a ShedLock-format row that
+     * expires at {@code until} by database time, so a waiter that died leaves no trace for longer than its wait.
+     *
+     * @param name the next-waiter row's name
+     * @param instant the waiting fire's instant
+     * @param until how long from now the row holds
+     * @return whether this instant is now the next waiter (alone, or with other fires of the same instant)
+     */
+    boolean standNext(String name, Instant instant, Duration until) {
+        // locked_by holds the instant as zero-padded epoch milliseconds, so text order is time order
+        return jdbc.sql("""
+                        INSERT INTO shedlock (name, lock_until, locked_at, locked_by)
+                        VALUES (?, timezone('utc', CURRENT_TIMESTAMP) + ? * interval '1 millisecond',
+                                timezone('utc', CURRENT_TIMESTAMP), ?)
+                        ON CONFLICT (name) DO UPDATE SET lock_until = EXCLUDED.lock_until,
+                            locked_at = EXCLUDED.locked_at, locked_by = EXCLUDED.locked_by
+                        WHERE shedlock.lock_until <= timezone('utc', CURRENT_TIMESTAMP)
+                           OR shedlock.locked_by >= EXCLUDED.locked_by
+                        """)
+                .params(name, Math.max(1, until.toMillis()), nextKey(instant))
+                .update() == 1;
+    }
+
+    /** Takes a waiter's instant out of the next-waiter row, if it is still the one there. */
+    void leaveNext(String name, Instant instant) {
+        jdbc.sql("DELETE FROM shedlock WHERE name = ? AND locked_by = ?").params(name, nextKey(instant)).update();
+    }
+
+    /** @return an instant as the next-waiter row writes it */
+    static String nextKey(Instant instant) {
+        return String.format(Locale.ROOT, "%020d", instant.toEpochMilli());
+    }
+
+    private static Array array(Connection con, List<String> values) throws SQLException {
+        return con.createArrayOf("varchar", values.toArray(String[]::new));
+    }
+}

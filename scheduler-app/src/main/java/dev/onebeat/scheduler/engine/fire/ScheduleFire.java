@@ -1,0 +1,314 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import dev.onebeat.job.OverlapPolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fires every job of one schedule for one of its instants: the jobs the catalog lists as members at
+ * that instant (neither paused nor orphaned). A paused member's instant, and an instant older than a
+ * member's catch-up window (a late recovery, a replay of missed instants), are recorded skipped for it.
+ *
+ * <ul>
+ *   <li>jobs defined by data alone (configuration, the admin API) fire in batches of
+ *       {@code onebeat.fire.batch.jobs} per transaction ({@link BatchFire}), several batches at once on the
+ *       batch threads, or, when they fit in one batch, on the calling thread;</li>
+ *   <li>a job written in code, which has a schedule trigger of its own, fires alone ({@link FirePath}) on
+ *       the calling thread, so a slow one holds up no other; the jobs of a batch whose lock was busy or
+ *       whose transaction failed fire alone too, on threads of their own;</li>
+ *   <li>jobs this replica does not register (a rolling deploy) are returned, to be handed back to the
+ *       cluster.</li>
+ * </ul>
+ * It returns once every fire it started has ended, so that a replica dying meanwhile leaves the
+ * instant to Quartz's recovery, which runs it again: the ledger turns what had committed into
+ * duplicates and fires the rest.
+ */
+@Component
+public class ScheduleFire implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
+
+    private final JobCatalog catalog;
+    private final JobRegistry registry;
+    private final BatchFire batches;
+    private final FirePath firePath;
+    private final FireProperties properties;
+    private final ThreadPoolExecutor batchThreads;
+    private final ThreadPoolExecutor singleThreads;
+
+    private final FireAttempts attempts;
+    private final FireFaults faults;
+    private final Clock clock;
+    private volatile boolean stopping;
+
+    ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
+                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock) {
+        this.attempts = attempts;
+        this.faults = faults;
+        this.clock = clock;
+        this.catalog = catalog;
+        this.registry = registry;
+        this.batches = batches;
+        this.firePath = firePath;
+        this.properties = properties;
+        this.batchThreads = pool("onebeat-batch-", properties.batch().threads());
+        this.singleThreads = pool("onebeat-fire-", properties.threads());
+    }
+
+    /**
+     * What firing one instant of a schedule did.
+     *
+     * @param members the jobs due, paused ones included
+     * @param unregistered those this replica does not register, left to the caller
+     */
+    public record Outcome(int members, List<String> unregistered) {
+    }
+
+    /**
+     * @param scheduleKey the schedule
+     * @param scheduledAt its instant
+     * @param trigger why it fires now
+     * @param node this replica's id
+     * @return what happened; the fires' failures are logged and counted, never thrown
+     */
+    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node) {
+        return fire(scheduleKey, scheduledAt, trigger, node, Missed.NONE);
+    }
+
+    /**
+     * Fires an instant of a schedule and settles the instants it stands in for: after a misfire, those missed since
+     * the schedule last fired, fired or skipped per job as its misfire policy says ({@link CatchUpPlan}); and times
+     * a daylight-saving gap removed. Missed instants that fire go first, oldest first,
+     * {@code onebeat.fire.catch-up-spacing} apart, each with its own keys.
+     *
+     * @param missed what the fire settles besides its own instant
+     */
+    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node, Missed missed) {
+        JobCatalog.Members due = members(scheduleKey, scheduledAt, node);
+        if (due == null) {
+            return new Outcome(0, List.of());
+        }
+        List<String> members = due.firing();
+        attempts.skipped(due.paused(), scheduledAt, FireAttempts.SkipReason.PAUSED, trigger, node);
+        List<PeriodicJob> registered = new ArrayList<>();
+        List<String> unregistered = new ArrayList<>();
+        for (String name : members) {
+            registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
+        }
+        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, unregistered, due,
+                        node),
+                scheduledAt, missed, clock.instant());
+        attempts.skipped(plan.skips(), trigger, node);
+        if (missed.afterMisfire()) {
+            log.info("missed instants settled schedule={} scheduledAt={} missed={} instantsFiring={} skipped={}",
+                    scheduleKey, scheduledAt, missed.passedOver().size() + 1, plan.fires().keySet(), plan.skipped());
+        }
+        if (missed.unrecorded() > 0) {
+            log.warn("missed instants too old to record one by one schedule={} count={} recordedFrom={}", scheduleKey,
+                    missed.unrecorded(), missed.passedOver().isEmpty() ? scheduledAt : missed.passedOver().get(0).at());
+        }
+        boolean first = true;
+        for (Map.Entry<Instant, List<PeriodicJob>> instant : plan.fires().entrySet()) {
+            if (!first) {
+                // an interrupt (shutdown) cuts the wait, not the catch-up
+                Pauses.sleep(properties.catchUpSpacing());
+            }
+            first = false;
+            fireAt(instant.getValue(), instant.getKey(), trigger, node);
+        }
+        if (!unregistered.isEmpty()) {
+            log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
+                    scheduledAt, unregistered.size());
+        }
+        return new Outcome(members.size() + due.paused().size(), unregistered);
+    }
+
+    /**
+     * @return who was a member of the schedule at each instant the fire settles: at its own instant those given, at
+     *     a missed one those the catalog says were members then (a job that joined after it has nothing of it, one
+     *     that left after it has it); the registered ones fire
+     */
+    private CatchUpPlan.Membership membership(String scheduleKey, Instant scheduledAt, Missed missed,
+                                              List<PeriodicJob> registered, List<String> unregistered,
+                                              JobCatalog.Members due, String node) {
+        List<String> paused = due.paused();
+        List<JobCatalog.Membership> history = missed.passedOver().isEmpty() ? List.of()
+                : read(scheduleKey, scheduledAt, node, () -> catalog.memberships(scheduleKey,
+                        missed.passedOver().get(0).at(), scheduledAt));
+        if (history == null) {
+            // the catalog did not answer in time: the members of the fire's own instant stand for every instant,
+            // each from when it joined the schedule (nothing before it for a job that joined during the outage)
+            return CatchUpPlan.Membership.fromOwnInstant(registered, paused, unregistered, due.since());
+        }
+        Map<String, PeriodicJob> jobs = new HashMap<>();
+        for (JobCatalog.Membership member : history) {
+            registry.find(member.name()).ifPresent(job -> jobs.put(member.name(), job.job()));
+        }
+        return new CatchUpPlan.Membership() {
+            @Override
+            public List<PeriodicJob> firing(Instant at) {
+                return at.equals(scheduledAt) ? registered : history.stream()
+                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && jobs.containsKey(member.name()))
+                        .map(member -> jobs.get(member.name())).toList();
+            }
+
+            @Override
+            public List<String> unregistered(Instant at) {
+                // those of the fire's own instant are handed back by the caller
+                return at.equals(scheduledAt) ? List.of() : history.stream()
+                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && !jobs.containsKey(member.name()))
+                        .map(JobCatalog.Membership::name).toList();
+            }
+
+            @Override
+            public List<String> paused(Instant at) {
+                return at.equals(scheduledAt) ? paused : history.stream()
+                        .filter(member -> member.memberAt(at) && member.pausedAt(at))
+                        .map(JobCatalog.Membership::name).toList();
+            }
+        };
+    }
+
+    /**
+     * Reads the schedule's members at the instant, trying again with growing pauses while the database cannot
+     * answer: the fire has been taken from Quartz, so giving up here would leave its instant without a trace. A
+     * replica dying meanwhile leaves the fire to Quartz's recovery.
+     *
+     * @return the members; null once the default catch-up window has passed or the replica stops
+     */
+    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt, String node) {
+        return read(scheduleKey, scheduledAt, node, () -> catalog.membersAt(scheduleKey, scheduledAt));
+    }
+
+    /** Reads from the catalog for a fire, trying again as {@link #members} says. @return null if it gave up */
+    private <T> T read(String scheduleKey, Instant scheduledAt, String node, java.util.function.Supplier<T> query) {
+        Duration pause = FIRST_PAUSE;
+        while (true) {
+            try {
+                return query.get();
+            } catch (RuntimeException e) {
+                if (FireFaults.fromDatabase(e)) {
+                    faults.failed(FireFaults.Stage.MEMBERS, node, e);
+                }
+                if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
+                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} node={} "
+                            + "error={}", scheduleKey, scheduledAt, node, e.toString(), e);
+                    return null;
+                }
+                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} node={} "
+                        + "error={}", pause.toMillis(), scheduleKey, scheduledAt, node, e.toString());
+                Pauses.sleep(pause);
+                pause = Pauses.doubled(pause, MAX_PAUSE);
+            }
+        }
+    }
+
+    /** Fires {@code jobs} for one instant: in batches, or alone; an instant older than a job's window is skipped. */
+    private void fireAt(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
+        List<PeriodicJob> batched = new ArrayList<>();
+        List<PeriodicJob> alone = new ArrayList<>();
+        List<String> tooOld = new ArrayList<>();
+        Instant now = clock.instant();
+        for (PeriodicJob job : jobs) {
+            if (scheduledAt.plus(job.catchUpWindow()).isBefore(now)) {
+                tooOld.add(job.name());
+            } else if (RegisteredJob.isDeclarative(job) && job.overlapPolicy() != OverlapPolicy.ALLOW) {
+                // a batch locks each job's one lock row; instants of a job that allows overlaps lock their own
+                batched.add(job);
+            } else {
+                alone.add(job);
+            }
+        }
+        if (!tooOld.isEmpty()) {
+            log.warn("instant older than the jobs' catch-up window, skipped scheduledAt={} trigger={} jobs={}",
+                    scheduledAt, trigger.column(), tooOld.size() <= 10 ? tooOld : tooOld.size());
+            attempts.skipped(tooOld, scheduledAt, FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW, trigger, node);
+        }
+        List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
+        int size = properties.batch().jobs();
+        if (alone.isEmpty() && !batched.isEmpty() && batched.size() <= size) {
+            // one batch and nothing else to do: fired on this (Quartz's) thread, so that many small schedules due
+            // together are not queued behind the batch threads (their fires began up to 120 ms late, 10 at a time)
+            FutureTask<BatchFire.Outcome> inline = new FutureTask<>(() -> batches.fire(batched, scheduledAt, trigger, node));
+            inline.run();
+            outcomes.add(inline);
+        } else {
+            for (int from = 0; from < batched.size(); from += size) {
+                List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
+                outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
+            }
+        }
+        alone.forEach(job -> firePath.fire(job, scheduledAt, trigger, node));
+        List<Future<?>> singles = new ArrayList<>();
+        for (Future<BatchFire.Outcome> outcome : outcomes) {
+            BatchFire.Outcome done = await(outcome);
+            if (done != null) {
+                done.notFired().forEach(job -> singles.add(singleThreads.submit(
+                        () -> firePath.fire(job, scheduledAt, trigger, node))));
+            }
+        }
+        singles.forEach(ScheduleFire::await);
+    }
+
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            // the fire goes on in its own thread; this one only stops waiting for it
+            Thread.currentThread().interrupt();
+            log.warn("stopped waiting for a fire: interrupted");
+            return null;
+        } catch (ExecutionException e) {
+            // fires report their own failures; reaching here is a bug, logged rather than lost
+            log.error("fire thread failed error={}", e.getCause().toString(), e.getCause());
+            return null;
+        }
+    }
+
+    private static ThreadPoolExecutor pool(String prefix, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                // once shut down (the context closing while Quartz still runs a fire), a fire still arriving runs
+                // on its caller's thread: Java's CallerRunsPolicy would drop it then, and its caller wait forever
+                (task, executor) -> task.run());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    @Override
+    public void destroy() throws InterruptedException {
+        stopping = true;
+        batchThreads.shutdown();
+        singleThreads.shutdown();
+        batchThreads.awaitTermination(30, TimeUnit.SECONDS);
+        singleThreads.awaitTermination(30, TimeUnit.SECONDS);
+    }
+}

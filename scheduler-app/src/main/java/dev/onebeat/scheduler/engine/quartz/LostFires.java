@@ -1,0 +1,209 @@
+package dev.onebeat.scheduler.engine.quartz;
+
+import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
+import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
+import dev.onebeat.scheduler.operate.monitor.InstantRecords;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
+import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.engine.schedule.Timetable;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * After a change of the database server ({@link DatabaseServerChanged}), fires again the instants whose fire
+ * committed on the old server and was lost with it (asynchronous replication): the replicated trigger had already
+ * passed them, so nothing would fire them again, and the tasks of those not yet published would be lost. An instant
+ * is lost when the job's schedule trigger has passed it and there is neither a ledger row nor any attempt record
+ * (a skip, a failure) of it, and no fire of it holds the job's lock now. Each is handed to the cluster as a one-shot
+ * fire of that instant ({@link HandBack}), fired as a {@code recovery} through the whole fire path by a replica that
+ * registers the job, with the keys of its first fire: tasks published before the failover are published again under
+ * the same keys, which consumers dedupe by; the ledger lets one fire of it commit.
+ *
+ * <p>Instants are looked for back to {@link FailoverProperties#lookBack()} (Quartz's misfire threshold by default:
+ * an instant that late is still fired as the schedule's own), narrowed by each job's catch-up window; past the
+ * misfire threshold only a {@code FIRE_ALL_MISSED} job has its lost instants fired, its most recent
+ * {@code maxCatchUp}. One replica scans at a time (an advisory lock); another finding it busy leaves the turn: a
+ * second scan would find the same instants, armed already or fired.
+ */
+@Component
+class LostFires implements DisposableBean {
+
+    /** The counter of lost instants fired again, {@code onebeat_failover_refired_total}. */
+    static final String METRIC = "onebeat.failover.refired";
+
+    private static final Logger log = LoggerFactory.getLogger(LostFires.class);
+    private static final int MAX_PER_JOB = 10_000;
+
+    private final Scheduler scheduler;
+    private final JobRegistry registry;
+    private final JobCatalog catalog;
+    private final InstantRecords records;
+    private final StrandedTriggers stranded;
+    private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final FailoverProperties properties;
+    private final Duration misfireThreshold;
+    private final Counter refired;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread daemon = new Thread(runnable, "onebeat-lost-fires");
+        daemon.setDaemon(true);
+        return daemon;
+    });
+
+    LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
+              StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, Clock clock,
+              FailoverProperties properties, MeterRegistry meters,
+              @Value("${spring.quartz.properties.org.quartz.jobStore.misfireThreshold:60000}") long misfireMillis) {
+        this.scheduler = scheduler;
+        this.registry = registry;
+        this.catalog = catalog;
+        this.records = records;
+        this.stranded = stranded;
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.properties = properties;
+        this.misfireThreshold = Duration.ofMillis(misfireMillis);
+        this.refired = Counter.builder(METRIC)
+                .description("instants whose fire was lost with a failed-over database server, fired again")
+                .register(meters);
+    }
+
+    /**
+     * Recovers the stranded triggers, then looks for lost instants now and twice more, once the triggers the sweep
+     * gives back (old enough only {@link FailoverProperties#strandedAfter()} after their fire) have fired: a late
+     * trigger's fire stands for its latest instant and passes over the ones before it, which only a later look sees.
+     */
+    @EventListener
+    void on(DatabaseServerChanged change) {
+        try {
+            stranded.sweep();
+        } catch (RuntimeException e) {
+            log.warn("stranded fire records not recovered after the database server change, the sweep tries again "
+                    + "error={}", e.toString());
+        }
+        look(change, 1);
+        long later = properties.strandedAfter().plus(properties.sweepInterval()).plusSeconds(1).toMillis();
+        thread.schedule(() -> look(change, 2), later, TimeUnit.MILLISECONDS);
+        thread.schedule(() -> look(change, 3), 2 * later, TimeUnit.MILLISECONDS);
+    }
+
+    private void look(DatabaseServerChanged change, int round) {
+        try {
+            int count = refire();
+            if (count != 0 || round == 1) {
+                log.warn("lost fires after the database server change fired again as recoveries refired={} round={} "
+                        + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
+            }
+        } catch (RuntimeException e) {
+            log.warn("lost fires not looked for after the database server change round={} error={}", round,
+                    e.toString(), e);
+        }
+    }
+
+    /**
+     * Hands back every lost instant of the jobs this replica registers, if no other replica is at it.
+     *
+     * @return how many instants were handed back; -1 if another replica holds the turn
+     */
+    int refire() {
+        Integer count = QuartzWork.inTransaction(transactions, () -> {
+            // one replica at a time: the others would find the same instants
+            if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.lost-fires', 0))")
+                    .query(Boolean.class).single()) {
+                return -1;
+            }
+            Instant now = records.databaseNow();
+            // read once for every job: a scan of 10,000 jobs must not read the whole lock table 10,000 times
+            Map<String, JobCatalog.Standing> standings = catalog.standings();
+            Map<String, Set<Instant>> running = records.runningAll();
+            int total = 0;
+            for (RegisteredJob registered : registry.all()) {
+                JobCatalog.Standing standing = standings.get(registered.name());
+                if (standing == null || standing.paused() || standing.orphaned()) {
+                    continue;
+                }
+                for (Instant at : lost(registered.job(), standing.memberSince(), now,
+                        running.getOrDefault(registered.name(), Set.of()))) {
+                    HandBack.recover(scheduler, registered.name(), at, clock);
+                    total++;
+                }
+            }
+            return total;
+        });
+        if (count > 0) {
+            refired.increment(count);
+        }
+        return count;
+    }
+
+    private List<Instant> lost(PeriodicJob job, Instant memberSince, Instant now, Set<Instant> running)
+            throws SchedulerException {
+        Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(ScheduleKeys.key(job)));
+        if (trigger == null || trigger.getNextFireTime() == null) {
+            return List.of();
+        }
+        Timetable timetable = Timetable.of(job.schedule());
+        // the trigger has passed every instant before the one it fires next
+        Instant passed = LogicalInstants.ofFireTime(timetable, trigger.getNextFireTime().toInstant());
+        Duration lookBack = job.catchUpWindow().compareTo(properties.lookBack()) < 0 ? job.catchUpWindow()
+                : properties.lookBack();
+        Instant from = now.minus(lookBack);
+        // nothing was due before the job joined its schedule and the trigger began (what the instants API expects)
+        for (Instant since : new Instant[] {memberSince,
+                trigger.getStartTime() == null ? null : trigger.getStartTime().toInstant()}) {
+            if (since != null && since.isAfter(from)) {
+                from = since;
+            }
+        }
+        if (!from.isBefore(passed)) {
+            return List.of();
+        }
+        Map<Instant, InstantRecords.Slot> recorded = records.slots(job.name(), from, passed);
+        List<Instant> late = new ArrayList<>();
+        List<Instant> lost = new ArrayList<>();
+        for (ScheduledInstant instant : timetable.between(from, passed, MAX_PER_JOB)) {
+            Instant at = instant.at();
+            if (!instant.fires() || recorded.containsKey(at) || running.contains(at) || !at.isBefore(passed)) {
+                continue;
+            }
+            (at.plus(misfireThreshold).isBefore(now) ? late : lost).add(at);
+        }
+        if (job.misfirePolicy() == MisfirePolicy.FIRE_ALL_MISSED) {
+            lost.addAll(0, late.subList(Math.max(0, late.size() - job.maxCatchUp()), late.size()));
+        }
+        return lost;
+    }
+
+    @Override
+    public void destroy() {
+        thread.shutdownNow();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.onebeat.scheduler.engine.quartz;
+
+import dev.onebeat.scheduler.engine.cluster.LiveNodes;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobCatalog.OrphanChange;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Keeps the catalog's orphaned flags in line with the live cluster: a job is orphaned when no replica alive now
+ * registers it ({@link LiveNodes}: alive while its Quartz scheduler checks in, by database time), never because one
+ * replica does not. Judged at start-up, once this replica has recorded what it registers (it counts itself then: it
+ * is starting), and again every two Quartz check-in intervals on every replica whose Quartz runs (one at a time; a
+ * replica finding another at it skips its turn), so a job comes back as soon as a live replica registers it and is
+ * orphaned once the last replica registering it stops checking in, or never started Quartz (a replica run with
+ * {@code spring.quartz.auto-startup=false} does not count, and does not judge). An orphaned job does not fire; the
+ * missed-fire detector reports its instants missed.
+ */
+@Component
+class Orphans implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(Orphans.class);
+
+    private final JobCatalog catalog;
+    private final LiveNodes nodes;
+    private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread daemon = new Thread(runnable, "onebeat-orphans");
+        daemon.setDaemon(true);
+        return daemon;
+    });
+
+    Orphans(JobCatalog catalog, LiveNodes nodes, TransactionTemplate transactions, JdbcClient jdbc) {
+        this.catalog = catalog;
+        this.nodes = nodes;
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void start() {
+        long every = nodes.checkinInterval().multipliedBy(2).toMillis();
+        thread.scheduleWithFixedDelay(this::turn, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void turn() {
+        if (!nodes.checksIn()) {
+            // not part of the live cluster: counting itself would keep alive the jobs only it registers
+            return;
+        }
+        try {
+            judge(false);
+        } catch (RuntimeException e) {
+            log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.checkinInterval().multipliedBy(2),
+                    e.toString());
+        }
+    }
+
+    /**
+     * Records, in one transaction, the jobs this replica registers. A judgement cannot overlap it: one that began
+     * before it would otherwise orphan again, from what it read, a job this replica has just registered.
+     */
+    void register(List<String> names) {
+        transactions.execute(status -> {
+            lock(true);
+            nodes.registers(names);
+            return null;
+        });
+    }
+
+    /**
+     * Judges every job of the catalog.
+     *
+     * @param wait whether to wait for a judgement or registration of another replica to end (at start-up), or to
+     *     leave the turn to it
+     * @return how many jobs it newly found orphaned
+     */
+    int judge(boolean wait) {
+        List<OrphanChange> changes = transactions.execute(status -> lock(wait)
+                ? catalog.judgeOrphans(nodes.self()) : List.<OrphanChange>of());
+        int orphaned = 0;
+        for (OrphanChange change : changes) {
+            if (change.orphaned()) {
+                orphaned++;
+                log.warn("job no longer registered by any live replica, not fired until one registers it again (not "
+                        + "deleted; its instants are reported missed) job={}: remove it from the store by hand if it "
+                        + "is gone for good", change.name());
+            } else {
+                log.info("job registered again by a live replica, fires again job={}", change.name());
+            }
+        }
+        return orphaned;
+    }
+
+    private boolean lock(boolean wait) {
+        // one replica at a time: another judging at once would find nothing more to change
+        return jdbc.sql(wait ? "SELECT pg_advisory_xact_lock(hashtextextended('onebeat.orphans', 0)) IS NOT NULL"
+                        : "SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.orphans', 0))")
+                .query(Boolean.class).single();
+    }
+
+    @Override
+    public void destroy() {
+        thread.shutdownNow();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.onebeat.scheduler.engine.quartz;
+
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates and removes the one Quartz trigger of each schedule. A schedule's trigger is created when
+ * its first job is stored and removed by its own fire once no job fires on it any more. A job joining a
+ * schedule and the schedule's removal both hold the schedule's lock ({@code pg_advisory_xact_lock}, until
+ * the transaction ends) from before they look at the trigger or the catalog until they commit, so they
+ * never cross. The remover cannot see a joiner's catalog row before it commits: a joiner that found the
+ * trigger keeps the lock until its row is committed, and the remover, waiting for it, then finds the
+ * schedule in use; a joiner that waited for a remover finds the trigger gone and creates it again.
+ */
+@Component
+public class ScheduleTriggers {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleTriggers.class);
+
+    private final Scheduler scheduler;
+    private final JdbcClient jdbc;
+    private final JobCatalog catalog;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    ScheduleTriggers(Scheduler scheduler, JdbcClient jdbc, JobCatalog catalog, TransactionTemplate transactions,
+                     Clock clock) {
+        this.scheduler = scheduler;
+        this.jdbc = jdbc;
+        this.catalog = catalog;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    /**
+     * Makes sure the schedule {@code job} fires on has its trigger, in the caller's Spring transaction.
+     * Take the jobs' change locks first: the schedule's lock comes after them.
+     */
+    void ensure(String scheduleKey, PeriodicJob job) throws SchedulerException {
+        lock(scheduleKey);
+        if (scheduler.checkExists(QuartzTriggers.scheduleTrigger(scheduleKey))) {
+            return;
+        }
+        // a job written in code fires from its own trigger, but through the same Quartz job as the schedules: instants
+        // of one job may meet in Quartz, and the job's overlap policy (JobLocks) says what becomes of them
+        Date first = scheduler.scheduleJob(QuartzTriggers.schedule(scheduleKey, job, QuartzTriggers.SCHEDULE_JOB,
+                clock.instant()));
+        log.info("schedule created schedule={} key={} nextFire={}", job.schedule().describe(), scheduleKey,
+                first == null ? null : first.toInstant().plus(TimetableTrigger.LEAD));
+    }
+
+    /**
+     * Takes the locks of the schedules until the caller's transaction ends, in key order (two callers locking
+     * overlapping sets in one order cannot deadlock), then looks for their triggers. Call it in the transaction
+     * that stores the jobs joining them, after storing them and after the jobs' change locks: a trigger found
+     * here cannot be removed before the joiners commit.
+     *
+     * @return the keys, of those given, whose schedule has no trigger, in order
+     */
+    List<String> missing(Collection<String> scheduleKeys) throws SchedulerException {
+        if (scheduleKeys.isEmpty()) {
+            return List.of();
+        }
+        List<String> sorted = scheduleKeys.stream().distinct().sorted().toList();
+        jdbc.sql("""
+                        SELECT count(pg_advisory_xact_lock(hashtextextended('onebeat.schedule:' || u.key, 0)))
+                        FROM (SELECT key FROM unnest(?::text[]) WITH ORDINALITY AS k(key, position) ORDER BY position) u
+                        """)
+                .param(sorted.toArray(String[]::new))
+                .query(Long.class).single();
+        Set<String> present = new HashSet<>(jdbc.sql("""
+                        SELECT trigger_name FROM qrtz_triggers
+                        WHERE sched_name = ? AND trigger_group = ? AND trigger_name = ANY(?::varchar[])
+                        """)
+                .params(scheduler.getSchedulerName(), QuartzTriggers.SCHEDULE_GROUP, scheduleKeys.toArray(String[]::new))
+                .query(String.class)
+                .list());
+        return sorted.stream().filter(key -> !present.contains(key)).toList();
+    }
+
+    /**
+     * Removes the schedule's trigger if no job fires on it and none left it after {@code firedFor}.
+     *
+     * @param firedFor the instant of the schedule's fire that found no job to fire
+     */
+    void removeIfUnused(String scheduleKey, Instant firedFor) {
+        QuartzWork.inTransaction(transactions, () -> {
+            // a joiner holds this lock until its catalog row is committed: the check below sees it
+            lock(scheduleKey);
+            if (!catalog.inUse(scheduleKey, firedFor)) {
+                Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(scheduleKey));
+                if (trigger != null && scheduler.unscheduleJob(trigger.getKey())) {
+                    log.info("schedule removed, no job fires on it key={} schedule={}", scheduleKey,
+                            QuartzTriggers.describe(trigger));
+                }
+            }
+            return scheduleKey;
+        });
+    }
+
+    private void lock(String scheduleKey) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.schedule:" + scheduleKey)
+                .query((rs, row) -> true).single();
+    }
+}

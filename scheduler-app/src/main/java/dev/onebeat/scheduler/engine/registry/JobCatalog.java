@@ -1,0 +1,404 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Every job of the cluster, {@code onebeat_job}: the schedule it fires on (by schedule key, the name of
+ * the one Quartz trigger all jobs of that schedule share), whether an operator paused it, and whether
+ * it is orphaned (no replica registers it). Replicas write it when they start and the admin API when it
+ * changes a job, both under the job's change lock ({@link RuntimeJobStore#lock}); a schedule's fire
+ * reads its members from it. Whether a job is orphaned is decided from the live cluster ({@link #judgeOrphans}).
+ *
+ * <p>A job that moves to another schedule keeps the key it left and when, so that an instant of the old
+ * schedule that is due before the move but fired after it (a late fire, a recovery) still includes it:
+ * every instant belongs to the schedule the job had at that instant.
+ */
+@Component
+public class JobCatalog {
+
+    private final JdbcClient jdbc;
+
+    JobCatalog(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * A job as stored.
+     *
+     * @param name job name
+     * @param scheduleKey the schedule it fires on
+     * @param schedule that schedule, as {@link dev.onebeat.job.Schedule#describe()} writes it, with the misfire policy
+     * @param paused whether an operator paused it
+     * @param orphaned whether no replica registers it (it does not fire meanwhile)
+     * @param pauseReason why it was paused, or null
+     * @param pausedUntil when the pause ends by itself, or null if only a resume ends it
+     */
+    public record Job(String name, String scheduleKey, String schedule, boolean paused, boolean orphaned,
+                      String pauseReason, Instant pausedUntil) {
+    }
+
+    /**
+     * A pause that ran out.
+     *
+     * @param name job name
+     * @param reason why it had been paused, or null
+     * @param until when the pause ended
+     */
+    public record ExpiredPause(String name, String reason, Instant until) {
+    }
+
+    /**
+     * What to store for a job.
+     *
+     * @param name job name
+     * @param scheduleKey its schedule's key
+     * @param schedule its schedule, described
+     */
+    public record Entry(String name, String scheduleKey, String schedule) {
+    }
+
+    /**
+     * A job stored anew or moved to another schedule.
+     *
+     * @param name job name
+     * @param fromKey the schedule it left, null for a new job
+     * @param toKey the schedule it fires on now
+     */
+    public record Move(String name, String fromKey, String toKey) {
+    }
+
+    /**
+     * Stores the jobs in the caller's transaction: a new one joins its schedule from {@code now}, one on
+     * another schedule moves; one on the same schedule is left as it is (its pause kept).
+     *
+     * @return the jobs stored anew or moved
+     */
+    public List<Move> store(Collection<Entry> entries, Instant now) {
+        if (entries.isEmpty()) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(entries.size());
+        List<String> keys = new ArrayList<>(entries.size());
+        List<String> schedules = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            names.add(entry.name());
+            keys.add(entry.scheduleKey());
+            schedules.add(entry.schedule());
+        }
+        Timestamp at = Timestamp.from(now);
+        return jdbc.sql("""
+                        INSERT INTO onebeat_job AS j (name, schedule_key, schedule, member_since)
+                        SELECT u.name, u.schedule_key, u.schedule, ?
+                        FROM unnest(?::varchar[], ?::varchar[], ?::text[]) AS u(name, schedule_key, schedule)
+                        ORDER BY u.name
+                        ON CONFLICT (name) DO UPDATE SET previous_key = j.schedule_key, left_at = EXCLUDED.member_since,
+                            member_since = EXCLUDED.member_since, schedule_key = EXCLUDED.schedule_key,
+                            schedule = EXCLUDED.schedule, updated_at = now()
+                        WHERE j.schedule_key <> EXCLUDED.schedule_key
+                        RETURNING name, CASE WHEN left_at = member_since THEN previous_key END, schedule_key
+                        """)
+                .params(at, names.toArray(String[]::new), keys.toArray(String[]::new), schedules.toArray(String[]::new))
+                .query((rs, row) -> new Move(rs.getString(1), rs.getString(2), rs.getString(3)))
+                .list();
+    }
+
+    /**
+     * The jobs of one instant of a schedule.
+     *
+     * @param firing those that fire, by name
+     * @param paused those an operator's pause keeps from firing it, by name
+     * @param since by name, when each that is on the schedule now joined it (its first instant); a job that has
+     *     since left it for another is not in it (it was a member of every instant before it left)
+     */
+    public record Members(List<String> firing, List<String> paused, Map<String, Instant> since) {
+    }
+
+    /**
+     * @return the members of that instant of that schedule that are not orphaned, those that fire and those
+     *         paused (a job paused until a time fires the instants from that time on)
+     */
+    public Members membersAt(String scheduleKey, Instant scheduledAt) {
+        Timestamp at = Timestamp.from(scheduledAt);
+        List<String> firing = new ArrayList<>();
+        List<String> paused = new ArrayList<>();
+        Map<String, Instant> since = new HashMap<>();
+        jdbc.sql("""
+                        SELECT name, paused AND (paused_until IS NULL OR paused_until > ?),
+                               CASE WHEN schedule_key = ? THEN member_since END
+                        FROM onebeat_job
+                        WHERE NOT orphaned
+                          AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
+                        ORDER BY name
+                        """)
+                .params(at, scheduleKey, scheduleKey, at, scheduleKey, at)
+                .query(rs -> {
+                    (rs.getBoolean(2) ? paused : firing).add(rs.getString(1));
+                    Instant joined = instant(rs.getTimestamp(3));
+                    if (joined != null) {
+                        since.put(rs.getString(1), joined);
+                    }
+                });
+        return new Members(firing, paused, since);
+    }
+
+    /**
+     * A job's membership of one schedule over a range of its instants.
+     *
+     * @param since the first instant it is a member of, or null when it left the schedule (it was a member of every
+     *     instant before it left)
+     * @param until when it left the schedule (the first instant it is no member of), or null while it is on it
+     * @param paused whether an operator paused it
+     * @param pausedUntil when the pause ends by itself, or null
+     */
+    public record Membership(String name, Instant since, Instant until, boolean paused, Instant pausedUntil) {
+
+        /** @return whether the job is a member of the schedule's instant {@code at} */
+        public boolean memberAt(Instant at) {
+            return (since == null || !since.isAfter(at)) && (until == null || until.isAfter(at));
+        }
+
+        /** @return whether an operator's pause keeps it from firing the instant {@code at} */
+        public boolean pausedAt(Instant at) {
+            return paused && (pausedUntil == null || pausedUntil.isAfter(at));
+        }
+    }
+
+    /**
+     * @return the jobs, not orphaned, that were members of the schedule at some instant in {@code [from, to]}, each
+     *         with when it joined or left it, by name: what a fire settling missed instants plans each one with
+     */
+    public List<Membership> memberships(String scheduleKey, Instant from, Instant to) {
+        return jdbc.sql("""
+                        SELECT name, CASE WHEN schedule_key = :key THEN member_since END,
+                               CASE WHEN schedule_key = :key THEN NULL ELSE left_at END, paused, paused_until
+                        FROM onebeat_job
+                        WHERE NOT orphaned
+                          AND ((schedule_key = :key AND member_since <= :to) OR (previous_key = :key AND left_at > :from))
+                        ORDER BY name
+                        """)
+                .param("key", scheduleKey).param("from", Timestamp.from(from)).param("to", Timestamp.from(to))
+                .query((rs, row) -> new Membership(rs.getString(1), instant(rs.getTimestamp(2)),
+                        instant(rs.getTimestamp(3)), rs.getBoolean(4), instant(rs.getTimestamp(5))))
+                .list();
+    }
+
+    private static Instant instant(Timestamp at) {
+        return at == null ? null : at.toInstant();
+    }
+
+    /**
+     * @param scheduleKey a schedule
+     * @param scheduledAt one of its instants
+     * @return the jobs that fire at that instant of that schedule, by name: members at the instant, neither
+     *         orphaned nor paused (a job paused until a time fires the instants from that time on)
+     */
+    public List<String> members(String scheduleKey, Instant scheduledAt) {
+        Timestamp at = Timestamp.from(scheduledAt);
+        return jdbc.sql("""
+                        SELECT name FROM onebeat_job
+                        WHERE (NOT paused OR paused_until <= ?) AND NOT orphaned
+                          AND ((schedule_key = ? AND member_since <= ?) OR (previous_key = ? AND left_at > ?))
+                        ORDER BY name
+                        """)
+                .params(at, scheduleKey, at, scheduleKey, at)
+                .query(String.class)
+                .list();
+    }
+
+    /** @return whether any job fires on the schedule, or left it so recently that it may still owe it an instant */
+    public boolean inUse(String scheduleKey, Instant since) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM onebeat_job WHERE schedule_key = ?)
+                            OR EXISTS (SELECT 1 FROM onebeat_job WHERE previous_key = ? AND left_at > ?)
+                        """)
+                .params(scheduleKey, scheduleKey, Timestamp.from(since))
+                .query(Boolean.class)
+                .single();
+    }
+
+    /** @return the job, if stored */
+    public Optional<Job> find(String name) {
+        return jdbc.sql("""
+                        SELECT name, schedule_key, schedule, paused, orphaned, pause_reason, paused_until
+                        FROM onebeat_job WHERE name = ?
+                        """)
+                .param(name)
+                .query((rs, row) -> {
+                    Timestamp until = rs.getTimestamp(7);
+                    return new Job(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                            rs.getBoolean(5), rs.getString(6), until == null ? null : until.toInstant());
+                })
+                .optional();
+    }
+
+    /**
+     * A job's standing, as the missed-fire detector needs it.
+     *
+     * @param memberSince when the job began firing on its current schedule: no earlier instant of it is expected
+     * @param paused whether an operator paused it: its instants are not expected meanwhile
+     * @param orphaned whether no live replica registers it
+     * @param schedule its schedule as stored ({@link dev.onebeat.job.Schedule#describe()}), from which a replica that
+     *     does not register the job can still compute its instants
+     */
+    public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned, String schedule) {
+    }
+
+    /** @return every stored job's standing, by name */
+    public Map<String, Standing> standings() {
+        Map<String, Standing> standings = new HashMap<>();
+        jdbc.sql("SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job")
+                .query((ResultSet rs) -> {
+                    standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
+                            rs.getBoolean(3), rs.getBoolean(4), rs.getString(5)));
+                });
+        return standings;
+    }
+
+    /** @return when the job began firing on its current schedule, if it is stored */
+    public Optional<Instant> memberSince(String name) {
+        return jdbc.sql("SELECT member_since FROM onebeat_job WHERE name = ?").param(name)
+                .query((rs, row) -> rs.getTimestamp(1).toInstant()).optional();
+    }
+
+    /** @return every stored job's name */
+    public List<String> names() {
+        return jdbc.sql("SELECT name FROM onebeat_job ORDER BY name").query(String.class).list();
+    }
+
+    /**
+     * Pauses or resumes the job, in the caller's transaction.
+     *
+     * @return whether that changed anything
+     */
+    public boolean setPaused(String name, boolean paused) {
+        return paused ? pause(name, null, null) : jdbc.sql("""
+                        UPDATE onebeat_job SET paused = false, pause_reason = NULL, paused_until = NULL, updated_at = now()
+                        WHERE name = ? AND paused
+                        """)
+                .param(name)
+                .update() == 1;
+    }
+
+    /**
+     * Pauses a job, or changes the reason or end of its pause, in the caller's transaction.
+     *
+     * @param reason why, or null
+     * @param until when the pause ends by itself, or null
+     * @return whether anything changed
+     */
+    public boolean pause(String name, String reason, Instant until) {
+        Timestamp end = until == null ? null : Timestamp.from(until);
+        return jdbc.sql("""
+                        UPDATE onebeat_job SET paused = true, pause_reason = ?, paused_until = ?, updated_at = now()
+                        WHERE name = ? AND (NOT paused OR pause_reason IS DISTINCT FROM ?
+                                            OR paused_until IS DISTINCT FROM CAST(? AS timestamptz))
+                        """)
+                .params(reason, end, name, reason, end)
+                .update() == 1;
+    }
+
+    /**
+     * Ends the pauses whose time has come, in the caller's transaction. Two replicas doing it at once end
+     * each pause once: the second waits for the first's row lock and then finds the job no longer paused.
+     *
+     * @return the pauses ended
+     */
+    public List<ExpiredPause> endPausesDue(Instant now) {
+        return jdbc.sql("""
+                        UPDATE onebeat_job j SET paused = false, pause_reason = NULL, paused_until = NULL, updated_at = now()
+                        FROM (SELECT name, pause_reason, paused_until FROM onebeat_job
+                              WHERE paused AND paused_until <= ? ORDER BY name FOR UPDATE) AS due
+                        WHERE j.name = due.name AND j.paused
+                        RETURNING j.name, due.pause_reason, due.paused_until
+                        """)
+                .param(Timestamp.from(now))
+                .query((rs, row) -> new ExpiredPause(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()))
+                .list();
+    }
+
+    /**
+     * Marks jobs orphaned (no replica registers them) or registered again, in the caller's transaction.
+     *
+     * @return the names whose state changed
+     */
+    public List<String> setOrphaned(Collection<String> names, boolean orphaned) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                        UPDATE onebeat_job SET orphaned = ?, updated_at = now()
+                        WHERE name = ANY(?::varchar[]) AND orphaned <> ?
+                        RETURNING name
+                        """)
+                .params(orphaned, names.toArray(String[]::new), orphaned)
+                .query(String.class)
+                .list();
+    }
+
+    /**
+     * A job whose orphaned state a judgement changed.
+     *
+     * @param orphaned whether it is orphaned now
+     */
+    public record OrphanChange(String name, boolean orphaned) {
+    }
+
+    /**
+     * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
+     * replica alive now registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
+     * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
+     * same rule that judges a lock holder alive), so a replica whose Quartz does not run never counts. The replica
+     * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
+     * database.
+     *
+     * @param self this replica's instance id
+     * @return the jobs whose state changed, by name
+     */
+    public List<OrphanChange> judgeOrphans(String self) {
+        // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
+        return jdbc.sql("""
+                        WITH live AS (
+                            -- database time on both sides, as JobLockTable judges a holder: Quartz writes
+                            -- last_checkin_time from the replica's clock, the database stamps each check-in
+                            -- (migration 017); a replica that never started Quartz has no row
+                            SELECT instance_name AS instance_id FROM qrtz_scheduler_state
+                            WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
+                                  >= clock_timestamp()
+                            UNION SELECT CAST(? AS varchar)
+                        ), judged AS (
+                            SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
+                                                      WHERE r.job_name = j.name)
+                                           AND NOT EXISTS (SELECT 1 FROM onebeat_runtime_job rt
+                                                           WHERE rt.name = j.name AND rt.kind = 'job') AS orphan
+                            FROM onebeat_job j
+                        ), changing AS (
+                            SELECT j.name, judged.orphan FROM onebeat_job j JOIN judged USING (name)
+                            WHERE j.orphaned <> judged.orphan ORDER BY j.name FOR UPDATE OF j
+                        )
+                        UPDATE onebeat_job j SET orphaned = changing.orphan, updated_at = now()
+                        FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
+                        RETURNING j.name, j.orphaned
+                        """)
+                .param(self)
+                .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
+                .list();
+    }
+
+    /** Removes the job, in the caller's transaction. @return the schedule it fired on, if it was stored */
+    public Optional<String> delete(String name) {
+        return jdbc.sql("DELETE FROM onebeat_job WHERE name = ? RETURNING schedule_key")
+                .param(name)
+                .query(String.class)
+                .optional();
+    }
+}

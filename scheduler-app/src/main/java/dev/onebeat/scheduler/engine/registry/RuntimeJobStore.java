@@ -1,0 +1,259 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.fire.FireProperties;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Jobs and schedules stored through the admin API, {@code onebeat_runtime_job}: runtime jobs (kind
+ * {@code job}, a declarative definition like an {@code onebeat.jobs[]} entry) and new schedules of jobs
+ * defined in code or configuration (kind {@code override}). Definitions are validated exactly like
+ * configuration. {@link #reload} lays the stored rows over the {@link JobRegistry}; every replica calls
+ * it at start-up and then every few seconds ({@link RuntimeJobPoller}), so a change made on one replica
+ * reaches the others' registries within the poll interval (their Quartz store is shared and changes at once).
+ */
+@Component
+public class RuntimeJobStore {
+
+    private static final Logger log = LoggerFactory.getLogger(RuntimeJobStore.class);
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,149}");
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final JobRegistry registry;
+    private final long maxArgumentBytes;
+    private volatile String loaded = "";
+
+    /** @param registry the registry {@link #reload} lays the stored jobs over */
+    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
+        this(jdbc, json, registry, FireProperties.DEFAULTS);
+    }
+
+    /**
+     * @param registry the registry {@link #reload} lays the stored jobs over
+     * @param fire the bound on a job's arguments ({@code onebeat.fire.max-arguments-size})
+     */
+    @Autowired
+    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, FireProperties fire) {
+        this.maxArgumentBytes = fire.maxArgumentsSize().toBytes();
+        this.jdbc = jdbc;
+        this.json = json;
+        this.registry = registry;
+    }
+
+    /** What a stored row is. */
+    public enum Kind {
+        /** a job created at run time */
+        JOB,
+        /** a new schedule for a job defined in code or configuration */
+        OVERRIDE
+    }
+
+    /**
+     * @param kind runtime job or schedule override
+     * @param definition as stored; an override sets only cron or every, zone, gap, overlap and misfire
+     */
+    public record StoredJob(Kind kind, JobsProperties.Definition definition) {
+    }
+
+    /**
+     * @return the runtime job {@code definition} describes
+     * @throws JobDefinitionException naming the field at fault, as start-up would
+     */
+    public PeriodicJob runtimeJob(JobsProperties.Definition definition) {
+        if (definition.name() != null && !NAME.matcher(definition.name()).matches()) {
+            throw new JobDefinitionException("name: must be 1 to 150 letters, digits, '.', '_', ':' or '-', starting "
+                    + "with a letter or digit, was '" + definition.name() + "'");
+        }
+        PeriodicJob job = DeclarativeJobs.toJob("", definition, maxArgumentBytes);
+        JobValidation.validate(new RegisteredJob(job, "runtime job"));
+        return job;
+    }
+
+    /**
+     * @param original the job as defined in code or configuration
+     * @param change its new {@code cron} or {@code every}, {@code zone}, {@code gap}, {@code overlap} (the
+     *     schedule, replaced whole: an unset zone is UTC, an unset gap or overlap the default) and
+     *     {@code misfire} (kept if unset)
+     * @return the original job on the new schedule
+     * @throws JobDefinitionException naming the field at fault, or a field that cannot be changed
+     */
+    public PeriodicJob rescheduled(PeriodicJob original, JobsProperties.Definition change) {
+        if (change.task() != null || change.queue() != null || change.args() != null || change.kwargs() != null
+                || change.lockAtMostFor() != null) {
+            throw new JobDefinitionException("task: job '" + original.name() + "' is defined in code or configuration;"
+                    + " only its schedule (cron or every, zone, gap, overlap, misfire) can be changed here");
+        }
+        Schedule schedule = Schedules.parse("", change.cron(), change.every(), change.zone(), change.gap(),
+                change.overlap());
+        MisfirePolicy misfire = change.misfire() == null ? original.misfirePolicy()
+                : DeclarativeJobs.misfire("", change.misfire());
+        return new Rescheduled(original, schedule, misfire);
+    }
+
+    /**
+     * Takes the cluster-wide change lock of one job until the caller's transaction ends, so changes to
+     * it (the admin API on any replica, a replica's start-up sync) happen one after another. Take it
+     * before any Quartz write of the transaction: nothing holding Quartz's lock waits for this one.
+     */
+    public void lock(String name) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.job:" + name)
+                .query((rs, row) -> true).single();
+    }
+
+    /**
+     * Takes the change locks of many jobs, in the order given (sort the names: two callers locking
+     * overlapping sets in one order cannot deadlock), until the caller's transaction ends.
+     */
+    public void lockAll(List<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        SELECT count(pg_advisory_xact_lock(hashtextextended('onebeat.job:' || u.name, 0)))
+                        FROM (SELECT name FROM unnest(?::text[]) WITH ORDINALITY AS n(name, position) ORDER BY position) u
+                        """)
+                .param(names.toArray(String[]::new))
+                .query(Long.class).single();
+    }
+
+    /**
+     * @return the jobs of those names as {@link #current(String)} gives each, read in one query; names of
+     *         runtime jobs deleted since the last reload are absent
+     */
+    public Map<String, RegisteredJob> current(Collection<String> names) {
+        Map<String, StoredJob> stored = new HashMap<>();
+        jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job WHERE name = ANY(?::text[])")
+                .param(names.toArray(String[]::new))
+                .query((rs, row) -> new StoredJob(kind(rs.getString(1)), definition(rs.getString(2))))
+                .list()
+                .forEach(job -> stored.put(job.definition().name(), job));
+        Map<String, RegisteredJob> jobs = new LinkedHashMap<>();
+        for (String name : names) {
+            Optional<RegisteredJob> job = Optional.ofNullable(stored.get(name)).flatMap(this::build);
+            if (job.isEmpty()) {
+                job = registry.defined(name);
+            }
+            job.ifPresent(found -> jobs.put(name, found));
+        }
+        return jobs;
+    }
+
+    /**
+     * @return the job of that name as the database and this replica's code and configuration define it
+     *         now (read in the caller's transaction): the stored runtime job or schedule when there is one
+     *         that builds, else the defined job; empty for a runtime job deleted since the last reload
+     */
+    public Optional<RegisteredJob> current(String name) {
+        Optional<RegisteredJob> stored = find(name).flatMap(this::build);
+        return stored.isPresent() ? stored : registry.defined(name);
+    }
+
+    /** @return the stored row of that name */
+    public Optional<StoredJob> find(String name) {
+        return jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job WHERE name = ?")
+                .param(name)
+                .query((rs, row) -> new StoredJob(kind(rs.getString(1)), definition(rs.getString(2))))
+                .optional();
+    }
+
+    /** Stores a new row in the caller's transaction. @return false if a row of that name exists */
+    public boolean insert(Kind kind, JobsProperties.Definition definition, String actor) {
+        // the primary key on name stops two concurrent creations of one job
+        return jdbc.sql("""
+                        INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by)
+                        VALUES (?, ?, ?::jsonb, ?) ON CONFLICT (name) DO NOTHING
+                        """)
+                .params(definition.name(), column(kind), json.writeValueAsString(definition), actor)
+                .update() == 1;
+    }
+
+    /** Stores or replaces the row of {@code definition.name()} in the caller's transaction. */
+    public void save(Kind kind, JobsProperties.Definition definition, String actor) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by) VALUES (?, ?, ?::jsonb, ?)
+                        ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, definition = EXCLUDED.definition,
+                            updated_by = EXCLUDED.updated_by, updated_at = now()
+                        """)
+                .params(definition.name(), column(kind), json.writeValueAsString(definition), actor)
+                .update();
+    }
+
+    /** Deletes the row in the caller's transaction. @return whether there was one */
+    public boolean delete(String name) {
+        return jdbc.sql("DELETE FROM onebeat_runtime_job WHERE name = ?").param(name).update() == 1;
+    }
+
+    /**
+     * Lays the stored rows over the registry if they changed since the last call. A row that no longer
+     * builds (a zone withdrawn, an override of a job no longer defined) is skipped and logged.
+     */
+    public synchronized void reload() {
+        // the digest covers every row's content, so a change committed late is seen whatever its timestamp
+        String digest = jdbc.sql("""
+                        SELECT coalesce(md5(string_agg(name || ':' || kind || ':' || definition::text, ','
+                            ORDER BY name)), '') FROM onebeat_runtime_job
+                        """)
+                .query(String.class).single();
+        if (digest.equals(loaded)) {
+            return;
+        }
+        List<RegisteredJob> jobs = new ArrayList<>();
+        for (StoredJob stored : jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job ORDER BY name")
+                .query((rs, row) -> new StoredJob(kind(rs.getString(1)), definition(rs.getString(2))))
+                .list()) {
+            build(stored).ifPresent(jobs::add);
+        }
+        registry.overlay(jobs);
+        loaded = digest;
+        log.info("runtime jobs loaded count={}", jobs.size());
+    }
+
+    private Optional<RegisteredJob> build(StoredJob stored) {
+        String name = stored.definition().name();
+        try {
+            Optional<RegisteredJob> defined = registry.defined(name);
+            if (stored.kind() == Kind.JOB && defined.isEmpty()) {
+                return Optional.of(new RegisteredJob(runtimeJob(stored.definition()), "runtime job"));
+            }
+            if (stored.kind() == Kind.OVERRIDE && defined.isPresent()) {
+                return Optional.of(new RegisteredJob(rescheduled(defined.get().job(), stored.definition()),
+                        defined.get().origin() + ", rescheduled at run time"));
+            }
+            log.warn("stored job skipped job={} kind={}: {}", name, stored.kind(), stored.kind() == Kind.JOB
+                    ? "a job of that name is now defined in code or configuration, which wins"
+                    : "no job of that name is defined in code or configuration any more");
+        } catch (JobDefinitionException e) {
+            log.error("stored job skipped, its definition is invalid job={} error={}", name, e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private JobsProperties.Definition definition(String text) {
+        return json.readValue(text, JobsProperties.Definition.class);
+    }
+
+    private static Kind kind(String column) {
+        return Kind.valueOf(column.toUpperCase(Locale.ROOT));
+    }
+
+    private static String column(Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+}

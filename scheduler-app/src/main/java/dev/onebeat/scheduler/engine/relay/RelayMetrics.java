@@ -1,0 +1,45 @@
+package dev.onebeat.scheduler.engine.relay;
+
+import dev.onebeat.transport.QueueRoute;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Relay counters, tagged {@code transport} and {@code queue}: {@code onebeat_relay_published_total}
+ * (every confirmed publish), {@code onebeat_relay_republished_total} (those of rows whose earlier
+ * claim had expired, so they may have gone out before), {@code onebeat_relay_retried_total} (publishes
+ * put off by a passing failure), {@code onebeat_relay_failed_total} (rows the broker refused) and
+ * {@code onebeat_relay_expired_total} (tasks published after their {@code expires}, which the worker revokes).
+ */
+class RelayMetrics {
+
+    private final MeterRegistry registry;
+
+    RelayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void published(QueueRoute route, boolean reclaimed) {
+        counter("onebeat.relay.published", "Tasks published and confirmed by the broker", route).increment();
+        if (reclaimed) {
+            counter("onebeat.relay.republished", "Tasks published again after an expired claim", route).increment();
+        }
+    }
+
+    void retried(QueueRoute route) {
+        counter("onebeat.relay.retried", "Publishes put off after a passing failure", route).increment();
+    }
+
+    void expired(QueueRoute route) {
+        counter("onebeat.relay.expired", "Tasks published after their expiry, which the worker discards", route).increment();
+    }
+
+    void failed(QueueRoute route) {
+        counter("onebeat.relay.failed", "Tasks the broker refused for good, marked failed", route).increment();
+    }
+
+    private Counter counter(String name, String description, QueueRoute route) {
+        return Counter.builder(name).description(description).tag("transport", route.transport())
+                .tag("queue", route.queue()).register(registry);
+    }
+}

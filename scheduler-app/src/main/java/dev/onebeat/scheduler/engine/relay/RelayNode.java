@@ -1,0 +1,57 @@
+package dev.onebeat.scheduler.engine.relay;
+
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * What the relay loops of one replica share: its name in {@code locked_by}, the outbox statements,
+ * the transports with their broker connections, the timer that renews claims, the counters and the
+ * clock. Closing it closes the broker connections and ends the renewals.
+ */
+final class RelayNode implements AutoCloseable {
+
+    private final String node;
+    private final RelaySettings settings;
+    private final RelayMetrics metrics;
+    private final RelayHook hook;
+    private final Clock clock;
+    private final RelayRepository outbox;
+    private final RelayTransports transports;
+    private final ClaimRenewal renewal;
+    private final RelayPublisher publisher;
+
+    /**
+     * @param node this replica's name in {@code locked_by}, unique per process
+     * @param hook called between each round's publish and marks
+     */
+    RelayNode(QueueRoutes routes, DataSource dataSource, String node, RelaySettings settings, RelayMetrics metrics,
+              RelayHook hook, Clock clock) {
+        this.node = node;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.hook = hook;
+        this.clock = clock;
+        this.outbox = new RelayRepository(dataSource, node, settings.claimLease());
+        this.transports = new RelayTransports(routes, node, metrics);
+        this.renewal = new ClaimRenewal(outbox, node, settings.claimLease(), clock);
+        this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock);
+    }
+
+    /** @return a new loop relaying {@code queues}, all routed to {@code broker}; not started */
+    RelayLoop loop(String broker, List<String> queues) {
+        return new RelayLoop(broker, queues, node, outbox, publisher,
+                new RelayRoundReport(broker, node, transports, metrics), settings, hook, clock);
+    }
+
+    /** Ends this node's claims now ({@link RelayRepository#expireOwnClaims()}). */
+    int expireOwnClaims() throws java.sql.SQLException {
+        return outbox.expireOwnClaims();
+    }
+
+    @Override
+    public void close() {
+        renewal.close();
+        transports.close();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.onebeat.scheduler.engine.relay;
+
+import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands a round's claimed rows to their queues' transports, queue by queue, renewing the claims while
+ * it does. A transport that throws, or answers with the wrong number of outcomes, is discarded (the
+ * next round makes a new one, on a new connection if it had its own) and each of its tasks is to
+ * retry.
+ */
+final class RelayPublisher {
+
+    // the relay's lines keep the logger they have always had, which operators filter on
+    private static final Logger log = LoggerFactory.getLogger(RelayLoop.class);
+
+    private final RelayTransports transports;
+    private final ClaimRenewal renewal;
+    private final Duration claimLease;
+    private final Clock clock;
+
+    RelayPublisher(RelayTransports transports, ClaimRenewal renewal, Duration claimLease, Clock clock) {
+        this.transports = transports;
+        this.renewal = renewal;
+        this.claimLease = claimLease;
+        this.clock = clock;
+    }
+
+    /**
+     * @param claimed rows just claimed, by id
+     * @param health the loop's: whether its rounds have been failing, which quiets the log of another failure,
+     *     and where the publish under way is shown while it lasts
+     * @return each row with its outcome, queue by queue in the order the queues first appear
+     */
+    List<TaskOutcome> publish(List<ClaimedTask> claimed, RelayLoopHealth health) {
+        boolean failing = health.failing();
+        Map<String, List<ClaimedTask>> byQueue = new LinkedHashMap<>();
+        for (ClaimedTask task : claimed) {
+            byQueue.computeIfAbsent(task.task().queue(), q -> new ArrayList<>()).add(task);
+        }
+        List<TaskOutcome> outcomes = new ArrayList<>(claimed.size());
+        try (ClaimRenewal.Held held = renewal.hold(claimed)) {
+            health.publishing(held);
+            for (List<ClaimedTask> tasks : byQueue.values()) {
+                QueueRoute route = transports.route(tasks.get(0).task().queue());
+                Instant started = clock.instant();
+                List<Delivery> deliveries = publish(route, tasks, failing, held);
+                Duration took = Duration.between(started, clock.instant());
+                if (took.compareTo(claimLease) > 0 && !held.intact()) {
+                    warnPastLease(route, tasks.size(), took);
+                }
+                for (int i = 0; i < tasks.size(); i++) {
+                    outcomes.add(new TaskOutcome(tasks.get(i), deliveries.get(i)));
+                }
+            }
+        } finally {
+            health.publishing(null);
+        }
+        return outcomes;
+    }
+
+    /**
+     * A publish that outlasts the claim lease while its renewals fail (or come too late) lets another
+     * relay take the same rows and publish them again (same keys, so harmless to deduplicating
+     * consumers, but avoidable): say how to avoid it.
+     */
+    private void warnPastLease(QueueRoute route, int tasks, Duration took) {
+        log.warn("relay: publishing {} task(s) to {} took {} ms, longer than the claim lease ({} ms); another "
+                + "relay may have published them again. Lower onebeat.relay.batch-size or raise "
+                + "onebeat.relay.claim-lease", tasks, route.describe(), took.toMillis(), claimLease.toMillis());
+    }
+
+    private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks, boolean failing, ClaimRenewal.Held held) {
+        List<OutboundTask> outbound = new ArrayList<>(tasks.size());
+        for (ClaimedTask task : tasks) {
+            outbound.add(task.task());
+        }
+        try {
+            Transport transport = transports.transport(route);
+            held.publishing(route.describe(), transport.deadline(tasks.size()));
+            List<Delivery> outcomes = transport.publish(outbound);
+            if (outcomes == null || outcomes.size() != tasks.size()) {
+                throw new IllegalStateException("transport " + route.transport() + " returned "
+                        + (outcomes == null ? "null" : outcomes.size() + " outcomes") + " for " + tasks.size() + " tasks");
+            }
+            return outcomes;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            if (!failing) {
+                log.warn("relay could not publish {} task(s) to {}, retrying with backoff: {}", tasks.size(),
+                        route.describe(), error);
+            } else {
+                log.debug("relay still cannot publish to {}: {}", route.describe(), error);
+            }
+            transports.discard(route);
+            List<Delivery> retry = new ArrayList<>(tasks.size());
+            Delivery outcome = Delivery.retry(error);
+            for (int i = 0; i < tasks.size(); i++) {
+                retry.add(outcome);
+            }
+            return retry;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.onebeat.scheduler.engine.relay;
+
+import dev.onebeat.transport.Delivery;
+import dev.onebeat.transport.QueueRoute;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts and logs what a round came to, once its marks are done: each outcome in
+ * {@link RelayMetrics}, a refused task at ERROR (someone must act on it), republished tasks at INFO,
+ * claims lost before their marks at WARN.
+ */
+final class RelayRoundReport {
+
+    // the relay's lines keep the logger they have always had, which operators filter on
+    private static final Logger log = LoggerFactory.getLogger(RelayLoop.class);
+
+    private final String broker;
+    private final String node;
+    private final RelayTransports transports;
+    private final RelayMetrics metrics;
+
+    RelayRoundReport(String broker, String node, RelayTransports transports, RelayMetrics metrics) {
+        this.broker = broker;
+        this.node = node;
+        this.transports = transports;
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param outcomes the round's rows and their outcomes
+     * @param published how many of them the broker confirmed
+     * @param marked how many of those were still this relay's to mark published
+     */
+    void report(List<TaskOutcome> outcomes, int published, int marked) {
+        if (marked < published) {
+            log.warn("relay lost {} claims before marking them published broker={} node={}; "
+                    + "they were published and may be published again under the same key",
+                    published - marked, broker, node);
+        }
+        int republished = 0;
+        String firstRepublished = null;
+        for (TaskOutcome outcome : outcomes) {
+            ClaimedTask task = outcome.task();
+            if (outcome.is(Delivery.Status.PUBLISHED)) {
+                metrics.published(transports.route(task.task().queue()), task.reclaimed());
+                if (task.reclaimed()) {
+                    republished++;
+                    firstRepublished = firstRepublished == null ? task.task().key().value() : firstRepublished;
+                }
+            }
+        }
+        if (republished > 0) {
+            log.info("relay republished {} task(s) after an expired claim broker={} (first key={}); "
+                    + "same ids and keys as before", republished, broker, firstRepublished);
+        }
+        int retried = 0;
+        String firstRetryError = null;
+        for (TaskOutcome outcome : outcomes) {
+            ClaimedTask task = outcome.task();
+            QueueRoute route = transports.route(task.task().queue());
+            if (outcome.is(Delivery.Status.RETRY)) {
+                metrics.retried(route);
+                retried++;
+                firstRetryError = firstRetryError == null ? outcome.delivery().error() : firstRetryError;
+            } else if (outcome.is(Delivery.Status.REFUSED)) {
+                metrics.failed(route);
+                log.error("relay: broker refused task key={} {}; marked failed: {}", task.task().key().value(),
+                        route.describe(), outcome.delivery().error());
+            }
+        }
+        if (published > 0) {
+            log.debug("relay published {} task(s) broker={}", published, broker);
+        }
+        if (retried > 0 && log.isDebugEnabled()) {
+            log.debug("relay will retry {} task(s) broker={}: {}", retried, broker, firstRetryError);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.onebeat.scheduler.engine.relay;
+
+import java.time.Duration;
+
+/**
+ * The timing of a relay loop (see {@link RelayProperties} for each).
+ */
+record RelaySettings(int batchSize, Duration pollInterval, Duration claimLease, Duration retryInitial,
+                     Duration retryMax, Duration drainTimeout) {
+
+    static RelaySettings of(RelayProperties properties) {
+        return new RelaySettings(properties.batchSize(), properties.pollInterval(), properties.claimLease(),
+                properties.retryInitial(), properties.retryMax(), properties.drainTimeout());
+    }
+}

@@ -1,8 +1,0 @@
-package dev.onebeat.scheduler.fire;
-
-/** Told about each committed fire, after its commit (the relay uses it to wake up). */
-public interface FireListener {
-
-    /** @param result a committed fire; called on the firing thread, so keep it short */
-    void committed(FireResult result);
-}

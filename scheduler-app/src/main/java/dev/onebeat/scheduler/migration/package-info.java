@@ -1,2 +1,0 @@
-/** Applies the onebeat changelog at start-up, one replica at a time. */
-package dev.onebeat.scheduler.migration;

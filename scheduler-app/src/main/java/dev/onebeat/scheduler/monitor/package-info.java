@@ -1,7 +1,0 @@
-/**
- * Knowing when an instant did not happen: the instants each job's schedule expected, each with its outcome
- * ({@link dev.onebeat.scheduler.monitor.ExpectedInstants}); the detector that judges them on one replica at a time
- * and records missed, failed and recovered events ({@link dev.onebeat.scheduler.monitor.MissedFireDetector}); and
- * the per-job metrics read from its progress.
- */
-package dev.onebeat.scheduler.monitor;

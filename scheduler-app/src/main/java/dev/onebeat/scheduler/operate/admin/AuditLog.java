@@ -1,0 +1,81 @@
+package dev.onebeat.scheduler.operate.admin;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The audit log, {@code onebeat_audit}: who changed what, when, from which state to which. */
+@Component
+public class AuditLog {
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    AuditLog(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /**
+     * Records a change made by the current {@link Actor} in the caller's transaction, so the row
+     * commits or rolls back with the change.
+     *
+     * @param before state before the change (a map or record serialised as JSON), null if none
+     * @param after state after the change, null if the change removed the target
+     * @param requestId the client's request id, or null
+     * @throws IllegalStateException if no transaction is active: an audit row written alone could
+     *         outlive a change that rolled back
+     */
+    public void record(String action, String targetType, String target, Object before, Object after, String requestId) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("audit of " + action + " " + target
+                    + " must run in the change's transaction");
+        }
+        jdbc.sql("""
+                        INSERT INTO onebeat_audit (actor, action, target_type, target, before, after, request_id)
+                        VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)
+                        """)
+                .params(Actor.current(), action, targetType, target, toJson(before), toJson(after), requestId)
+                .update();
+    }
+
+    /**
+     * @param target only this job name or task id, or null for all
+     * @param actor only changes by this user, or null for all
+     * @return entries newest first
+     */
+    public List<AuditEntry> page(String target, String actor, int limit, int offset) {
+        return jdbc.sql("""
+                        SELECT id, at, actor, action, target_type, target, before::text, after::text, request_id
+                        FROM onebeat_audit
+                        WHERE (CAST(:target AS text) IS NULL OR target = :target)
+                          AND (CAST(:actor AS text) IS NULL OR actor = :actor)
+                        ORDER BY at DESC, id DESC LIMIT :limit OFFSET :offset
+                        """)
+                .params(Map.of("limit", limit, "offset", offset))
+                .param("target", target)
+                .param("actor", actor)
+                .query(this::entry)
+                .list();
+    }
+
+    private AuditEntry entry(ResultSet rs, int row) throws SQLException {
+        return new AuditEntry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4),
+                rs.getString(5), rs.getString(6), fromJson(rs.getString(7)), fromJson(rs.getString(8)),
+                rs.getString(9));
+    }
+
+    private String toJson(Object value) {
+        return value == null ? null : json.writeValueAsString(value);
+    }
+
+    private JsonNode fromJson(String text) {
+        return text == null ? null : json.readTree(text);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.onebeat.scheduler.operate.backfill;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/** Every statement on {@code onebeat_backfill}, and the reads of the ledger (and its horizon) a backfill needs. */
+@Component
+class BackfillTable {
+
+    private static final String COLUMNS = """
+            id, job_name, range_from, range_to, state, total, done, fired, failed, cursor_at, created_by, created_at,
+            updated_at""";
+
+    private final JdbcClient jdbc;
+
+    BackfillTable(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    long insert(String job, Instant from, Instant to, int total, String createdBy, Instant now) {
+        return jdbc.sql("""
+                        INSERT INTO onebeat_backfill (job_name, range_from, range_to, state, total, created_by, created_at,
+                                                      updated_at)
+                        VALUES (?, ?, ?, 'running', ?, ?, ?, ?) RETURNING id""")
+                .params(job, Timestamp.from(from), Timestamp.from(to), total, createdBy, Timestamp.from(now),
+                        Timestamp.from(now))
+                .query(Long.class).single();
+    }
+
+    Optional<Backfill> find(String job, long id) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_backfill WHERE id = ? AND job_name = ?")
+                .params(id, job).query(BackfillTable::backfill).optional();
+    }
+
+    /** @return the job's backfills, newest first */
+    List<Backfill> ofJob(String job, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_backfill WHERE job_name = ? ORDER BY id DESC LIMIT ?")
+                .params(job, limit).query(BackfillTable::backfill).list();
+    }
+
+    List<Backfill> running() {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_backfill WHERE state = 'running' ORDER BY id")
+                .query(BackfillTable::backfill).list();
+    }
+
+    boolean isRunning(long id) {
+        return jdbc.sql("SELECT state = 'running' FROM onebeat_backfill WHERE id = ?").param(id).query(Boolean.class)
+                .optional().orElse(false);
+    }
+
+    /** Moves the cursor to {@code instant}, one instant further; a cancelled backfill stays as it was. */
+    void advance(long id, Instant instant, boolean fired, boolean failed, Instant now) {
+        // the cursor only moves forward, so an instant handled twice (a replica taking over) is counted once
+        jdbc.sql("""
+                        UPDATE onebeat_backfill SET cursor_at = ?, done = done + 1, fired = fired + ?, failed = failed + ?,
+                                                    updated_at = ?
+                        WHERE id = ? AND state = 'running' AND (cursor_at IS NULL OR cursor_at < ?) AND done < total""")
+                .params(Timestamp.from(instant), fired ? 1 : 0, failed ? 1 : 0, Timestamp.from(now), id,
+                        Timestamp.from(instant))
+                .update();
+    }
+
+    /** @return whether the backfill was running and is now in {@code state} */
+    boolean end(long id, String job, String state, Instant now) {
+        return jdbc.sql("""
+                        UPDATE onebeat_backfill SET state = ?, updated_at = ?
+                        WHERE id = ? AND job_name = ? AND state = 'running'""")
+                .params(state, Timestamp.from(now), id, job).update() == 1;
+    }
+
+    /**
+     * @return whether the instant has committed, or may have: it is at or before the job's retention horizon, where
+     *     its ledger row may have been purged (the horizon may have moved since the backfill started)
+     */
+    boolean committed(String job, Instant instant) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')
+                            OR EXISTS (SELECT 1 FROM onebeat_fire_horizon WHERE job_name = ? AND purged_through >= ?)""")
+                .params(job, Timestamp.from(instant), job, Timestamp.from(instant)).query(Boolean.class).single();
+    }
+
+    /** @return the attempt a new fire of the instant makes: one more than any recorded */
+    int nextAttempt(String job, Instant instant) {
+        return jdbc.sql("""
+                        SELECT coalesce(max(attempt), 0) + 1 FROM onebeat_fire_attempt
+                        WHERE job_name = ? AND scheduled_at = ? AND run_id = ''""")
+                .params(job, Timestamp.from(instant)).query(Integer.class).single();
+    }
+
+    private static Backfill backfill(ResultSet rs, int row) throws SQLException {
+        Timestamp cursor = rs.getTimestamp(10);
+        return new Backfill(rs.getLong(1), rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant(),
+                rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), rs.getInt(9),
+                cursor == null ? null : cursor.toInstant(), rs.getString(11), rs.getTimestamp(12).toInstant(),
+                rs.getTimestamp(13).toInstant());
+    }
+}

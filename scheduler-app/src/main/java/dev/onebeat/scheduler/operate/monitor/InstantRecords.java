@@ -1,0 +1,248 @@
+package dev.onebeat.scheduler.operate.monitor;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * What the ledger, the attempts and the job locks say about the schedule's own instants of jobs: read-only
+ * statements on the fire package's tables, for one job's range (the API, a backfill's plan) or for many jobs'
+ * ranges at once (a check of the detector, two statements for any number of jobs).
+ */
+@Component
+public class InstantRecords {
+
+    // the schedule's own fires only: run_id '' (a manual run has its own key space)
+    private static final String FIRES = """
+            SELECT f.job_name, f.scheduled_at, f.fired_at, f.duration_ms, f.trigger_kind, f.attempt, f.node
+            FROM unnest(?::varchar[], ?::timestamptz[], ?::timestamptz[]) AS r(job, since, until)
+            JOIN onebeat_fire f ON f.job_name = r.job AND f.run_id = '' AND f.scheduled_at >= r.since
+                 AND f.scheduled_at < r.until
+            """;
+
+    // the latest attempt of each instant that did not commit; a duplicate says nothing of the instant
+    private static final String ATTEMPTS = """
+            SELECT DISTINCT ON (a.job_name, a.scheduled_at) a.job_name, a.scheduled_at, a.outcome, a.reason,
+                   a.error_class, a.error_message, a.retry_at, a.attempt, a.attempted_at
+            FROM unnest(?::varchar[], ?::timestamptz[], ?::timestamptz[]) AS r(job, since, until)
+            JOIN onebeat_fire_attempt a ON a.job_name = r.job AND a.run_id = '' AND a.scheduled_at >= r.since
+                 AND a.scheduled_at < r.until AND a.outcome <> 'duplicate'
+            ORDER BY a.job_name, a.scheduled_at, a.attempted_at DESC, a.id DESC
+            """;
+
+    /**
+     * @return the database's time: instants are judged missed by it, as locks expire by it, whatever the replica's
+     *     clock says
+     */
+    public Instant databaseNow() {
+        return jdbc.sql("SELECT now()").query(Timestamp.class).single().toInstant();
+    }
+
+    /**
+     * A committed fire of the schedule's instant.
+     *
+     * @param firedAt when its attempt began
+     * @param committedAt when its transaction ended, as near as the ledger tells ({@code fired_at + duration})
+     */
+    public record Fire(Instant firedAt, Instant committedAt, String trigger, int attempt, String node) {
+    }
+
+    /**
+     * The latest attempt of an instant that did not commit.
+     *
+     * @param outcome {@code failed} or {@code skipped}
+     * @param reason a skip's reason, or null
+     * @param retryAt when the next attempt of a failed one is armed for, or null if none is
+     */
+    public record Attempt(String outcome, String reason, String errorClass, String errorMessage, Instant retryAt,
+                          int attempt, Instant attemptedAt) {
+    }
+
+    /** What is recorded of one instant: its committed fire, or else its latest other attempt; either may be null. */
+    public record Slot(Fire fire, Attempt attempt) {
+
+        static final Slot EMPTY = new Slot(null, null);
+    }
+
+    /**
+     * A range of one job's instants.
+     *
+     * @param from inclusive
+     * @param to exclusive
+     */
+    public record Range(String job, Instant from, Instant to) {
+    }
+
+    /**
+     * A run outside the schedule ("trigger now") committed in a range.
+     *
+     * @param run its request id
+     */
+    public record Run(Instant scheduledAt, String run, String trigger, Instant firedAt, Instant committedAt,
+                      String node) {
+    }
+
+    /**
+     * A period in which a replica's fires could not reach the database ({@code onebeat_fire_fault}, written by
+     * {@link dev.onebeat.scheduler.engine.fire.FireFaults}).
+     *
+     * @param stage what failed: {@code quartz} (acquiring or marking triggers), {@code members} (reading a schedule's
+     *     jobs) or {@code fire} (a fire's lock or transaction)
+     * @param error the last failure's error
+     */
+    public record Fault(String node, String stage, Instant since, Instant until, int failures, String error) {
+    }
+
+    private static final String LOCK_PREFIX = "onebeat:";
+
+    private final JdbcTemplate jdbcTemplate;
+    private final JdbcClient jdbc;
+
+    InstantRecords(JdbcTemplate jdbcTemplate, JdbcClient jdbc) {
+        this.jdbcTemplate = jdbcTemplate;
+        this.jdbc = jdbc;
+    }
+
+    /** @return the recorded instants of one job in {@code [from, to)}; an instant with no record is absent */
+    public Map<Instant, Slot> slots(String job, Instant from, Instant to) {
+        return slots(List.of(new Range(job, from, to))).getOrDefault(job, Map.of());
+    }
+
+    /** @return per job, its recorded instants in its range; a job with none is absent */
+    public Map<String, Map<Instant, Slot>> slots(List<Range> ranges) {
+        Map<String, Map<Instant, Fire>> fires = new HashMap<>();
+        Map<String, Map<Instant, Attempt>> attempts = new HashMap<>();
+        if (ranges.isEmpty()) {
+            return Map.of();
+        }
+        query(FIRES, ranges, (job, rs) -> fires.computeIfAbsent(job, key -> new HashMap<>()).put(instant(rs, 2),
+                fire(rs)));
+        query(ATTEMPTS, ranges, (job, rs) -> attempts.computeIfAbsent(job, key -> new HashMap<>())
+                .put(instant(rs, 2), attempt(rs)));
+        Map<String, Map<Instant, Slot>> slots = new HashMap<>();
+        fires.forEach((job, byInstant) -> byInstant.forEach((at, fire) ->
+                slots.computeIfAbsent(job, key -> new HashMap<>()).put(at, new Slot(fire, null))));
+        attempts.forEach((job, byInstant) -> byInstant.forEach((at, attempt) ->
+                slots.computeIfAbsent(job, key -> new HashMap<>()).merge(at, new Slot(null, attempt),
+                        (committed, other) -> new Slot(committed.fire(), other.attempt()))));
+        return slots;
+    }
+
+    /** @return the instants whose single fire holds one of the job's locks now (a batch's locks are not seen) */
+    public Set<Instant> running(String job) {
+        return runningAll().getOrDefault(job, Set.of());
+    }
+
+    /** @return per job, the instants whose single fire holds one of the job's locks now */
+    public Map<String, Set<Instant>> runningAll() {
+        // the lock rows of the jobs (JobLocks: onebeat:<job>, or onebeat:<job>@<epoch millis> under overlap policy
+        // allow); locked_by ends in the instant the holder fires
+        Map<String, Set<Instant>> running = new HashMap<>();
+        jdbc.sql("""
+                        SELECT name, locked_by FROM shedlock
+                        WHERE name LIKE 'onebeat:%' AND lock_until > timezone('utc', CURRENT_TIMESTAMP)""")
+                .query((ResultSet rs) -> {
+                    String name = rs.getString(1).substring(LOCK_PREFIX.length());
+                    String holder = rs.getString(2);
+                    int space = holder == null ? -1 : holder.lastIndexOf(' ');
+                    if (space < 0) {
+                        return;
+                    }
+                    Instant instant;
+                    try {
+                        instant = Instant.parse(holder.substring(space + 1));
+                    } catch (DateTimeParseException e) {
+                        // ShedLock's own format, written before the holder says which instant it fires
+                        return;
+                    }
+                    String perInstant = "@" + instant.toEpochMilli();
+                    String job = name.endsWith(perInstant) ? name.substring(0, name.length() - perInstant.length()) : name;
+                    running.computeIfAbsent(job, key -> new HashSet<>()).add(instant);
+                });
+        return running;
+    }
+
+    /**
+     * @return the job's latest {@code limit} runs outside the schedule committed for instants in {@code [from, to)},
+     *     oldest first
+     */
+    public List<Run> runs(String job, Instant from, Instant to, int limit) {
+        // newest first through UNIQUE(job_name, scheduled_at, run_id), so a range from the year 1 reads limit rows
+        List<Run> runs = new ArrayList<>(jdbc.sql("""
+                        SELECT scheduled_at, run_id, trigger_kind, fired_at, duration_ms, node FROM onebeat_fire
+                        WHERE job_name = ? AND run_id <> '' AND scheduled_at >= ? AND scheduled_at < ?
+                        ORDER BY scheduled_at DESC, run_id DESC LIMIT ?""")
+                .params(job, Timestamp.from(from), Timestamp.from(to), limit)
+                .query((rs, row) -> {
+                    Instant firedAt = rs.getTimestamp(4).toInstant();
+                    return new Run(rs.getTimestamp(1).toInstant(), rs.getString(2), rs.getString(3), firedAt,
+                            firedAt.plusMillis(rs.getLong(5)), rs.getString(6));
+                })
+                .list());
+        Collections.reverse(runs);
+        return runs;
+    }
+
+    /** @return the periods in which a replica's fires could not reach the database overlapping {@code [from, to]} */
+    public List<Fault> faults(Instant from, Instant to) {
+        // onebeat_fire_fault_until_idx: the table is empty but for the days after a database fault
+        return jdbc.sql("""
+                        SELECT node, stage, since, until, failures, error FROM onebeat_fire_fault
+                        WHERE until >= ? AND since <= ? ORDER BY since, node, stage""")
+                .params(Timestamp.from(from), Timestamp.from(to))
+                .query((rs, row) -> new Fault(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(),
+                        rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getString(6)))
+                .list();
+    }
+
+    /** Takes one row of a statement over many jobs' ranges. */
+    private interface RowReader {
+        void read(String job, ResultSet rs) throws SQLException;
+    }
+
+    private void query(String sql, List<Range> ranges, RowReader row) {
+        jdbcTemplate.execute((Connection con) -> {
+            try (PreparedStatement ps = con.prepareStatement(sql)) {
+                ps.setArray(1, con.createArrayOf("varchar", ranges.stream().map(Range::job).toArray()));
+                ps.setArray(2, SqlArrays.timestamps(con, ranges.stream().map(Range::from).toList()));
+                ps.setArray(3, SqlArrays.timestamps(con, ranges.stream().map(Range::to).toList()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        row.read(rs.getString(1), rs);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        Timestamp at = rs.getTimestamp(column);
+        return at == null ? null : at.toInstant();
+    }
+
+    private static Fire fire(ResultSet rs) throws SQLException {
+        Instant firedAt = rs.getTimestamp(3).toInstant();
+        return new Fire(firedAt, firedAt.plusMillis(rs.getLong(4)), rs.getString(5), rs.getInt(6), rs.getString(7));
+    }
+
+    private static Attempt attempt(ResultSet rs) throws SQLException {
+        return new Attempt(rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), instant(rs, 7),
+                rs.getInt(8), rs.getTimestamp(9).toInstant());
+    }
+}

@@ -1,0 +1,354 @@
+package dev.onebeat.scheduler.operate.monitor;
+
+import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.fire.FireFaults;
+import dev.onebeat.scheduler.operate.monitor.InstantJudge.Finding;
+import dev.onebeat.scheduler.operate.monitor.InstantJudge.Verdict;
+import dev.onebeat.scheduler.operate.monitor.InstantRecords.Range;
+import dev.onebeat.scheduler.operate.monitor.InstantRecords.Slot;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
+import dev.onebeat.scheduler.engine.registry.JobCatalog.Standing;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.schedule.Descriptions;
+import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.engine.schedule.Timetable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * One check of the missed-fire detector: judges, oldest first, every instant of every job this replica registers,
+ * and of every orphaned job no live replica registers (its instants are missed: it does not fire), from where the
+ * previous check stopped up to now, and stops at a job's first instant not settled yet (pending,
+ * running, retrying), so that each instant is judged once and in order. What it finds moves each job's streak and
+ * makes its events: an instant missed (each one, up to {@link MonitorProperties#maxEventsPerCheck()} per job and
+ * check, then one for the rest), failed for good (alerted from the job's {@code afterFailures}-th in a row), and
+ * recovered (the {@code resolveAfter}-th success in a row of a job alerted on). The events, the jobs' progress and
+ * whatever the {@link JobEventSink}s write for them (alert deliveries in the outbox) commit in one transaction.
+ *
+ * <p>Reads take two statements for all jobs (the ledger, the attempts), plus the catalog, the locks and the progress;
+ * jobs sharing a schedule and a starting point share its instants.
+ */
+@Component
+public class MonitorCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(MonitorCheck.class);
+
+    /**
+     * What one check did.
+     *
+     * @param jobs the jobs it looked at
+     * @param judged the instants it judged
+     * @param events the events it wrote
+     */
+    public record Result(int jobs, int judged, List<Event> events, Duration took) {
+    }
+
+    /** A job's walk through its instants in one check. */
+    private static final class Walk {
+        final PeriodicJob job;
+        final Standing standing;
+        final List<ScheduledInstant> instants;
+        /** whether the job is orphaned and judged from the catalog alone: none of its instants can fire */
+        final boolean orphaned;
+        Progress progress;
+        int missedEvents;
+        int unreported;
+        Instant firstUnreported;
+        Instant lastUnreported;
+        String lastUnreportedReason;
+
+        Walk(PeriodicJob job, Standing standing, List<ScheduledInstant> instants, Progress progress, boolean orphaned) {
+            this.job = job;
+            this.standing = standing;
+            this.instants = instants;
+            this.progress = progress;
+            this.orphaned = orphaned;
+        }
+    }
+
+    private final JobRegistry registry;
+    private final JobCatalog catalog;
+    private final InstantRecords records;
+    private final MonitorTable table;
+    private final TransactionTemplate transactions;
+    private final MonitorProperties properties;
+    private final ObjectProvider<JobEventSink> sinks;
+    /** An event's reason holds at most this many characters ({@code onebeat_job_event.reason}). */
+    private static final int MAX_REASON = 500;
+
+    private final MonitorMetrics metrics;
+    private final FireFaults faults;
+
+    MonitorCheck(JobRegistry registry, JobCatalog catalog, InstantRecords records, MonitorTable table,
+                 TransactionTemplate transactions, MonitorProperties properties, ObjectProvider<JobEventSink> sinks,
+                 MonitorMetrics metrics, FireFaults faults) {
+        this.faults = faults;
+        this.registry = registry;
+        this.catalog = catalog;
+        this.records = records;
+        this.table = table;
+        this.transactions = transactions;
+        this.properties = properties;
+        this.sinks = sinks;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Judges the instants due by {@code now}; none while this replica has failures to reach the database it has not
+     * written yet ({@link FireFaults#unwritten()}): the database fails every replica alike, and a miss judged before
+     * the failures are written would be reported, once and for good, without its reason.
+     *
+     * @param now the time of the check: instants after it are not judged
+     * @param node this replica, recorded with each event
+     */
+    public Result run(Instant now, String node) {
+        long start = System.nanoTime();
+        if (faults.unwritten()) {
+            return new Result(0, 0, List.of(), Duration.ofNanos(System.nanoTime() - start));
+        }
+        Map<String, Progress> before = table.progress();
+        Map<String, Standing> standings = catalog.standings();
+        Map<String, Set<Instant>> running = records.runningAll();
+        List<Walk> walks = new ArrayList<>();
+        Map<Schedule, Timetable> timetables = new HashMap<>();
+        Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
+        for (Judged judged : judgedHere(standings)) {
+            PeriodicJob job = judged.job();
+            Standing standing = judged.standing();
+            Progress progress = before.get(job.name());
+            if (progress == null) {
+                // a job seen for the first time is judged from now on: its past is not this detector's to report
+                progress = new Progress(job.name(), now, false, 0, 0, null, null);
+            }
+            Instant after = progress.checkedUntil().isBefore(standing.memberSince())
+                    ? standing.memberSince().minusNanos(1) : progress.checkedUntil();
+            Timetable timetable = timetables.computeIfAbsent(job.schedule(), Timetable::of);
+            List<ScheduledInstant> instants = after.isBefore(now) ? shared.computeIfAbsent(
+                    List.of(job.schedule(), after), key -> timetable.between(after.plusNanos(1), now.plusNanos(1),
+                            properties.maxInstantsPerCheck())) : List.of();
+            walks.add(new Walk(job, standing, instants, progress, judged.orphaned()));
+        }
+        // a range's end is one millisecond past its last instant: PostgreSQL keeps microseconds, and a nanosecond
+        // past it would round back onto it
+        List<Range> ranges = walks.stream().filter(walk -> !walk.instants.isEmpty())
+                .map(walk -> new Range(walk.job.name(), walk.instants.get(0).at(),
+                        walk.instants.get(walk.instants.size() - 1).at().plusMillis(1)))
+                .toList();
+        Map<String, Map<Instant, Slot>> slots = records.slots(ranges);
+        // the periods in which replicas' fires could not reach the database: the reason of a miss among them
+        List<InstantRecords.Fault> faults = ranges.isEmpty() ? List.of() : records.faults(ranges.stream()
+                .map(Range::from).min(Instant::compareTo).orElseThrow().minus(InstantJudge.ACQUIRED_BEFORE), now);
+        List<Event> events = new ArrayList<>();
+        List<JobEventSink.Judged> judged = new ArrayList<>();
+        List<Progress> changed = new ArrayList<>();
+        int judgedCount = 0;
+        for (Walk walk : walks) {
+            judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
+                    running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
+                    events, judged, faults);
+            if (!walk.progress.equals(before.get(walk.job.name()))) {
+                changed.add(walk.progress);
+            }
+        }
+        List<Event> written = transactions.execute(status -> {
+            List<Event> inserted = table.insert(events);
+            sinks.orderedStream().forEach(sink -> sink.record(inserted, judged));
+            table.save(changed, now);
+            return inserted;
+        });
+        written.forEach(metrics::event);
+        return new Result(walks.size(), judgedCount, written, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** A job this check judges, and whether it is judged as orphaned. */
+    private record Judged(PeriodicJob job, Standing standing, boolean orphaned) {
+    }
+
+    /**
+     * @return the jobs this replica judges: those it registers (the others are left to a replica that does, with
+     *     their own alert policy), and the orphaned jobs no live replica registers, from the schedule the catalog
+     *     keeps and the default alert policy: they do not fire, and that must not go unreported
+     */
+    private List<Judged> judgedHere(Map<String, Standing> standings) {
+        List<Judged> jobs = new ArrayList<>();
+        for (RegisteredJob registered : registry.all()) {
+            Standing standing = standings.get(registered.name());
+            if (standing != null) {
+                jobs.add(new Judged(registered.job(), standing, false));
+            }
+        }
+        for (Standing standing : standings.values()) {
+            if (standing.orphaned() && registry.find(standing.name()).isEmpty()) {
+                try {
+                    jobs.add(new Judged(Jobs.periodic(standing.name(), Descriptions.parse(standing.schedule()))
+                            .execute(context -> {
+                                throw new IllegalStateException("an orphaned job is judged, never run here");
+                            }), standing, true));
+                } catch (RuntimeException e) {
+                    log.warn("orphaned job not judged, its stored schedule does not parse job={} schedule='{}' "
+                            + "error={}", standing.name(), standing.schedule(), e.toString());
+                }
+            }
+        }
+        return jobs;
+    }
+
+    private int walk(Walk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
+                     String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults) {
+        PeriodicJob job = walk.job;
+        AlertPolicy policy = job.alerts();
+        boolean monitored = policy.healthchecksUrl() != null || policy.sentryMonitor() != null;
+        Progress p = walk.progress;
+        int count = 0;
+        Instant deadline = null;
+        for (int i = 0; i < walk.instants.size(); i++) {
+            ScheduledInstant expected = walk.instants.get(i);
+            Instant next = i + 1 < walk.instants.size() ? walk.instants.get(i + 1).at() : nextAt(timetable, expected.at());
+            // an orphaned job is no schedule's member: no fire of it can begin, so nothing is awaited
+            Duration grace = walk.orphaned ? Duration.ZERO
+                    : policy.graceFor(next == null ? null : Duration.between(expected.at(), next));
+            Slot slot = slots.getOrDefault(expected.at(), Slot.EMPTY);
+            Verdict verdict = InstantJudge.judge(expected.at(), expected.fires(), slot, running.contains(expected.at()),
+                    grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
+            if (walk.orphaned && verdict.outcome() == InstantOutcome.MISSED) {
+                verdict = new Verdict(verdict.outcome(), "not fired: the job is orphaned, no live replica registers it",
+                        verdict.lag(), verdict.finding());
+            }
+            Finding finding = verdict.finding();
+            if (finding == Finding.UNSETTLED) {
+                deadline = expected.at().plus(grace);
+                break;
+            }
+            if (walk.standing.paused() && finding == Finding.MISSED && slot.attempt() == null) {
+                // a paused job's instants are not expected; one that fell in the pause is skipped, not missed
+                finding = Finding.NEUTRAL;
+            }
+            count++;
+            p = judge(walk, p, expected.at(), finding, verdict, slot, node, now, events);
+            if (monitored && finding != Finding.NEUTRAL) {
+                judged.add(new JobEventSink.Judged(job.name(), expected.at(), finding == Finding.FAILED ? "failed"
+                        : finding == Finding.MISSED ? "missed" : "success", verdict.reason()));
+            }
+            p = new Progress(p.job(), expected.at(), p.alerting(), p.failuresInRow(), p.successesInRow(),
+                    p.lastSuccessAt(), p.nextDeadline());
+        }
+        flushUnreported(walk, node, now, events);
+        if (deadline == null && !walk.standing.paused()) {
+            Instant upcoming = nextAt(timetable, p.checkedUntil());
+            deadline = upcoming == null ? null : upcoming.plus(policy.graceFor(nextGap(timetable, upcoming)));
+        }
+        walk.progress = new Progress(p.job(), p.checkedUntil(), p.alerting(), p.failuresInRow(), p.successesInRow(),
+                p.lastSuccessAt(), walk.standing.paused() ? null : deadline);
+        return count;
+    }
+
+    private Progress judge(Walk walk, Progress p, Instant at, Finding finding, Verdict verdict, Slot slot, String node,
+                           Instant now, List<Event> events) {
+        AlertPolicy policy = walk.job.alerts();
+        String job = walk.job.name();
+        switch (finding) {
+            case MISSED_THEN_SUCCESS -> {
+                // it ran, so it is the job's last success; but late past its grace it is a miss, and a job alerted on
+                // recovers with an instant that began in time, not with each late one of a backlog
+                Progress late = missed(walk, p, at, "began " + verdict.lag().toMillis()
+                        + " ms after the instant, after its grace", node, now, events);
+                return new Progress(job, late.checkedUntil(), late.alerting(), late.failuresInRow(), 0,
+                        slot.fire().committedAt(), late.nextDeadline());
+            }
+            case SUCCESS -> {
+                return success(walk, p, at, slot, node, now, events);
+            }
+            case MISSED -> {
+                return missed(walk, p, at, verdict.reason(), node, now, events);
+            }
+            case FAILED -> {
+                flushUnreported(walk, node, now, events);
+                int failures = p.failuresInRow() + 1;
+                boolean alert = failures >= policy.afterFailures();
+                events.add(new Event(job, at, "failed", verdict.reason() + (alert ? "" : " (" + failures + " of "
+                        + policy.afterFailures() + " failures in a row before an alert)"), alert && policy.enabled(),
+                        node, now));
+                return new Progress(job, p.checkedUntil(), p.alerting() || alert, failures, 0, p.lastSuccessAt(),
+                        p.nextDeadline());
+            }
+            default -> {
+                return p;
+            }
+        }
+    }
+
+    private Progress success(Walk walk, Progress p, Instant at, Slot slot, String node, Instant now,
+                             List<Event> events) {
+        flushUnreported(walk, node, now, events);
+        AlertPolicy policy = walk.job.alerts();
+        int successes = p.successesInRow() + 1;
+        boolean resolved = p.alerting() && successes >= policy.resolveAfter();
+        if (resolved) {
+            events.add(new Event(walk.job.name(), at, "recovered", "committed; " + successes + " success"
+                    + (successes == 1 ? "" : "es") + " in a row", policy.enabled(), node, now));
+        }
+        return new Progress(p.job(), p.checkedUntil(), p.alerting() && !resolved, 0, successes,
+                slot.fire().committedAt(), p.nextDeadline());
+    }
+
+    private Progress missed(Walk walk, Progress p, Instant at, String reason, String node, Instant now,
+                            List<Event> events) {
+        if (walk.missedEvents < properties.maxEventsPerCheck()) {
+            walk.missedEvents++;
+            events.add(new Event(walk.job.name(), at, "missed", reason, walk.job.alerts().enabled(), node, now));
+        } else {
+            if (walk.unreported == 0) {
+                walk.firstUnreported = at;
+            }
+            walk.unreported++;
+            walk.lastUnreported = at;
+            walk.lastUnreportedReason = reason;
+        }
+        return new Progress(p.job(), p.checkedUntil(), true, p.failuresInRow(), 0, p.lastSuccessAt(),
+                p.nextDeadline());
+    }
+
+    /** Writes the misses a check did not report one by one as one event at the last of them. */
+    private void flushUnreported(Walk walk, String node, Instant now, List<Event> events) {
+        if (walk.unreported == 0) {
+            return;
+        }
+        // the last one's reason, when it says more than that no fire began: the database could not be reached
+        String reason = "missed, with the " + walk.unreported + " missed instants from " + walk.firstUnreported
+                + " to this one, reported as one event" + (walk.lastUnreportedReason.contains(InstantJudge.UNREACHABLE)
+                ? "; this one: " + walk.lastUnreportedReason : "");
+        events.add(new Event(walk.job.name(), walk.lastUnreported, "missed",
+                reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON - 1) + "…" : reason,
+                walk.job.alerts().enabled(), node, now));
+        walk.unreported = 0;
+        walk.firstUnreported = null;
+        walk.lastUnreported = null;
+        walk.lastUnreportedReason = null;
+    }
+
+    private static Instant nextAt(Timetable timetable, Instant after) {
+        ScheduledInstant next = timetable.next(after);
+        return next == null ? null : next.at();
+    }
+
+    private static Duration nextGap(Timetable timetable, Instant at) {
+        Instant next = nextAt(timetable, at);
+        return next == null ? null : Duration.between(at, next);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.onebeat.scheduler.operate.monitor;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the missed-fire detector and of the instants the API shows ({@code onebeat.monitor.*}). Each job's
+ * grace and alert thresholds are its own ({@link dev.onebeat.job.AlertPolicy}).
+ *
+ * @param enabled whether this replica takes part in the checks (one replica at a time runs each)
+ * @param checkInterval how often the cluster's instants are judged: a miss is reported at most this long after the
+ *     instant's grace ended
+ * @param lateAfter a committed fire whose attempt began more than this after its instant is shown {@code late}
+ * @param maxInstantsPerCheck instants of one job judged in one check at most; a longer backlog (a per-second job
+ *     after a day of outage) is worked off over the following checks
+ * @param maxEventsPerCheck missed events of one job written one by one in one check; the misses after them in that
+ *     check become one event at the last of them, saying how many it stands for, so an outage does not send a
+ *     thousand alerts for one job
+ */
+@Validated
+@ConfigurationProperties("onebeat.monitor")
+public record MonitorProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("15s") @NotNull Duration checkInterval,
+        @DefaultValue("10s") @NotNull Duration lateAfter,
+        @DefaultValue("1000") @Min(1) @Max(100_000) int maxInstantsPerCheck,
+        @DefaultValue("10") @Min(1) @Max(10_000) int maxEventsPerCheck) {
+
+    /** Defaults, as the properties give them. */
+    public static final MonitorProperties DEFAULTS = new MonitorProperties(true, Duration.ofSeconds(15),
+            Duration.ofSeconds(10), 1000, 10);
+}

@@ -1,0 +1,38 @@
+package dev.onebeat.scheduler.web.api;
+
+import dev.onebeat.scheduler.operate.admin.ScheduleFields;
+import dev.onebeat.scheduler.operate.admin.SchedulePreview;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.time.Clock;
+import java.time.Instant;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/schedules/preview}: the coming instants of a cron (with its zone and daylight-saving
+ * policy) or an interval, in UTC and local time, each with how daylight saving placed it.
+ */
+@RestController
+class PreviewController {
+
+    private final Clock clock;
+
+    PreviewController(Clock clock) {
+        this.clock = clock;
+    }
+
+    @GetMapping("/api/schedules/preview")
+    SchedulePreview.Preview preview(@RequestParam(required = false) String cron,
+                                    @RequestParam(required = false) String every,
+                                    @RequestParam(required = false) String zone,
+                                    @RequestParam(required = false) String gap,
+                                    @RequestParam(required = false) String overlap,
+                                    @RequestParam(defaultValue = "10") @Min(1) @Max(100) int count,
+                                    @RequestParam(required = false) Instant from) {
+        InstantParameters.check("from", from);
+        return SchedulePreview.of(new ScheduleFields(cron, every, zone, gap, overlap),
+                from == null ? clock.instant() : from, count);
+    }
+}

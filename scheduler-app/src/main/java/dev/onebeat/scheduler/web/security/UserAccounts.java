@@ -1,0 +1,69 @@
+package dev.onebeat.scheduler.web.security;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.crypto.password.PasswordEncoder;
+
+/** The users of {@code onebeat.security.users[]}, validated, and the generated admin of the embedded default. */
+final class UserAccounts {
+
+    private static final Logger log = LoggerFactory.getLogger(UserAccounts.class);
+
+    /** {@code {bcrypt}} then a modular-crypt bcrypt hash: version, two-digit cost, 22 salt + 31 hash characters. */
+    private static final Pattern BCRYPT = Pattern.compile("\\{bcrypt}\\$2[aby]?\\$\\d{2}\\$[./A-Za-z0-9]{53}");
+
+    static final String GENERATED_ADMIN = "admin";
+
+    private UserAccounts() {
+    }
+
+    /** The configured users; a plain-text password, an unknown role or a repeated name stops start-up. */
+    static List<UserDetails> configured(List<OnebeatSecurityProperties.User> users) {
+        List<UserDetails> accounts = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
+        for (int i = 0; i < users.size(); i++) {
+            String property = "onebeat.security.users[" + i + "]";
+            OnebeatSecurityProperties.User user = users.get(i);
+            if (user.name() == null || user.name().isBlank()) {
+                throw new SecurityConfigurationException(property + ".name: is missing");
+            }
+            String earlier = seen.putIfAbsent(user.name(), property);
+            if (earlier != null) {
+                throw new SecurityConfigurationException(property + ".name: '" + user.name()
+                        + "' is already defined by " + earlier);
+            }
+            // the value is never repeated: it may be a real password typed in plain text
+            if (user.password() == null || !BCRYPT.matcher(user.password()).matches()) {
+                throw new SecurityConfigurationException(property + ".password: must be a bcrypt hash written "
+                        + "{bcrypt}$2a$10$... (53 characters after the cost); plain-text passwords are refused");
+            }
+            Role role = Role.configured(user.role(), property + ".role");
+            accounts.add(User.withUsername(user.name()).password(user.password()).roles(role.name()).build());
+        }
+        return accounts;
+    }
+
+    /**
+     * An {@code admin} with a random password, logged once here and kept only as its bcrypt hash: the
+     * embedded default must be usable at the first {@code java -jar} without shipping a known password.
+     */
+    static UserDetails generatedAdmin(PasswordEncoder encoder) {
+        byte[] random = new byte[18];
+        new SecureRandom().nextBytes(random);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        log.warn("generated admin password user={} password={} (embedded database and no onebeat.security.users: "
+                        + "a new password is generated at each start; configure real users with "
+                        + "onebeat.security.users[0].name, .password={bcrypt}<hash> and .role=admin)",
+                GENERATED_ADMIN, password);
+        return User.withUsername(GENERATED_ADMIN).password(encoder.encode(password)).roles(Role.ADMIN.name()).build();
+    }
+}

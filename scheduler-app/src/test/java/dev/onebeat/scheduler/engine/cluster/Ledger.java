@@ -1,0 +1,123 @@
+package dev.onebeat.scheduler.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.engine.quartz.TimetableTrigger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Reads and checks what replicas recorded for {@link ReplicaMain#JOB}. */
+final class Ledger {
+
+    record Fire(Instant scheduledAt, Instant firedAt, String node, String trigger, int tasks) {
+    }
+
+    private final JdbcClient jdbc;
+    private final String job;
+    private final Duration interval;
+    private final int entities;
+
+    Ledger(DataSource dataSource) {
+        this(dataSource, ReplicaMain.JOB, Duration.ofSeconds(1), ReplicaMain.ENTITIES);
+    }
+
+    Ledger(DataSource dataSource, String job, Duration interval, int entities) {
+        this.jdbc = JdbcClient.create(dataSource);
+        this.job = job;
+        this.interval = interval;
+        this.entities = entities;
+    }
+
+    List<Fire> fires() {
+        return jdbc.sql("""
+                        SELECT scheduled_at, fired_at, node, trigger_kind, task_count FROM onebeat_fire
+                        WHERE job_name = ? ORDER BY scheduled_at
+                        """)
+                .param(job)
+                .query((rs, row) -> new Fire(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant(),
+                        rs.getString(3), rs.getString(4), rs.getInt(5)))
+                .list();
+    }
+
+    long firesScheduledAfter(Instant after) {
+        return fires().stream().filter(fire -> fire.scheduledAt().isAfter(after)).count();
+    }
+
+    /** Replicas in Quartz's cluster table; a table that Liquibase has not created yet counts as none. */
+    int clusterSize() {
+        try {
+            return jdbc.sql("SELECT count(*) FROM qrtz_scheduler_state").query(Integer.class).single();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Checks the exactly-once claims and returns the fires, oldest first. */
+    List<Fire> assertEverySecondFiredExactlyOnceWithAllTasks() {
+        return assertEverySecondFiredExactlyOnceWithAllTasks(Instant.MIN);
+    }
+
+    /**
+     * Checks the exactly-once claims, with no instant missing among those after {@code contiguousFrom} (before it, an
+     * instant may be skipped by the overlap policy while a JVM's first fires run slowly), and returns the fires.
+     */
+    List<Fire> assertEverySecondFiredExactlyOnceWithAllTasks(Instant contiguousFrom) {
+        List<Fire> fires = fires();
+        assertThat(fires).isNotEmpty();
+        for (int i = 1; i < fires.size(); i++) {
+            if (fires.get(i - 1).scheduledAt().isBefore(contiguousFrom)) {
+                assertThat(fires.get(i).scheduledAt()).as("no repeated instant").isAfter(fires.get(i - 1).scheduledAt());
+                continue;
+            }
+            assertThat(Duration.between(fires.get(i - 1).scheduledAt(), fires.get(i).scheduledAt()))
+                    .as("no missing and no repeated instant after %s", fires.get(i - 1).scheduledAt())
+                    .isEqualTo(interval);
+        }
+        assertThat(fires).allSatisfy(fire -> assertThat(fire.tasks()).isEqualTo(entities));
+        long tasks = jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(job)
+                .query(Long.class).single();
+        long keys = jdbc.sql("SELECT count(DISTINCT idempotency_key) FROM onebeat_task WHERE job_name = ?")
+                .param(job).query(Long.class).single();
+        long tasksPerFire = jdbc.sql("""
+                        SELECT count(*) FROM (SELECT scheduled_at FROM onebeat_task WHERE job_name = ?
+                        GROUP BY scheduled_at HAVING count(*) <> ?) wrong
+                        """)
+                .params(job, entities).query(Long.class).single();
+        assertThat(tasks).isEqualTo((long) fires.size() * entities);
+        assertThat(keys).isEqualTo(tasks);
+        assertThat(tasksPerFire).as("fires whose task rows are not exactly %d", entities).isZero();
+        return fires;
+    }
+
+    static Map<String, Long> firesByNode(List<Fire> fires) {
+        Map<String, Long> byNode = new TreeMap<>();
+        fires.forEach(fire -> byNode.merge(fire.node(), 1L, Long::sum));
+        return byNode;
+    }
+
+    String nodeExecuting() {
+        // Quartz fires the trigger its lead before the instant, and the fire waits for the instant: only then is
+        // it inside its transaction, holding the job's lock
+        List<String> holders = jdbc.sql("""
+                        SELECT instance_name FROM qrtz_fired_triggers
+                        WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'EXECUTING'
+                          AND sched_time + ? < extract(epoch FROM clock_timestamp()) * 1000
+                        """)
+                .params(job, TimetableTrigger.LEAD.toMillis() + 100).query(String.class).list();
+        return holders.isEmpty() ? null : holders.get(0);
+    }
+
+    String nodeHoldingNextTrigger() {
+        List<String> holders = jdbc.sql("""
+                        SELECT instance_name FROM qrtz_fired_triggers
+                        WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'ACQUIRED'
+                        """)
+                .param(job).query(String.class).list();
+        return holders.isEmpty() ? null : holders.get(0);
+    }
+}

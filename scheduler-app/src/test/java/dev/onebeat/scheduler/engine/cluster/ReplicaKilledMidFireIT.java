@@ -1,0 +1,54 @@
+package dev.onebeat.scheduler.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Three scheduler JVMs; the one in the middle of a fire (its transaction open, the job lock held) is
+ * killed with SIGKILL. A survivor must re-run that very instant, once, after the lock expires.
+ */
+@ExtendWith(PostgresExtension.class)
+class ReplicaKilledMidFireIT {
+
+    @Test
+    void fireInterruptedBySigkillIsRecoveredOnceWithItsScheduledInstant(TestDatabase database) throws Exception {
+        Ledger ledger = new Ledger(database.dataSource(), ReplicaMain.SLOW_JOB, Duration.ofSeconds(2),
+                ReplicaMain.SLOW_ENTITIES);
+        Instant killedAt;
+        String victim;
+        try (Replicas replicas = new Replicas(database, "replica-killed-mid-fire")) {
+            Instant allUp = replicas.startThreeAndAwaitCluster("slow", ledger);
+            await().atMost(Duration.ofMinutes(2)).until(() -> ledger.firesScheduledAfter(allUp) >= 2);
+
+            AtomicReference<String> executing = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> executing.updateAndGet(e -> ledger.nodeExecuting()) != null);
+            victim = executing.get();
+            replicas.kill(victim);
+            killedAt = Instant.now();
+
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> ledger.firesScheduledAfter(killedAt.plusSeconds(10)) >= 3);
+        }
+
+        List<Ledger.Fire> fires = ledger.assertEverySecondFiredExactlyOnceWithAllTasks();
+        List<Ledger.Fire> recovered = fires.stream().filter(fire -> fire.trigger().equals("recovery")).toList();
+        assertThat(recovered).as("the interrupted fire is re-run by a survivor as a recovery").hasSize(1);
+        Ledger.Fire recovery = recovered.get(0);
+        assertThat(recovery.node()).isNotEqualTo(victim);
+        assertThat(recovery.scheduledAt()).isBefore(killedAt);
+        System.out.printf("SIGKILL mid-fire: victim=%s killedAt=%s recovered instant %s by %s at %s "
+                        + "(%d ms after the kill) fires=%d firesByNode=%s%n",
+                victim, killedAt, recovery.scheduledAt(), recovery.node(), recovery.firedAt(),
+                Duration.between(killedAt, recovery.firedAt()).toMillis(), fires.size(), Ledger.firesByNode(fires));
+    }
+}

@@ -1,0 +1,160 @@
+package dev.onebeat.scheduler.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.PrivatePostgres;
+import dev.onebeat.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Replicas started while their database is away: every session terminated every 0.25 s (on an empty database, then
+ * on a migrated one), or the server not running at all. They wait and come up, and fire; one whose server never
+ * comes back exits once {@code onebeat.startup.database-timeout} has passed, saying why. The replicas started under
+ * terminated sessions then serve a second scenario (issue 24, item 6): one drop of every session of the replica holding
+ * the 1 s job's next trigger delays none of the following fires by more than {@link #LATE_BOUND} (a chaos run saw a
+ * 1 s job go 14.9 s late under Quartz's default {@code dbRetryInterval} of 15 s). Measured: about 1 s. The drop lands
+ * in Quartz's row-lock retries (three, 1 s apart), which absorb it; with {@code dbRetryInterval=15000} it stayed
+ * within the bound too, so this bounds the lateness of one drop without isolating that setting.
+ */
+@ExtendWith(PostgresExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StartupDuringFaultsIT {
+
+    private static final Duration KILL_EVERY = Duration.ofMillis(250);
+    private static final Duration KILLING = Duration.ofSeconds(10);
+    private static final Duration LATE_BOUND = Duration.ofSeconds(3);
+    private static final String WAITING = "start-up waits for the database";
+    private static final String CONTEXT = "Root WebApplicationContext: initialization completed";
+
+    private final DataSource dataSource;
+    private final Ledger ledger;
+    private final Replicas replicas;
+
+    StartupDuringFaultsIT(TestDatabase database) {
+        this.dataSource = database.dataSource();
+        this.ledger = new Ledger(dataSource);
+        this.replicas = new Replicas(database, "startup-during-faults");
+    }
+
+    @AfterAll
+    void stopReplicas() throws InterruptedException {
+        replicas.close();
+    }
+
+    @Test
+    @Order(1)
+    void replicasStartedWhileEverySessionIsTerminatedComeUpAndFire() throws Exception {
+        start("replica-1");
+        // replica-1 migrates the empty database meanwhile
+        killWhileBuilding("replica-1");
+        await().atMost(Duration.ofMinutes(2)).until(() -> ledger.clusterSize() == 1);
+        start("replica-2");
+        start("replica-3");
+        // on the migrated database
+        killWhileBuilding("replica-2", "replica-3");
+        Instant calm = Instant.now();
+
+        await().atMost(Duration.ofMinutes(2)).until(() -> ledger.clusterSize() == 3
+                && ledger.firesScheduledAfter(calm) >= 3);
+        for (String id : List.of("replica-1", "replica-2", "replica-3")) {
+            assertThat(replicas.isAlive(id)).as(id + " running").isTrue();
+        }
+        assertThat(replicas.countLogLines(WAITING)).as("start-up steps that waited").isPositive();
+        System.out.printf("start-up under terminated sessions: waits logged=%d steps=%s%n",
+                replicas.countLogLines(WAITING), List.of("migrations", "registry sync", "clock check").stream()
+                        .map(step -> step + "=" + replicas.countLogLines("step='" + step + "' attempt")).toList());
+    }
+
+    @Test
+    @Order(2)
+    void oneDropOfTheSessionsOfTheTriggerHolderDelaysTheFollowingFiresByAtMostTheBound() {
+        // dropped while the replica holds the job's next trigger, acquired ahead of its instant: its next statements
+        // (taking Quartz's row lock to mark the trigger fired) meet dead connections
+        Instant calm = Instant.now();
+        await().atMost(Duration.ofSeconds(60)).until(() -> ledger.firesScheduledAfter(calm) >= 2);
+        AtomicReference<String> holder = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
+                .until(() -> holder.updateAndGet(h -> ledger.nodeHoldingNextTrigger()) != null);
+        Instant killedAt = Instant.now();
+        int killed = DatabaseFaults.killSessionsOf(dataSource, holder.get());
+        Instant until = killedAt.plusSeconds(8);
+        await().atMost(Duration.ofSeconds(40)).until(() -> ledger.firesScheduledAfter(until) >= 1);
+
+        // the instant due at the drop may fail with it and go to its retry; the ones after it must not wait
+        List<Ledger.Fire> after = ledger.fires().stream().filter(fire -> fire.scheduledAt().isAfter(
+                killedAt.plusSeconds(1)) && !fire.scheduledAt().isAfter(until)).toList();
+        Duration latest = after.stream().map(fire -> Duration.between(fire.scheduledAt(), fire.firedAt()))
+                .max(Duration::compareTo).orElseThrow();
+        System.out.printf("one drop of the sessions of %s (%d terminated): fires after it=%d, latest %d ms late%n",
+                holder.get(), killed, after.size(), latest.toMillis());
+        assertThat(killed).as("sessions of " + holder.get()).isPositive();
+        assertThat(after).as("every second after the drop fired once").hasSize(7);
+        assertThat(after).allSatisfy(fire -> assertThat(Duration.between(fire.scheduledAt(), fire.firedAt()))
+                .as("lateness of " + fire).isLessThanOrEqualTo(LATE_BOUND));
+    }
+
+    @Test
+    @Order(3)
+    void replicaStartedWhileTheServerIsDownWaitsForItAndOneWhoseServerNeverReturnsGivesUpAfterItsTimeout()
+            throws Exception {
+        try (PrivatePostgres server = PrivatePostgres.startPrimary("startup_down")) {
+            server.createDatabase("onebeat");
+            server.stop();
+            TestDatabase down = new TestDatabase("onebeat", server.jdbcUrl("onebeat"), PrivatePostgres.SUPERUSER, "");
+            try (Replicas downReplicas = new Replicas(down, "startup-server-down")) {
+                downReplicas.start("patient", "fanout");
+                downReplicas.start("impatient", "none", "--onebeat.startup.database-timeout=3s");
+
+                assertThat(downReplicas.awaitExit("impatient", Duration.ofMinutes(3))).as("exit status").isEqualTo(1);
+                assertThat(downReplicas.logged("impatient", "The database could not be reached while starting: step "
+                        + "'migrations'")).as("failure analysis").isTrue();
+                assertThat(downReplicas.logged("impatient", "onebeat.startup.database-timeout=PT3S")).isTrue();
+                assertThat(downReplicas.isAlive("patient")).as("patient still waiting").isTrue();
+
+                server.start();
+                Ledger downLedger = new Ledger(down.dataSource());
+                // generous: the replica migrates an empty database and starts while other test classes run beside it
+                await().atMost(Duration.ofMinutes(4)).ignoreExceptions().until(() -> downLedger.fires().size() >= 2);
+                assertThat(downReplicas.logged("patient", "start-up step reached the database step='migrations'"))
+                        .isTrue();
+            }
+        }
+    }
+
+    /**
+     * Terminates every session every {@link #KILL_EVERY} for {@link #KILLING}, from when the replicas begin to build
+     * their application context (their first step on the database follows): a loaded machine may take a minute to
+     * get there.
+     */
+    private void killWhileBuilding(String... ids) throws InterruptedException {
+        await().atMost(Duration.ofMinutes(2)).until(() -> List.of(ids).stream()
+                .allMatch(id -> replicas.logged(id, CONTEXT)));
+        DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
+    }
+
+    /**
+     * A replica of the 1 s job whose sessions name it, so that they can be told from the others'. Hikari hands out a
+     * connection used in the last 0.5 s without checking it; here it never checks, so that every terminated session
+     * reaches the code that used it (Quartz, a start-up step), as a session terminated in the middle of a statement
+     * does, instead of being replaced unseen on the next borrow.
+     */
+    private void start(String id) {
+        replicas.start(id, "fanout", Map.of("com.zaxxer.hikari.aliveBypassWindowMs", "600000"),
+                "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id);
+    }
+}

@@ -1,0 +1,167 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
+import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Many jobs of one instant fired in one transaction: each still fires once, alone if it fails. */
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+class BatchFireIT {
+
+    private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
+
+
+    @Autowired
+    BatchFire batches;
+    @Autowired
+    FirePath firePath;
+    @Autowired
+    LockProvider locks;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    MeterRegistry meters;
+
+    @BeforeEach
+    void effects() {
+        jdbc.sql("CREATE TABLE business_effect (job text)").update();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
+        jdbc.sql("DROP TABLE business_effect").update();
+        meters.clear();
+    }
+
+    @Test
+    void everyJobOfTheBatchFiresOnceWithItsLedgerRowAndItsTask() {
+        BatchFire.Outcome outcome = batches.fire(jobs(5, -1), T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(outcomes(outcome)).containsOnlyKeys(FireOutcome.COMMITTED);
+        assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).hasSize(5);
+        assertThat(outcome.notFired()).isEmpty();
+        assertThat(jdbc.sql("SELECT job_name FROM onebeat_fire WHERE scheduled_at = ? ORDER BY 1").param(Timestamp.from(T))
+                .query(String.class).list()).containsExactly("job-0", "job-1", "job-2", "job-3", "job-4");
+        assertThat(jdbc.sql("SELECT idempotency_key FROM onebeat_task WHERE job_name = 'job-3'").query(String.class)
+                .single()).isEqualTo("job-3/2026-11-29T08:00:00Z/batch.task/item:3");
+        assertThat(jdbc.sql("SELECT sum(task_count) FROM onebeat_fire").query(Integer.class).single()).isEqualTo(5);
+        assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isEqualTo(5);
+    }
+
+    @Test
+    void oneFailingJobOfABatchRollsBackAloneAndIsCountedFailed() {
+        BatchFire.Outcome outcome = batches.fire(jobs(5, 2), T, FireTrigger.SCHEDULED, "node-a");
+
+        assertThat(outcomes(outcome).get(FireOutcome.FAILED)).containsExactly("job-2");
+        assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-1", "job-3", "job-4");
+        assertThat(jdbc.sql("SELECT job FROM business_effect ORDER BY 1").query(String.class).list())
+                .as("the failing job's own write is rolled back, the others' kept")
+                .containsExactly("job-0", "job-1", "job-3", "job-4");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = 'job-2'").query(Integer.class).single())
+                .isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = 'job-2'").query(Integer.class).single())
+                .isZero();
+        assertThat(meters.get("onebeat.fires").tag("job", "job-2").tag("outcome", "failed").counter().count())
+                .isEqualTo(1);
+
+        FireResult again = firePath.fire(jobs(5, -1).get(2), T, FireTrigger.RECOVERY, "node-b");
+
+        assertThat(again.outcome()).as("the failed instant can fire again").isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    @Test
+    void jobWhoseLockAFireHoldsIsLeftToBeFiredAlone() {
+        Optional<SimpleLock> held = locks.lock(new LockConfiguration(Instant.now(), JobLocks.PREFIX + "job-1",
+                Duration.ofMinutes(1), Duration.ZERO));
+        assertThat(held).isPresent();
+        try {
+            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+
+            assertThat(outcome.notFired()).extracting(PeriodicJob::name).containsExactly("job-1");
+            assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-2");
+        } finally {
+            held.get().unlock();
+        }
+    }
+
+    @Test
+    void batchOfAnInstantAlreadyFiredRunsNothingAndCountsDuplicates() {
+        batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+
+        BatchFire.Outcome again = batches.fire(jobs(3, -1), T, FireTrigger.RECOVERY, "node-b");
+
+        assertThat(outcomes(again)).containsOnlyKeys(FireOutcome.DUPLICATE);
+        assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isEqualTo(3);
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isEqualTo(3);
+    }
+
+    @Test
+    void batchWhoseTransactionFailsHandsEveryJobBackToBeFiredAlone() {
+        jdbc.sql("""
+                CREATE FUNCTION refuse_tasks() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'outbox refused'; END $$""").update();
+        jdbc.sql("CREATE TRIGGER refuse_tasks BEFORE INSERT ON onebeat_task FOR EACH STATEMENT "
+                + "EXECUTE FUNCTION refuse_tasks()").update();
+        try {
+            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+
+            assertThat(outcome.results()).isEmpty();
+            assertThat(outcome.notFired()).extracting(PeriodicJob::name).containsExactly("job-0", "job-1", "job-2");
+            assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire").query(Integer.class).single()).isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isZero();
+        } finally {
+            jdbc.sql("DROP TRIGGER refuse_tasks ON onebeat_task").update();
+            jdbc.sql("DROP FUNCTION refuse_tasks()").update();
+        }
+    }
+
+    /** Jobs that write a row of their own and dispatch one task; the one at {@code failing} then throws. */
+    private static List<PeriodicJob> jobs(int count, int failing) {
+        List<PeriodicJob> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            String name = "job-" + i;
+            jobs.add(Jobs.periodic(name, Schedule.every(Duration.ofSeconds(60))).execute(ctx -> {
+                try (PreparedStatement effect = ctx.connection().prepareStatement(
+                        "INSERT INTO business_effect VALUES (?)")) {
+                    effect.setString(1, name);
+                    effect.executeUpdate();
+                }
+                ctx.dispatch(TaskRequest.builder("batch.task").entity("item", index).build());
+                if (index == failing) {
+                    throw new IllegalStateException("job " + name + " failed after its writes");
+                }
+            }));
+        }
+        return jobs;
+    }
+
+    private static Map<FireOutcome, List<String>> outcomes(BatchFire.Outcome outcome) {
+        return outcome.results().stream().collect(Collectors.groupingBy(
+                FireResult::outcome, Collectors.mapping(FireResult::job, Collectors.toList())));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.onebeat.scheduler.OnebeatApplication;
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/** A bad job definition stops start-up with a message naming the job and the field. */
+@ExtendWith({PostgresExtension.class, OutputCaptureExtension.class})
+class StartupValidationIT {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            invalid Unix cron   | cron=0 25 * * *;task=r        | onebeat.jobs[0] (job 'nightly').cron: cron '0 25 * * *': hour '25' is out of range 0-23
+            invalid Quartz cron | cron=0 0 8 ? * MON#9;task=r   | onebeat.jobs[0] (job 'nightly').cron: '0 0 8 ? * MON#9' is not a valid Quartz cron expression
+            malformed W day     | cron=0 0 8 1W/2 * ?;task=r    | onebeat.jobs[0] (job 'nightly').cron: '0 0 8 1W/2 * ?' is not a valid Quartz cron expression: day-of-month item '1W/2' is not nW, LW or L-nW
+            unknown zone        | cron=0 2 * * *;zone=Mars/Olympus;task=r | onebeat.jobs[0] (job 'nightly').zone: 'Mars/Olympus' is not a known IANA time zone
+            missing task        | cron=0 2 * * *                | onebeat.jobs[0] (job 'nightly').task: is missing
+            cron and every      | cron=0 2 * * *;every=10s;task=r | onebeat.jobs[0] (job 'nightly'): set exactly one of cron and every
+            bad interval        | every=1500ms;task=r           | onebeat.jobs[0] (job 'nightly').every: every must be a whole number of seconds
+            bad misfire policy  | every=10s;misfire=sometimes;task=r | onebeat.jobs[0] (job 'nightly').misfire:
+            unknown gap rule    | cron=30 2 * * *;gap=later;task=r | onebeat.jobs[0] (job 'nightly').gap: 'later' is not one of shift, skip
+            unknown overlap rule | cron=30 2 * * *;overlap=second;task=r | onebeat.jobs[0] (job 'nightly').overlap: 'second' is not one of first, last, both
+            gap on an interval  | every=10s;gap=skip;task=r     | onebeat.jobs[0] (job 'nightly').gap: 'skip' applies to cron schedules only; an every schedule counts elapsed seconds
+            """)
+    void badDefinitionStopsStartupNamingJobAndField(String caseName, String fields, String expected,
+                                                     TestDatabase database) {
+        List<String> args = new ArrayList<>(baseArgs(database));
+        args.add("--onebeat.jobs[0].name=nightly");
+        for (String field : fields.split(";")) {
+            args.add("--onebeat.jobs[0]." + field);
+        }
+
+        Throwable failure = catchThrowable(() -> start(args));
+
+        assertThat(definitionError(failure)).hasMessageStartingWith(expected);
+    }
+
+    @Test
+    void duplicateNameStopsStartupNamingBothDefinitions(TestDatabase database, CapturedOutput output) {
+        List<String> args = new ArrayList<>(baseArgs(database));
+        args.addAll(List.of("--onebeat.jobs[0].name=dup", "--onebeat.jobs[0].every=10s", "--onebeat.jobs[0].task=a",
+                "--onebeat.jobs[1].name=dup", "--onebeat.jobs[1].every=20s", "--onebeat.jobs[1].task=b"));
+
+        Throwable failure = catchThrowable(() -> start(args));
+
+        assertThat(definitionError(failure)).hasMessage(
+                "job 'dup' is defined twice: by onebeat.jobs[0] and by onebeat.jobs[1]; job names must be unique");
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("A job definition is invalid: job 'dup' is defined twice");
+    }
+
+    private static List<String> baseArgs(TestDatabase database) {
+        return List.of("--spring.datasource.url=" + database.jdbcUrl(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(),
+                "--spring.main.web-application-type=none", "--spring.quartz.auto-startup=false",
+                "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false");
+    }
+
+    private static Throwable definitionError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JobDefinitionException) {
+                return cause;
+            }
+        }
+        throw new AssertionError("start-up did not fail with a JobDefinitionException", failure);
+    }
+
+    private static void start(List<String> args) {
+        new SpringApplicationBuilder(OnebeatApplication.class).run(args.toArray(String[]::new)).close();
+    }
+}

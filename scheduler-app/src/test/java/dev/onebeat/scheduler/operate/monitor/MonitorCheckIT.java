@@ -1,0 +1,246 @@
+package dev.onebeat.scheduler.operate.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.engine.cluster.ClusterState;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import net.javacrumbs.shedlock.core.LockProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Checks of the missed-fire detector run by hand at chosen times over ledger and attempt rows the test writes: what
+ * each check judges, the events it writes once each, the jobs' streaks and thresholds, and what it leaves for later.
+ * Quartz does not fire; every job is an interval of one minute, so its instants are the round minutes.
+ */
+@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+        "onebeat.monitor.enabled=false", "onebeat.monitor.max-events-per-check=3",
+        "onebeat.jobs[0].name=steady", "onebeat.jobs[0].every=60s", "onebeat.jobs[0].task=t",
+        "onebeat.jobs[0].alerts.grace=10s",
+        "onebeat.jobs[1].name=flaky", "onebeat.jobs[1].every=60s", "onebeat.jobs[1].task=t",
+        "onebeat.jobs[1].alerts.after-failures=2", "onebeat.jobs[1].alerts.resolve-after=2",
+        "onebeat.jobs[2].name=quiet", "onebeat.jobs[2].every=60s", "onebeat.jobs[2].task=t",
+        "onebeat.jobs[2].alerts.enabled=false",
+        "onebeat.jobs[3].name=held", "onebeat.jobs[3].every=60s", "onebeat.jobs[3].task=t"})
+class MonitorCheckIT {
+
+    /** A round minute well after the jobs were stored; each test works a day of its own after it. */
+    private static final Instant T0 = Instant.parse("2027-06-01T00:00:00Z");
+
+
+    @Autowired
+    MonitorCheck check;
+    @Autowired
+    MonitorTable table;
+    @Autowired
+    MonitorMetrics metrics;
+    @Autowired
+    MeterRegistry meters;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    InstantRecords records;
+    @Autowired
+    LockProvider locks;
+    @Autowired
+    ClusterState cluster;
+
+    @BeforeEach
+    void cleanUp() {
+        jdbc.sql("TRUNCATE onebeat_job_monitor, onebeat_job_event, onebeat_fire, onebeat_fire_attempt").update();
+        jdbc.sql("UPDATE onebeat_job SET paused = false").update();
+    }
+
+    @Test
+    void twoInstantsWithNoFireAreMissedOnceEachAndTheNextSuccessRecovers() {
+        Instant base = day(1);
+        check.run(base.plusSeconds(1), "n1");
+        Instant m1 = base.plusSeconds(60);
+        Instant m2 = base.plusSeconds(120);
+        Instant m3 = base.plusSeconds(180);
+        commit("steady", m3, m3.plusMillis(150));
+
+        List<Event> events = check.run(m3.plusSeconds(20), "n1").events();
+        MonitorCheck.Result again = check.run(m3.plusSeconds(20), "n1");
+
+        assertThat(of("steady", events)).extracting(Event::instant, Event::kind).containsExactly(
+                tuple(m1, "missed"), tuple(m2, "missed"),
+                tuple(m3, "recovered"));
+        assertThat(of("steady", events)).allSatisfy(event -> assertThat(event.alerted()).isTrue());
+        assertThat(of("steady", events).get(0).reason()).isEqualTo("no fire began by " + m1.plusSeconds(10)
+                + " (grace PT10S)");
+        assertThat(of("steady", again.events())).as("judged once").isEmpty();
+        Progress progress = table.progress().get("steady");
+        assertThat(progress.checkedUntil()).isEqualTo(m3);
+        assertThat(progress.alerting()).isFalse();
+        assertThat(progress.lastSuccessAt()).isEqualTo(m3.plusMillis(150 + 30));
+        assertThat(progress.nextDeadline()).as("the next instant plus its grace").isEqualTo(m3.plusSeconds(70));
+    }
+
+    @Test
+    void failuresAreAlertedFromTheThresholdAndResolvedAfterTwoSuccesses() {
+        Instant base = day(2);
+        check.run(base.plusSeconds(1), "n1");
+        fail("flaky", base.plusSeconds(60));
+        fail("flaky", base.plusSeconds(120));
+        commit("flaky", base.plusSeconds(180), base.plusSeconds(180));
+        commit("flaky", base.plusSeconds(240), base.plusSeconds(240));
+
+        List<Event> events = of("flaky", check.run(base.plusSeconds(250), "n1").events());
+
+        assertThat(events).extracting(Event::kind, Event::alerted).containsExactly(
+                tuple("failed", false), tuple("failed", true),
+                tuple("recovered", true));
+        assertThat(events.get(0).reason()).isEqualTo("attempt 1 failed: java.lang.IllegalStateException: boom "
+                + "(1 of 2 failures in a row before an alert)");
+        assertThat(events.get(2).instant()).as("the second success in a row").isEqualTo(base.plusSeconds(240));
+    }
+
+    @Test
+    void anInstantWhoseRetryIsArmedHoldsTheJobsChecksUntilItSettles() {
+        Instant base = day(3);
+        check.run(base.plusSeconds(1), "n1");
+        Instant retried = base.plusSeconds(60);
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, error_class, node,
+                                                          trigger_kind, attempted_at, retry_at)
+                        VALUES ('steady', ?, 1, 'failed', 'java.lang.IllegalStateException', 'n1', 'scheduled', ?, ?)""")
+                .params(ts(retried), ts(retried.plusSeconds(1)), ts(retried.plusSeconds(900)))
+                .update();
+
+        List<Event> events = of("steady", check.run(base.plusSeconds(300), "n1").events());
+
+        assertThat(events).isEmpty();
+        Progress progress = table.progress().get("steady");
+        assertThat(progress.checkedUntil()).isEqualTo(base.plusSeconds(1));
+        assertThat(progress.nextDeadline()).isEqualTo(retried.plusSeconds(10));
+
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome, attempt)
+                        VALUES ('steady', ?, ?, 'n1', 'retry', 'committed', 2)""")
+                .params(ts(retried), ts(retried.plusSeconds(901))).update();
+        assertThat(of("steady", check.run(base.plusSeconds(960), "n1").events())).extracting(Event::instant)
+                .as("the retried instant committed, the next ones missed").doesNotContain(retried);
+        assertThat(table.progress().get("steady").checkedUntil()).isEqualTo(base.plusSeconds(900));
+    }
+
+    @Test
+    void aPausedJobsInstantsAreNotMissedAndItHasNoDeadline() {
+        Instant base = day(4);
+        check.run(base.plusSeconds(1), "n1");
+        jdbc.sql("UPDATE onebeat_job SET paused = true WHERE name = 'held'").update();
+
+        List<Event> events = of("held", check.run(base.plusSeconds(600), "n1").events());
+
+        assertThat(events).isEmpty();
+        assertThat(table.progress().get("held").checkedUntil()).as("the instant due now is pending")
+                .isEqualTo(base.plusSeconds(540));
+        assertThat(table.progress().get("held").nextDeadline()).isNull();
+    }
+
+    @Test
+    void aJobWithAlertsOffHasItsMissesRecordedButNotAlerted() {
+        Instant base = day(5);
+        check.run(base.plusSeconds(1), "n1");
+
+        List<Event> events = of("quiet", check.run(base.plusSeconds(100), "n1").events());
+
+        assertThat(events).singleElement().satisfies(event -> {
+            assertThat(event.kind()).isEqualTo("missed");
+            assertThat(event.alerted()).isFalse();
+        });
+    }
+
+    @Test
+    void missesPastTheLimitOfOneCheckBecomeOneEventSayingHowManyItStandsFor() {
+        Instant base = day(6);
+        check.run(base.plusSeconds(1), "n1");
+
+        List<Event> events = of("held", check.run(base.plusSeconds(7 * 60 + 50), "n1").events());
+
+        assertThat(events).extracting(Event::instant).containsExactly(base.plusSeconds(60), base.plusSeconds(120),
+                base.plusSeconds(180), base.plusSeconds(420));
+        assertThat(events.get(3).reason()).isEqualTo("missed, with the 4 missed instants from " + base.plusSeconds(240)
+                + " to this one, reported as one event");
+    }
+
+    @Test
+    void theGaugesSayEachJobsLastSuccessAndNextDeadline() {
+        Instant base = day(7);
+        check.run(base.plusSeconds(1), "n1");
+        commit("steady", base.plusSeconds(60), base.plusSeconds(60));
+        check.run(base.plusSeconds(61), "n1");
+        jdbc.sql("UPDATE onebeat_job SET paused = true WHERE name = 'held'").update();
+        check.run(base.plusSeconds(62), "n1");
+
+        metrics.progress(table.progress());
+
+        assertThat(meters.get("onebeat.job.last.success.timestamp").tag("job", "steady").gauge().value())
+                .isEqualTo(base.plusSeconds(60).plusMillis(30).toEpochMilli() / 1000.0);
+        assertThat(meters.get("onebeat.job.deadline.timestamp").tag("job", "steady").gauge().value())
+                .isEqualTo(base.plusSeconds(130).toEpochMilli() / 1000.0);
+        assertThat(meters.get("onebeat.job.deadline.timestamp").tag("job", "held").gauge().value())
+                .isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(meters.get("onebeat.job.missed").tag("job", "quiet").counter().count()).isPositive();
+    }
+
+    @Test
+    void aReplicaWhoseClockRunsAnHourAheadJudgesNoInstantPastTheDatabasesNow() {
+        Instant databaseNow = records.databaseNow();
+        // a member of its schedule, and judged, since five minutes ago
+        jdbc.sql("UPDATE onebeat_job SET member_since = ? WHERE name = 'held'")
+                .param(Timestamp.from(databaseNow.minusSeconds(300))).update();
+        jdbc.sql("""
+                        INSERT INTO onebeat_job_monitor (job_name, checked_until, alerting, failures_in_row, successes_in_row,
+                                                         updated_at)
+                        VALUES ('held', ?, false, 0, 0, now())""")
+                .param(Timestamp.from(databaseNow.minusSeconds(300))).update();
+        Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
+
+        List<Event> events = new MissedFireDetector(check, table, records, metrics, locks, cluster, ahead,
+                MonitorProperties.DEFAULTS).checkIfFree().orElseThrow().events();
+
+        assertThat(of("held", events)).isNotEmpty()
+                .allSatisfy(event -> assertThat(event.instant()).isBefore(databaseNow.plusSeconds(60)));
+        assertThat(table.progress().get("held").checkedUntil()).isBefore(databaseNow.plusSeconds(60));
+    }
+
+    private static Instant day(int n) {
+        return T0.plus(Duration.ofDays(n));
+    }
+
+    private static List<Event> of(String job, List<Event> events) {
+        return events.stream().filter(event -> event.job().equals(job)).toList();
+    }
+
+    private void commit(String job, Instant instant, Instant firedAt) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome, duration_ms)
+                        VALUES (?, ?, ?, 'n1', 'scheduled', 'committed', 30)""")
+                .params(job, ts(instant), ts(firedAt)).update();
+    }
+
+    private void fail(String job, Instant instant) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, error_class,
+                                                          error_message, node, trigger_kind, attempted_at)
+                        VALUES (?, ?, 1, 'failed', 'java.lang.IllegalStateException', 'boom', 'n1', 'scheduled', ?)""")
+                .params(job, ts(instant), ts(instant.plusSeconds(1))).update();
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return Timestamp.from(instant);
+    }
+}
