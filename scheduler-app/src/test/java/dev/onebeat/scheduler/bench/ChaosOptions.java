@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import dev.onebeat.job.Durations;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * What a {@link ChaosRun} does.
@@ -112,7 +112,7 @@ public record ChaosOptions(long seed, Duration duration, Duration calm, int repl
 
     private static Duration duration(String name, String value) {
         try {
-            return DurationStyle.detectAndParse(value);
+            return Durations.parse(value);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             throw new IllegalArgumentException(name + ": '" + value + "' is not a duration such as 4m or 30s", e);
         }

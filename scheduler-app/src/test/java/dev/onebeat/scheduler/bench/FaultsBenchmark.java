@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import dev.onebeat.job.Durations;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.engine.cluster.DatabaseFaults;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -60,7 +60,7 @@ public final class FaultsBenchmark {
 
         private static Duration duration(String name, String value) {
             try {
-                return DurationStyle.detectAndParse(value);
+                return Durations.parse(value);
             } catch (IllegalArgumentException | DateTimeParseException e) {
                 throw new IllegalArgumentException(name + ": '" + value + "' is not a duration such as 70s or 300ms", e);
             }

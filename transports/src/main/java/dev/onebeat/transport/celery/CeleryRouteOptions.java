@@ -1,8 +1,8 @@
 package dev.onebeat.transport.celery;
 
 import dev.onebeat.job.DeliveryOptions;
+import dev.onebeat.job.Durations;
 import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.Durations;
 import dev.onebeat.transport.QueueRoute;
 import java.time.Duration;
 import java.util.Collections;

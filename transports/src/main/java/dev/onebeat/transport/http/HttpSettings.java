@@ -1,7 +1,7 @@
 package dev.onebeat.transport.http;
 
+import dev.onebeat.job.Durations;
 import dev.onebeat.transport.BrokerSettings;
-import dev.onebeat.transport.Durations;
 import dev.onebeat.transport.QueueRoute;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.DeliveryOptions;
+import dev.onebeat.job.Durations;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.OverlapPolicy;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.boot.convert.DurationStyle;
 
 /** Turns {@code onebeat.jobs[]} entries into jobs, reporting each problem with its path and job name. */
 final class DeclarativeJobs {
@@ -111,11 +111,11 @@ final class DeclarativeJobs {
         MisfirePolicy misfire = d.misfire() == null ? MisfirePolicy.FIRE_ONCE_NOW : misfire(where, d.misfire());
         Duration lock = d.lockAtMostFor() == null ? PeriodicJob.DEFAULT_LOCK_AT_MOST_FOR
                 : Schedules.field(where, "lock-at-most-for", () -> positive("lockAtMostFor",
-                        DurationStyle.detectAndParse(d.lockAtMostFor())));
+                        Durations.parse(d.lockAtMostFor())));
         RetryPolicy retry = retry(where, d.retry());
         Duration catchUp = d.catchUpWindow() == null ? PeriodicJob.DEFAULT_CATCH_UP_WINDOW
                 : Schedules.field(where, "catch-up-window", () -> positive("catchUpWindow",
-                        DurationStyle.detectAndParse(d.catchUpWindow())));
+                        Durations.parse(d.catchUpWindow())));
         int maxCatchUp = d.maxCatchUp() == null ? PeriodicJob.DEFAULT_MAX_CATCH_UP
                 : Schedules.field(where, "max-catch-up", () -> atLeastOne("maxCatchUp", d.maxCatchUp()));
         OverlapPolicy overlapPolicy = d.overlapPolicy() == null ? OverlapPolicy.BUFFER_ONE
@@ -138,7 +138,7 @@ final class DeclarativeJobs {
             return DeliveryOptions.NONE;
         }
         Duration expires = options.expires() == null ? null
-                : Schedules.field(where, "options.expires", () -> DurationStyle.detectAndParse(options.expires()));
+                : Schedules.field(where, "options.expires", () -> Durations.parse(options.expires()));
         try {
             return new DeliveryOptions(expires, options.priority(), options.exchange(), options.routingKey(),
                     options.headers());
@@ -154,7 +154,7 @@ final class DeclarativeJobs {
         }
         AlertPolicy d = AlertPolicy.DEFAULT;
         Duration grace = alerts.grace() == null ? null : Schedules.field(where, "alerts.grace",
-                () -> positive("grace", DurationStyle.detectAndParse(alerts.grace())));
+                () -> positive("grace", Durations.parse(alerts.grace())));
         int afterFailures = alerts.afterFailures() == null ? d.afterFailures() : alerts.afterFailures();
         int resolveAfter = alerts.resolveAfter() == null ? d.resolveAfter() : alerts.resolveAfter();
         Schedules.field(where, "alerts.after-failures", () -> d.withThresholds(afterFailures, d.resolveAfter()));
@@ -183,12 +183,12 @@ final class DeclarativeJobs {
         }
         if (retry.backoff() != null) {
             RetryPolicy base = policy;
-            policy = Schedules.field(where, "retry.backoff", () -> base.withBackoff(DurationStyle.detectAndParse(retry.backoff())));
+            policy = Schedules.field(where, "retry.backoff", () -> base.withBackoff(Durations.parse(retry.backoff())));
         }
         if (retry.maxBackoff() != null) {
             RetryPolicy base = policy;
             policy = Schedules.field(where, "retry.max-backoff", () -> new RetryPolicy(base.attempts(), base.backoff(),
-                    DurationStyle.detectAndParse(retry.maxBackoff())));
+                    Durations.parse(retry.maxBackoff())));
         }
         return policy;
     }

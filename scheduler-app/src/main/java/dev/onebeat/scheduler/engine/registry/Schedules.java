@@ -1,12 +1,12 @@
 package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.DstPolicy;
+import dev.onebeat.job.Durations;
 import dev.onebeat.job.Schedule;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.function.Supplier;
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * Parses a schedule written as text ({@code cron} or {@code every}, with a {@code zone} and, for a cron,
@@ -61,7 +61,7 @@ public final class Schedules {
         }
         ZoneId zoneId = zone == null ? Schedule.UTC : field(where, "zone", () -> zone(zone));
         if (hasEvery) {
-            Duration interval = field(where, "every", () -> DurationStyle.detectAndParse(every.trim()));
+            Duration interval = field(where, "every", () -> Durations.parse(every));
             Schedule.Interval parsed = field(where, "every", () -> Schedule.every(interval).in(zoneId));
             cronOnly(where, "gap", gap);
             cronOnly(where, "overlap", overlap);

@@ -1,7 +1,14 @@
 package dev.onebeat.scheduler.web.ui;
 
+import dev.onebeat.job.Durations;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.fire.FireFilter;
+import dev.onebeat.scheduler.engine.fire.FireLedger;
+import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.operate.admin.AdminConflictException;
 import dev.onebeat.scheduler.operate.admin.AuditLog;
 import dev.onebeat.scheduler.operate.admin.InstantRuns;
@@ -12,12 +19,6 @@ import dev.onebeat.scheduler.operate.admin.ManualTriggers;
 import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import dev.onebeat.scheduler.operate.admin.SchedulePreview;
 import dev.onebeat.scheduler.operate.admin.UnknownJobException;
-import dev.onebeat.scheduler.engine.fire.FireFilter;
-import dev.onebeat.scheduler.engine.fire.FireLedger;
-import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
-import dev.onebeat.scheduler.engine.registry.JobRegistry;
-import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
-import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -137,7 +137,7 @@ class JobPages {
         String length = JobForms.blankToNull(pauseFor);
         Duration duration;
         try {
-            duration = length == null ? null : DurationStyle.detectAndParse(length.strip());
+            duration = length == null ? null : Durations.parse(length);
         } catch (IllegalArgumentException e) {
             flash.addFlashAttribute("problem", "for: '" + pauseFor + "' is not a duration such as 30m or 2h");
             return redirect(name);

@@ -1,4 +1,4 @@
-package dev.onebeat.transport;
+package dev.onebeat.job;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -7,10 +7,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads a duration option as Spring Boot's configuration does, without Spring: a number with a unit
- * ({@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 1d}; also {@code ns} and {@code us}), a
- * bare number of milliseconds, or ISO-8601 ({@code PT10S}). Written here because the transports do
- * not depend on Spring, and the JDK reads only the ISO form.
+ * The one grammar of a duration written as text, wherever a job is defined as text: a job definition
+ * ({@code every}, {@code lock-at-most-for}, {@code retry.backoff}, {@code options.expires}, ...), a queue
+ * route's or broker's options, a console form. It reads what Spring Boot's configuration reads, so a
+ * value means the same in {@code application.yml}, an API body and a route, without Spring (the
+ * transports do not depend on it, and the JDK reads only the ISO form):
+ * <ul>
+ *   <li>a whole number with a unit, in any case: {@code ns}, {@code us}, {@code ms}, {@code s},
+ *       {@code m}, {@code h}, {@code d} ({@code 500ms}, {@code 10s}, {@code 2m}, {@code 1H}, {@code 1d});
+ *   <li>a bare whole number: milliseconds ({@code 750});
+ *   <li>ISO-8601 ({@code PT10S}, {@code PT1.5S}, {@code P1DT2H}).
+ * </ul>
+ * Surrounding blanks and blanks between number and unit are ignored, and a sign is allowed
+ * ({@code -5s}): whether a negative or zero duration makes sense is for the caller to say.
  */
 public final class Durations {
 
@@ -20,9 +29,10 @@ public final class Durations {
     }
 
     /**
-     * @param value the configured text
+     * @param value the text, as written
      * @return the duration it names
-     * @throws IllegalArgumentException if it is none of the accepted forms
+     * @throws IllegalArgumentException quoting the value if it is none of the accepted forms or too long a
+     *     duration; the caller prefixes the name of its field ({@code lock-at-most-for: 'soon' is not a duration ...})
      */
     public static Duration parse(String value) {
         String text = value == null ? "" : value.trim();
