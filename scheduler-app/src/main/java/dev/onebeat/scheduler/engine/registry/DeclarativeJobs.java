@@ -51,10 +51,8 @@ final class DeclarativeJobs {
 
     /** A definition from configuration, its arguments typed as written ({@link ConfiguredArguments}). */
     private static JobsProperties.Definition typed(JobsProperties.Definition d) {
-        return new JobsProperties.Definition(d.name(), d.cron(), d.every(), d.zone(), d.task(), d.queue(),
-                ConfiguredArguments.typed(d.args()), ConfiguredArguments.typed(d.kwargs()), d.misfire(), d.lockAtMostFor(),
-                d.gap(), d.overlap(), d.retry(), d.catchUpWindow(), d.maxCatchUp(), d.overlapPolicy(), d.alerts(),
-                d.options());
+        return d.toBuilder().args(ConfiguredArguments.typed(d.args())).kwargs(ConfiguredArguments.typed(d.kwargs()))
+                .build();
     }
 
     /**

@@ -19,7 +19,10 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
 
     /**
      * One declarative job: one task dispatched per fire. Fields are kept as text so that every
-     * problem is reported by {@link DeclarativeJobs} with the job's name and the field.
+     * problem is reported by {@link DeclarativeJobs} with the job's name and the field. The same record is
+     * the body of the admin API's job requests and the JSON stored for each runtime job
+     * ({@code onebeat_runtime_job.definition}): its component names are a wire format, renamed never. Code
+     * builds one with {@link #builder(String)} or {@link #toBuilder()}, naming each field it sets.
      *
      * @param name unique job name
      * @param cron 5 fields (Unix, as crontab and celery write it) or 6/7 fields (Quartz); or use {@code every}
@@ -47,6 +50,16 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
                              String gap, String overlap, Retry retry, String catchUpWindow,
                              Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options) {
+
+        /** @return a builder of a definition with this name and nothing else set, for code that names what it sets */
+        public static DefinitionBuilder builder(String name) {
+            return new DefinitionBuilder().name(name);
+        }
+
+        /** @return a builder holding every field of this definition, to change a few */
+        public DefinitionBuilder toBuilder() {
+            return new DefinitionBuilder(this);
+        }
     }
 
     /**

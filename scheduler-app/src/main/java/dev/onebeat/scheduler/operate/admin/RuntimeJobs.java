@@ -93,10 +93,7 @@ public class RuntimeJobs {
             throw new JobDefinitionException("name: '" + change.name() + "' differs from the job in the path, '"
                     + name + "'; a job cannot be renamed");
         }
-        Definition definition = new Definition(name, change.cron(), change.every(), change.zone(), change.task(),
-                change.queue(), change.args(), change.kwargs(), change.misfire(), change.lockAtMostFor(),
-                change.gap(), change.overlap(), change.retry(), change.catchUpWindow(), change.maxCatchUp(),
-                change.overlapPolicy(), change.alerts(), change.options());
+        Definition definition = change.toBuilder().name(name).build();
         Optional<RegisteredJob> defined = registry.defined(name);
         if (defined.isPresent()) {
             refuseSettings(name, change);
@@ -149,14 +146,12 @@ public class RuntimeJobs {
      */
     public Definition reschedule(String name, ScheduleFields schedule, String misfire) {
         if (registry.defined(name).isPresent()) {
-            return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), null, null,
-                    null, null, misfire, null, schedule.gap(), schedule.overlap(), null, null, null, null, null, null));
+            return update(name, Definition.builder(name).schedule(schedule.cron(), schedule.every(), schedule.zone(),
+                    schedule.gap(), schedule.overlap()).misfire(misfire).build());
         }
         Definition stored = store.find(name).map(StoredJob::definition).orElseThrow(() -> new UnknownJobException(name));
-        return update(name, new Definition(name, schedule.cron(), schedule.every(), schedule.zone(), stored.task(),
-                stored.queue(), stored.args(), stored.kwargs(), misfire == null ? stored.misfire() : misfire,
-                stored.lockAtMostFor(), schedule.gap(), schedule.overlap(), stored.retry(), stored.catchUpWindow(),
-                stored.maxCatchUp(), stored.overlapPolicy(), stored.alerts(), stored.options()));
+        return update(name, stored.toBuilder().name(name).schedule(schedule.cron(), schedule.every(), schedule.zone(),
+                schedule.gap(), schedule.overlap()).misfire(misfire == null ? stored.misfire() : misfire).build());
     }
 
 

@@ -103,11 +103,20 @@ class JobForms {
         List<Object> args = parse("args", form.args(), new TypeReference<List<Object>>() { }, "a JSON array");
         Map<String, Object> kwargs = parse("kwargs", form.kwargs(), new TypeReference<Map<String, Object>>() { },
                 "a JSON object");
-        return new Definition(blankToNull(form.name()), blankToNull(form.cron()), blankToNull(form.every()),
-                blankToNull(form.zone()), blankToNull(form.task()), blankToNull(form.queue()), args, kwargs,
-                blankToNull(form.misfire()), blankToNull(form.lockAtMostFor()), blankToNull(form.gap()),
-                blankToNull(form.overlap()), retry(form.retryAttempts()), blankToNull(form.catchUpWindow()),
-                number("max-catch-up", form.maxCatchUp()), blankToNull(form.overlapPolicy()), null, null);
+        return Definition.builder(blankToNull(form.name()))
+                .schedule(blankToNull(form.cron()), blankToNull(form.every()), blankToNull(form.zone()),
+                        blankToNull(form.gap()), blankToNull(form.overlap()))
+                .task(blankToNull(form.task()))
+                .queue(blankToNull(form.queue()))
+                .args(args)
+                .kwargs(kwargs)
+                .misfire(blankToNull(form.misfire()))
+                .lockAtMostFor(blankToNull(form.lockAtMostFor()))
+                .retry(retry(form.retryAttempts()))
+                .catchUpWindow(blankToNull(form.catchUpWindow()))
+                .maxCatchUp(number("max-catch-up", form.maxCatchUp()))
+                .overlapPolicy(blankToNull(form.overlapPolicy()))
+                .build();
     }
 
     private static JobsProperties.Retry retry(String attempts) {

@@ -60,8 +60,8 @@ class MisfireIT {
     @BeforeAll
     void outage() throws Exception {
         for (int i = 0; i < BULK; i++) {
-            runtimeJobs.create(new Definition("bulk-" + i, null, "1s", null, "t", null, null, null, "fire-all-missed",
-                    null, null, null, null, null, 3, null, null, null));
+            runtimeJobs.create(Definition.builder("bulk-" + i).every("1s").task("t")
+                    .misfire("fire-all-missed").maxCatchUp(3).build());
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> committed("skip").size() >= 2
                 && committed("all-missed").size() >= 2 && committed("once-now").size() >= 2

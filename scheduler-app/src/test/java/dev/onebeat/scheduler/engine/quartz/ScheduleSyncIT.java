@@ -318,8 +318,8 @@ class ScheduleSyncIT {
 
     /** A runtime job, as the admin API defines one: it shares its schedule's trigger with its like. */
     private PeriodicJob declared(String name, long everySeconds) {
-        return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(new Definition(name, null,
-                everySeconds + "s", null, "declared.task", null, null, null, null, null, null, null, null, null, null, null, null, null));
+        return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(Definition.builder(name)
+                .every(everySeconds + "s").task("declared.task").build());
     }
 
     private List<String> scheduleTriggers() throws SchedulerException {

@@ -200,6 +200,6 @@ class SharedScheduleIT {
     }
 
     private static Definition definition(String name, String every) {
-        return new Definition(name, null, every, null, "shared.tick", "shared", null, null, null, null, null, null, null, null, null, null, null, null);
+        return Definition.builder(name).every(every).task("shared.tick").queue("shared").build();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.Durations;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.convert.DurationStyle;
@@ -26,5 +27,24 @@ class DurationGrammarTest {
     void refusesWhatSpringBootConfigurationRefuses(String text) {
         assertThatThrownBy(() -> DurationStyle.detectAndParse(text)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Durations.parse(text)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDefinitionsDurationThatIsNoneOfTheFormsIsRefusedNamingPathJobFieldAndValue() {
+        JobsProperties.Definition definition = JobsProperties.Definition.builder("x").every("1h").task("t")
+                .lockAtMostFor("soon").build();
+
+        assertThatThrownBy(() -> DeclarativeJobs.toJob("onebeat.jobs[0]", definition))
+                .isInstanceOf(JobDefinitionException.class)
+                .hasMessage("onebeat.jobs[0] (job 'x').lock-at-most-for: 'soon' is not a duration such as 500ms, 10s, "
+                        + "2m or PT10S");
+    }
+
+    @Test
+    void anIntervalIsReadWithTheSameGrammar() {
+        JobsProperties.Definition definition = JobsProperties.Definition.builder("x").every(" 90 s ").task("t").build();
+
+        assertThat(DeclarativeJobs.toJob("onebeat.jobs[0]", definition).schedule().describe())
+                .isEqualTo(Schedules.parse("", null, "PT1M30S", null).describe());
     }
 }

@@ -82,15 +82,13 @@ class AdminTransactionsIT {
     void changeRacingADeleteNeverBringsTheJobBack() throws Exception {
         for (int round = 0; round < 10; round++) {
             String name = "raced-" + round;
-            runtimeJobs.create(new Definition(name, null, "1h", null, "ops.raced", null, null, null, null, null, null,
-                    null, null, null, null, null, null, null));
+            runtimeJobs.create(Definition.builder(name).every("1h").task("ops.raced").build());
             CyclicBarrier start = new CyclicBarrier(2);
             ExecutorService threads = Executors.newFixedThreadPool(2);
             try {
                 Future<?> change = threads.submit(() -> {
                     start.await();
-                    return runtimeJobs.update(name, new Definition(name, null, "2h", null, "ops.raced", null, null,
-                            null, null, null, null, null, null, null, null, null, null, null));
+                    return runtimeJobs.update(name, Definition.builder(name).every("2h").task("ops.raced").build());
                 });
                 Future<?> delete = threads.submit(() -> {
                     start.await();

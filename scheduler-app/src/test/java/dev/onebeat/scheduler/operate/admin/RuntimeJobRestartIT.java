@@ -23,10 +23,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 @ExtendWith(PostgresExtension.class)
 class RuntimeJobRestartIT {
 
-    private static final Definition NIGHTLY_EXPORT = new Definition("nightly-export", "0 2 * * *", null,
-            "Europe/Paris", "exports.nightly", "exports", List.of(1), null, null, null, null, null, null, null, null, null, null, null);
-    private static final Definition CONFIGURED_AT_NINE = new Definition(null, "0 9 * * *", null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null, null);
+    private static final Definition NIGHTLY_EXPORT = Definition.builder("nightly-export")
+            .cron("0 2 * * *").zone("Europe/Paris").task("exports.nightly").queue("exports").args(List.of(1)).build();
+    private static final Definition CONFIGURED_AT_NINE = Definition.builder(null).cron("0 9 * * *").build();
 
     @Test
     void runtimeJobAndNewScheduleSurviveARestart(TestDatabase database) {
@@ -50,8 +49,7 @@ class RuntimeJobRestartIT {
         try (ConfigurableApplicationContext one = start(database, "one", "--spring.quartz.scheduler-name=one");
              ConfigurableApplicationContext other = start(database, "other", "--spring.quartz.scheduler-name=other")) {
             JobRegistry otherRegistry = other.getBean(JobRegistry.class);
-            one.getBean(RuntimeJobs.class).create(new Definition("shared-export", null, "1h", null, "t", null, null,
-                    null, null, null, null, null, null, null, null, null, null, null));
+            one.getBean(RuntimeJobs.class).create(Definition.builder("shared-export").every("1h").task("t").build());
 
             await().atMost(Duration.ofSeconds(10)).until(() -> otherRegistry.find("shared-export").isPresent());
             one.getBean(RuntimeJobs.class).delete("shared-export");
