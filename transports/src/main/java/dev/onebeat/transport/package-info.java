@@ -8,5 +8,11 @@
  *
  * <p>Plain Java: nothing here knows Spring, the outbox table or the relay that calls it. The relay
  * depends on this module, never the other way.
+ *
+ * <p>What is public, and so what code outside this module may use: this package (the SPI), each
+ * provider's {@code *TransportProvider} class, and {@link dev.onebeat.transport.http.Webhooks} (the
+ * {@code http} transport's sending, for a provider whose tasks make their own requests). Encoders, messages
+ * and clients are package-private in their provider's package; what several providers share lives in
+ * {@code dev.onebeat.transport.internal}, public only because Java needs it and not an API.
  */
 package dev.onebeat.transport;

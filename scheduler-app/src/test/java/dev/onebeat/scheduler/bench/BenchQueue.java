@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.bench;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.onebeat.transport.celery.CeleryQueueDeclaration;
+import dev.onebeat.transport.celery.CeleryTransportParts;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,12 +51,9 @@ final class BenchQueue implements AutoCloseable {
         return version;
     }
 
-    /** Declares the exchange, queue and binding as {@code declaration} says, as the relay does on its first publish. */
-    void declare(CeleryQueueDeclaration declaration) throws Exception {
-        channel.exchangeDeclare(declaration.exchange(), declaration.exchangeType(), declaration.exchangeDurable());
-        channel.queueDeclare(declaration.queue(), declaration.queueDurable(), declaration.queueExclusive(),
-                declaration.queueAutoDelete(), declaration.queueArguments());
-        channel.queueBind(declaration.queue(), declaration.exchange(), declaration.bindingKey());
+    /** Declares the exchange, queue and binding Celery declares for {@code queue}, as the relay does on its first publish. */
+    void declareAsCelery(String queue) throws Exception {
+        CeleryTransportParts.declare(channel, queue);
     }
 
     void purge() throws Exception {

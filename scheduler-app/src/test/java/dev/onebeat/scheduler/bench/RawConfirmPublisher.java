@@ -1,13 +1,11 @@
 package dev.onebeat.scheduler.bench;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.amqp.AmqpMessage;
-import dev.onebeat.transport.celery.CeleryAmqpMessage;
-import dev.onebeat.transport.celery.CeleryMessage;
+import dev.onebeat.transport.celery.CeleryTransportParts;
+import dev.onebeat.transport.internal.amqp.AmqpMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -62,16 +60,7 @@ final class RawConfirmPublisher implements AutoCloseable {
     static List<AmqpMessage> encode(List<OutboundTask> tasks, String origin) {
         List<AmqpMessage> messages = new ArrayList<>(tasks.size());
         for (OutboundTask task : tasks) {
-            CeleryAmqpMessage celery = CeleryAmqpMessage.of(CeleryMessage.of(task, origin));
-            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
-                    .contentType(celery.contentType())
-                    .contentEncoding(celery.contentEncoding())
-                    .deliveryMode(celery.deliveryMode())
-                    .priority(celery.priority())
-                    .correlationId(celery.correlationId())
-                    .headers(celery.headers())
-                    .build();
-            messages.add(new AmqpMessage(celery.exchange(), celery.routingKey(), properties, celery.body()));
+            messages.add(CeleryTransportParts.amqpMessage(task, origin));
         }
         return messages;
     }

@@ -1,9 +1,8 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.amqp.AmqpMessage;
-import dev.onebeat.transport.celery.CeleryAmqpMessage;
-import dev.onebeat.transport.celery.CeleryMessage;
+import dev.onebeat.transport.celery.CeleryTransportParts;
+import dev.onebeat.transport.internal.amqp.AmqpMessage;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -54,7 +53,7 @@ public final class RelayBenchmark {
         outbox.refill(options.messages());
         List<OutboundTask> tasks = outbox.tasks();
         printHeader(tasks);
-        queue.declare(CeleryAmqpMessage.of(CeleryMessage.of(tasks.get(0), RelayNodes.origin(0))).declaration());
+        queue.declareAsCelery(tasks.get(0).queue());
         long idleCommits = outbox.settledCommits();
         idleCommits = outbox.settledCommits() - idleCommits;
         List<RelayFigures> figures = new ArrayList<>();
@@ -109,8 +108,7 @@ public final class RelayBenchmark {
     }
 
     private void printHeader(List<OutboundTask> tasks) {
-        CeleryAmqpMessage sample = CeleryAmqpMessage.of(CeleryMessage.of(tasks.get(tasks.size() / 2),
-                RelayNodes.origin(0)));
+        AmqpMessage sample = CeleryTransportParts.amqpMessage(tasks.get(tasks.size() / 2), RelayNodes.origin(0));
         double payload = tasks.stream().mapToInt(task -> task.payloadJson().length()).average().orElse(0);
         System.out.printf(Locale.ROOT, "relay benchmark %s%n  database: %s%n  settings: %s%n  broker: RabbitMQ %s,"
                         + " queue %s%n  client: %d cores, Java %s, load average %.2f at start%n"
@@ -120,7 +118,7 @@ public final class RelayBenchmark {
                 database.serverVersion(), database.settings(), queue.version(), queue.name(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), RelayCycles.loadAverage(),
                 database.name(), options.messages(), options.warmups(), options.rounds(), payload,
-                sample.body().length, sample.headers().size());
+                sample.body().length, sample.properties().getHeaders().size());
     }
 
     private void printSummary(List<RelayFigures> figures, List<List<Double>> latency) {

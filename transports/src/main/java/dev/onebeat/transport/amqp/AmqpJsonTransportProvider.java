@@ -8,6 +8,8 @@ import dev.onebeat.transport.TaskJson;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
+import dev.onebeat.transport.internal.amqp.AmqpClient;
+import dev.onebeat.transport.internal.amqp.AmqpMessage;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package dev.onebeat.transport.arq;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.transport.pickle.JsonValues;
-import dev.onebeat.transport.pickle.PickleWriter;
-import dev.onebeat.transport.pickle.PythonTuple;
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.pickle.JsonValues;
+import dev.onebeat.transport.internal.pickle.PickleWriter;
+import dev.onebeat.transport.internal.pickle.PythonTuple;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * key as the job id: arq skips an enqueue while {@code arq:job:<id>} or {@code arq:result:<id>}
  * exists, so a republished task is a no-op on the broker for as long as arq keeps its result.
  */
-public final class ArqEncoder {
+final class ArqEncoder {
 
     /** arq's default queue; the queue name is the sorted set's key. */
     public static final String DEFAULT_QUEUE = "arq:queue";

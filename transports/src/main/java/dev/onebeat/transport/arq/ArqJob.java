@@ -1,6 +1,6 @@
 package dev.onebeat.transport.arq;
 
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.util.Objects;
 
 /**
@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param expiresMillis the job key's time to live
  * @param command the one command that enqueues the job unless it exists; it replies 1 if enqueued, 0 if not
  */
-public record ArqJob(String id, String jobKey, String resultKey, String queueKey, byte[] payload, long scoreMillis,
+record ArqJob(String id, String jobKey, String resultKey, String queueKey, byte[] payload, long scoreMillis,
         long expiresMillis, RedisCommand command) {
 
     /** Copies the payload, so the job cannot change after it is built. */

@@ -31,7 +31,7 @@ import java.util.Objects;
  * @param declaration what Celery declares for the queue by default; the transport declares what the route's
  *     options say ({@link CeleryQueueDeclaration#of(String, CeleryRouteOptions)})
  */
-public record CeleryAmqpMessage(String exchange, String routingKey, String contentType, String contentEncoding,
+record CeleryAmqpMessage(String exchange, String routingKey, String contentType, String contentEncoding,
                                 int deliveryMode, int priority, String correlationId, Map<String, Object> headers,
                                 byte[] body, CeleryQueueDeclaration declaration) {
 

@@ -3,8 +3,8 @@ package dev.onebeat.transport.celery;
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.Payloads;
-import dev.onebeat.transport.pickle.PythonRepr;
-import dev.onebeat.transport.pickle.PythonTuple;
+import dev.onebeat.transport.internal.pickle.PythonRepr;
+import dev.onebeat.transport.internal.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code eta} is always {@code null}: a broker-side ETA makes Celery over Redis run a task twice
  * once it outlasts the visibility timeout, so the relay publishes when the task is due instead.
  */
-public final class CeleryMessage {
+final class CeleryMessage {
 
     /** {@code content_type}, mandatory: without it kombu hands the worker raw bytes and it crashes. */
     public static final String CONTENT_TYPE = "application/json";

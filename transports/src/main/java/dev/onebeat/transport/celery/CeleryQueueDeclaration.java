@@ -21,7 +21,7 @@ import java.util.Map;
  * @param queueArguments empty, as Celery's default queue has none, or the route's {@code queue-arguments}
  * @param bindingKey the queue name, or the route's {@code routing-key}
  */
-public record CeleryQueueDeclaration(String exchange, String exchangeType, boolean exchangeDurable, String queue,
+record CeleryQueueDeclaration(String exchange, String exchangeType, boolean exchangeDurable, String queue,
                                      boolean queueDurable, boolean queueExclusive, boolean queueAutoDelete,
                                      Map<String, Object> queueArguments, String bindingKey) {
 

@@ -24,7 +24,7 @@ import java.util.UUID;
  * @param listKey the Redis list: the queue name, or {@code queue + "\x06\x16" + step} for a priority
  * @param json the envelope, UTF-8 JSON text
  */
-public record CeleryRedisEnvelope(String listKey, String json) {
+record CeleryRedisEnvelope(String listKey, String json) {
 
     /** kombu's separator between a queue name and its priority step. */
     static final String PRIORITY_SEPARATOR = "\u0006\u0016";

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param deliveryMode always 2, persistent
  * @param queues the queue, its delay queue and its dead-letter queue, to declare before publishing
  */
-public record DramatiqAmqpMessage(String routingKey, byte[] body, int deliveryMode, List<DramatiqQueue> queues) {
+record DramatiqAmqpMessage(String routingKey, byte[] body, int deliveryMode, List<DramatiqQueue> queues) {
 
     /** Copies the body and the queues. */
     public DramatiqAmqpMessage {

@@ -1,8 +1,8 @@
 package dev.onebeat.transport.dramatiq;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.transport.pickle.JsonValues;
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.pickle.JsonValues;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -21,7 +21,7 @@ import java.util.UUID;
  * {@value #SCHEDULED_AT_OPTION}): Dramatiq keeps options it does not know in {@code message.options},
  * where middleware or an actor (through {@code CurrentMessage}) reads them.
  */
-public final class DramatiqEncoder {
+final class DramatiqEncoder {
 
     /** Dramatiq's default Redis namespace. */
     public static final String DEFAULT_NAMESPACE = "dramatiq";

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param name the queue name
  * @param arguments the {@code x-} arguments
  */
-public record DramatiqQueue(String name, Map<String, Object> arguments) {
+record DramatiqQueue(String name, Map<String, Object> arguments) {
 
     /** Copies the arguments. */
     public DramatiqQueue {

@@ -1,6 +1,6 @@
 package dev.onebeat.transport.dramatiq;
 
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param body the message JSON, UTF-8
  * @param commands the enqueue, hash before list, in one transaction
  */
-public record DramatiqRedisMessage(String redisMessageId, String messagesKey, String queueKey, byte[] body,
+record DramatiqRedisMessage(String redisMessageId, String messagesKey, String queueKey, byte[] body,
         List<RedisCommand> commands) {
 
     /** Copies the body and the commands. */

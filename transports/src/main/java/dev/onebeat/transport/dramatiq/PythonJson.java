@@ -1,6 +1,6 @@
 package dev.onebeat.transport.dramatiq;
 
-import dev.onebeat.transport.pickle.PythonRepr;
+import dev.onebeat.transport.internal.pickle.PythonRepr;
 import java.util.List;
 import java.util.Map;
 

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * exchange, the response body included (see {@link #deadline}). Once a request of a batch could not
  * connect or timed out, the batch's requests not yet sent are retried without being sent.
  */
-public final class WebhookClient implements AutoCloseable {
+final class WebhookClient implements AutoCloseable {
 
     /** Requests of one batch in flight at once. */
     static final int MAX_IN_FLIGHT = 8;

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * threw, or whose record failed with a non-retriable error that is not the record's own (such as
  * a cluster authorization error, fatal to an idempotent producer), is replaced on the next batch.
  */
-public final class KafkaClient implements AutoCloseable {
+final class KafkaClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaClient.class);
 

@@ -1,11 +1,11 @@
 package dev.onebeat.transport.rq;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.transport.pickle.JsonValues;
-import dev.onebeat.transport.pickle.PickleWriter;
-import dev.onebeat.transport.pickle.PythonRepr;
-import dev.onebeat.transport.pickle.PythonTuple;
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.pickle.JsonValues;
+import dev.onebeat.transport.internal.pickle.PickleWriter;
+import dev.onebeat.transport.internal.pickle.PythonRepr;
+import dev.onebeat.transport.internal.pickle.PythonTuple;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -30,7 +30,7 @@ import java.util.zip.Deflater;
  * <p>RQ does not deduplicate: the job id is fixed by the idempotency key, so publishing the same
  * task twice enqueues it twice under one id, and preventing that is the relay's job.
  */
-public final class RqEncoder {
+final class RqEncoder {
 
     /** RQ's default job timeout in seconds, written as the queue would. */
     static final String DEFAULT_TIMEOUT = "180";

@@ -1,6 +1,6 @@
 package dev.onebeat.transport.rq;
 
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param fields the job hash, field to value bytes, in write order
  * @param commands what a publisher runs, in order, to enqueue the job
  */
-public record RqJob(String id, String jobKey, String queueKey, Map<String, byte[]> fields, List<RedisCommand> commands) {
+record RqJob(String id, String jobKey, String queueKey, Map<String, byte[]> fields, List<RedisCommand> commands) {
 
     /** Copies the collections; callers must not see later changes. */
     public RqJob {

@@ -6,7 +6,7 @@ import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.redis.RedisClient;
+import dev.onebeat.transport.internal.redis.RedisClient;
 import java.time.Instant;
 import java.util.Set;
 

@@ -3,7 +3,7 @@ package dev.onebeat.transport.arq;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import dev.onebeat.transport.testing.PythonInterpreter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.transport.redis.RedisCommand;
+import dev.onebeat.transport.internal.redis.RedisCommand;
 import dev.onebeat.transport.testing.PythonInterpreter;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,20 +2,15 @@ package dev.onebeat.scheduler.operate.alert;
 
 import dev.onebeat.scheduler.boot.outbound.OutboundUrls;
 import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
-import dev.onebeat.transport.http.WebhookClient;
+import dev.onebeat.transport.http.Webhooks;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -62,18 +57,7 @@ class AlertTransportProvider implements TransportProvider {
 
     @Override
     public Transport create(QueueRoute route, TransportContext context) {
-        WebhookClient client = context.shared(WebhookClient.class, () -> WebhookClient.open("alerts", Map.of()));
-        return new Transport() {
-            @Override
-            public List<Delivery> publish(List<OutboundTask> tasks) throws InterruptedException {
-                return client.publish(tasks, AlertTransportProvider.this::request);
-            }
-
-            @Override
-            public Optional<Duration> deadline(int tasks) {
-                return Optional.of(WebhookClient.deadline(properties.timeout(), tasks));
-            }
-        };
+        return Webhooks.transport(context, "alerts", properties.timeout(), this::request);
     }
 
     /**
@@ -101,9 +85,9 @@ class AlertTransportProvider implements TransportProvider {
         switch (channel) {
             case WEBHOOK -> {
                 request.header("Content-Type", "application/json")
-                        .header(WebhookClient.KEY_HEADER, task.key().value())
-                        .header(WebhookClient.JOB_HEADER, task.jobName())
-                        .header(WebhookClient.SCHEDULED_AT_HEADER, task.scheduledAt().toString())
+                        .header(Webhooks.KEY_HEADER, task.key().value())
+                        .header(Webhooks.JOB_HEADER, task.jobName())
+                        .header(Webhooks.SCHEDULED_AT_HEADER, task.scheduledAt().toString())
                         .header(EVENT_HEADER, body.path("kind").asString(""));
                 properties.webhook().headers().forEach(request::header);
                 request.POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body), StandardCharsets.UTF_8));

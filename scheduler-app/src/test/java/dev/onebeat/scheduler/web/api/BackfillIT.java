@@ -17,7 +17,7 @@ import dev.onebeat.scheduler.engine.fire.FirePath;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.relay.TestRoutes;
-import dev.onebeat.transport.celery.CeleryMessage;
+import dev.onebeat.transport.celery.CeleryTransportParts;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -265,7 +265,7 @@ class BackfillIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             for (GetResponse message : BROKER.drain(EXPIRING)) {
                 Map<String, Object> headers = message.getProps().getHeaders();
-                expires.put(String.valueOf(headers.get(CeleryMessage.IDEMPOTENCY_KEY_HEADER)),
+                expires.put(String.valueOf(headers.get(CeleryTransportParts.IDEMPOTENCY_KEY_HEADER)),
                         OffsetDateTime.parse(String.valueOf(headers.get("expires"))).toInstant());
             }
             return expires.keySet().containsAll(keys);

@@ -1,4 +1,4 @@
-package dev.onebeat.transport.redis;
+package dev.onebeat.transport.internal.redis;
 
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.Delivery;

@@ -1,4 +1,4 @@
-package dev.onebeat.transport.redis;
+package dev.onebeat.transport.internal.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

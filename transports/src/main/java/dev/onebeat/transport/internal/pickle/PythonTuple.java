@@ -1,4 +1,4 @@
-package dev.onebeat.transport.pickle;
+package dev.onebeat.transport.internal.pickle;
 
 import java.util.ArrayList;
 import java.util.Arrays;

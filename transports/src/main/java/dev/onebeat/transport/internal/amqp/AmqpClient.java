@@ -1,4 +1,4 @@
-package dev.onebeat.transport.amqp;
+package dev.onebeat.transport.internal.amqp;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;

@@ -1,4 +1,4 @@
-package dev.onebeat.transport.pickle;
+package dev.onebeat.transport.internal.pickle;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;

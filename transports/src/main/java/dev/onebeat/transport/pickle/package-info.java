@@ -1,5 +1,0 @@
-/**
- * The subset of Python's pickle (protocol 2, no memo) that RQ and arq workers load: JSON-like
- * values only, so nothing a worker unpickles can name a class or call a function.
- */
-package dev.onebeat.transport.pickle;
