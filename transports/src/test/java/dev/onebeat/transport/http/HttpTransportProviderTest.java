@@ -12,10 +12,12 @@ import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.transport.testing.StallingServer;
+import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.transport.testing.WebhookServer;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -232,6 +234,59 @@ class HttpTransportProviderTest {
                     .hasToString("https://hooks.example.com/onebeat/billing");
             assertThat(HttpSettings.target(route("https://hooks.example.com/in", Map.of(), Map.of())))
                     .hasToString("https://hooks.example.com/in");
+        }
+    }
+
+    /** {@link Webhooks}: the transport's sending, each task as a request its caller makes (the alert channel's way). */
+    @Nested
+    class RequestsOfTheCallers {
+
+        private final WebhookServer server = newServer();
+        private final TestTransportContext context = new TestTransportContext();
+
+        @AfterEach
+        void stop() throws Exception {
+            context.close();
+            server.close();
+        }
+
+        @Test
+        void eachTaskIsSentAsTheRequestMadeOfItWithTheTransportsOutcomes() throws Exception {
+            server.on("/down", (request, attempt) -> WebhookServer.Answer.of(503));
+            Transport transport = Webhooks.transport(context, "test", Duration.ofSeconds(5), task ->
+                    HttpRequest.newBuilder(URI.create(server.baseUrl() + "/" + task.jobName()))
+                            .timeout(Duration.ofSeconds(5))
+                            .header(Webhooks.KEY_HEADER, task.key().value())
+                            .GET()
+                            .build());
+
+            List<Delivery> outcomes = transport.publish(List.of(task("up", "t", "{}"), task("down", "t", "{}")));
+
+            assertThat(outcomes).extracting(Delivery::status)
+                    .containsExactly(Delivery.Status.PUBLISHED, Delivery.Status.RETRY);
+            WebhookServer.Request request = server.requests("/up").get(0);
+            assertThat(request.method()).isEqualTo("GET");
+            assertThat(request.header("Idempotency-Key")).isEqualTo("up/2026-11-29T08:00:00Z/t");
+        }
+
+        @Test
+        void aTaskWhoseRequestCannotBeMadeIsRefusedUnsentWithTheReason() throws Exception {
+            Transport transport = Webhooks.transport(context, "test", Duration.ofSeconds(5), task -> {
+                throw new IllegalArgumentException("no url in the task");
+            });
+
+            List<Delivery> outcomes = transport.publish(List.of(task("job", "t", "{}")));
+
+            assertThat(outcomes).containsExactly(Delivery.refused("not sent: no url in the task"));
+            assertThat(server.requests()).isEmpty();
+        }
+
+        @Test
+        void aBatchsDeadlineIsOneTimeoutPerEightTasks() {
+            Transport transport = Webhooks.transport(context, "test", Duration.ofSeconds(5), task -> null);
+
+            assertThat(transport.deadline(8)).contains(Duration.ofSeconds(5));
+            assertThat(transport.deadline(9)).contains(Duration.ofSeconds(10));
         }
     }
 
