@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * </ol>
  * Only the root package ({@code OnebeatApplication}) stands outside the layers and may use any of them. A layer may
  * skip the one below it (web may call the engine); no two features anywhere in the app may depend on each other
- * both ways.
+ * both ways; and only {@code web} meets HTTP: below it everything is called with plain values.
  */
 class LayersArchitectureTest {
 
@@ -52,12 +53,23 @@ class LayersArchitectureTest {
 
     @Test
     void noLayerUsesTheApplicationClass() {
-        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+        noClasses()
                 .that().resideOutsideOfPackage(SchedulerClasses.ROOT)
                 .should().dependOnClassesThat().resideInAPackage(SchedulerClasses.ROOT)
                 .as("no layer uses the root package (OnebeatApplication)")
                 .because("the application class assembles the layers; a layer that reached back into it would "
                         + "depend on all of them")
+                .check(SchedulerClasses.MAIN);
+    }
+
+    @Test
+    void onlyTheWebLayerSpeaksHttp() {
+        noClasses().that().resideOutsideOfPackage("dev.onebeat.scheduler.web..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..",
+                        "org.springframework.http..", "org.springframework.ui..", "jakarta.servlet..")
+                .as("only the web layer uses Spring MVC, servlets and HTTP requests and answers")
+                .because("operations, the engine and boot are called from the API, the console, schedules and tests "
+                        + "alike; bound to a request they could serve none but the first")
                 .check(SchedulerClasses.MAIN);
     }
 }
