@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * job-api is one layer, below everything else in onebeat: the scheduler, the transports and the worker kit use it,
- * and it uses none of them. It is what a user's job is compiled against, so it is plain Java: the JDK and its own
- * types, no framework and no Spring-facing package (the scheduler adapts jobs to Spring, not the reverse).
+ * job-api is the bottom layer of onebeat's modules: the scheduler-app (web -> operate -> engine -> boot), the
+ * transports and the worker kit all use it, and it uses none of them. Inside it is one package,
+ * {@code dev.onebeat.job}: jobs, schedules, policies and the task request a job dispatches. It is what a user's job
+ * is compiled against, so it is plain Java: the JDK and its own types, no framework and no Spring-facing package
+ * (the scheduler adapts jobs to Spring, never the reverse).
  */
 class JobApiArchitectureTest {
 

@@ -34,12 +34,13 @@ class EngineArchitectureTest {
     }
 
     @Test
-    void theFirePathNeverImportsTheRelay() {
-        noClasses().that().resideInAPackage("dev.onebeat.scheduler.engine.fire..")
+    void theFirePathAndTheOutboxNeverImportTheRelay() {
+        noClasses().that().resideInAnyPackage("dev.onebeat.scheduler.engine.fire..",
+                        "dev.onebeat.scheduler.engine.outbox..")
                 .should().dependOnClassesThat().resideInAPackage("dev.onebeat.scheduler.engine.relay..")
-                .as("the fire path never imports the relay")
-                .because("the relay hears of a committed fire through the FireListener the fire path defines; a "
-                        + "fire that called the relay would hold its job's lock while brokers answer")
+                .as("the fire path and the outbox never import the relay")
+                .because("the relay reads the outbox and hears of a committed fire through the FireListener the fire "
+                        + "path defines; a fire that called the relay would hold its job's lock while brokers answer")
                 .check(SchedulerClasses.MAIN);
     }
 
