@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.web.ui;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.fire.FireRecord;
+import dev.onebeat.scheduler.engine.outbox.TaskTable;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,9 +28,11 @@ class Dashboard {
     private final FireLedger ledger;
     private final MonitorTable monitor;
     private final Clock clock;
+    private final TaskTable outbox;
 
     Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters, FireLedger ledger, MonitorTable monitor,
-              Clock clock) {
+              Clock clock, TaskTable outbox) {
+        this.outbox = outbox;
         this.monitor = monitor;
         this.clock = clock;
         this.ledger = ledger;
@@ -68,11 +71,7 @@ class Dashboard {
         for (String status : List.of("pending", "claimed", "failed", "dead")) {
             tasks.put(status, 0L);
         }
-        jdbc.sql("""
-                        SELECT status, count(*) FROM onebeat_task WHERE status IN ('pending', 'claimed', 'failed', 'dead')
-                        GROUP BY status
-                        """)
-                .query((rs, row) -> tasks.put(rs.getString(1), rs.getLong(2))).list();
+        tasks.putAll(outbox.countUnfinishedByStatus());
         List<FireRecord> recent = ledger.latest(10);
         return new View(cluster.nodes(), number(hour.get("fires")), number(hour.get("tasks")),
                 Duration.ofMillis(number(hour.get("lag_avg"))), Duration.ofMillis(number(hour.get("lag_max"))),
