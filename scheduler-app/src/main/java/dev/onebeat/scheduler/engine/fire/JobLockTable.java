@@ -9,9 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -216,5 +220,34 @@ class JobLockTable {
 
     private static Array array(Connection con, List<String> values) throws SQLException {
         return con.createArrayOf("varchar", values.toArray(String[]::new));
+    }
+
+    /** @return per job, the instants whose single fire holds one of the job's locks now (a batch's are not seen) */
+    Map<String, Set<Instant>> running() {
+        // the lock rows of the jobs (JobLocks: onebeat:<job>, or onebeat:<job>@<epoch millis> under overlap policy
+        // allow); locked_by ends in the instant the holder fires
+        Map<String, Set<Instant>> running = new HashMap<>();
+        jdbc.sql("""
+                        SELECT name, locked_by FROM shedlock
+                        WHERE name LIKE 'onebeat:%' AND lock_until > timezone('utc', CURRENT_TIMESTAMP)""")
+                .query((ResultSet rs) -> {
+                    String name = rs.getString(1).substring(JobLocks.PREFIX.length());
+                    String holder = rs.getString(2);
+                    int space = holder == null ? -1 : holder.lastIndexOf(' ');
+                    if (space < 0) {
+                        return;
+                    }
+                    Instant instant;
+                    try {
+                        instant = Instant.parse(holder.substring(space + 1));
+                    } catch (DateTimeParseException e) {
+                        // ShedLock's own format, written before the holder says which instant it fires
+                        return;
+                    }
+                    String perInstant = "@" + instant.toEpochMilli();
+                    String job = name.endsWith(perInstant) ? name.substring(0, name.length() - perInstant.length()) : name;
+                    running.computeIfAbsent(job, key -> new HashSet<>()).add(instant);
+                });
+        return running;
     }
 }

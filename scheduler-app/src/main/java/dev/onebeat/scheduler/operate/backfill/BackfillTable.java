@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.operate.backfill;
 
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -9,7 +10,10 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Every statement on {@code onebeat_backfill}, and the reads of the ledger (and its horizon) a backfill needs. */
+/**
+ * Every statement on {@code onebeat_backfill}; the ledger's answers a backfill needs come from its owner
+ * ({@link InstantRecords}).
+ */
 @Component
 class BackfillTable {
 
@@ -18,9 +22,11 @@ class BackfillTable {
             updated_at""";
 
     private final JdbcClient jdbc;
+    private final InstantRecords ledger;
 
-    BackfillTable(JdbcClient jdbc) {
+    BackfillTable(JdbcClient jdbc, InstantRecords ledger) {
         this.jdbc = jdbc;
+        this.ledger = ledger;
     }
 
     long insert(String job, Instant from, Instant to, int total, String createdBy, Instant now) {
@@ -79,18 +85,12 @@ class BackfillTable {
      *     its ledger row may have been purged (the horizon may have moved since the backfill started)
      */
     boolean committed(String job, Instant instant) {
-        return jdbc.sql("""
-                        SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')
-                            OR EXISTS (SELECT 1 FROM onebeat_fire_horizon WHERE job_name = ? AND purged_through >= ?)""")
-                .params(job, Timestamp.from(instant), job, Timestamp.from(instant)).query(Boolean.class).single();
+        return ledger.committedOrBeyondHorizon(job, instant);
     }
 
     /** @return the attempt a new fire of the instant makes: one more than any recorded */
     int nextAttempt(String job, Instant instant) {
-        return jdbc.sql("""
-                        SELECT coalesce(max(attempt), 0) + 1 FROM onebeat_fire_attempt
-                        WHERE job_name = ? AND scheduled_at = ? AND run_id = ''""")
-                .params(job, Timestamp.from(instant)).query(Integer.class).single();
+        return ledger.nextAttempt(job, instant);
     }
 
     private static Backfill backfill(ResultSet rs, int row) throws SQLException {
