@@ -1,10 +1,12 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -27,7 +29,10 @@ import org.springframework.stereotype.Component;
  * release fenced on the holder.
  */
 @Component
-class JobLockTable {
+public class JobLockTable {
+
+    /** ShedLock's table, which its lock provider is configured with. */
+    public static final String TABLE = "shedlock";
 
     // Takes the lock rows of many jobs inside the caller's transaction and leaves them released (lock_until =
     // the transaction's start): the row locks the upsert holds until commit are what keeps every other fire
@@ -249,5 +254,22 @@ class JobLockTable {
                     running.computeIfAbsent(job, key -> new HashSet<>()).add(instant);
                 });
         return running;
+    }
+
+    /**
+     * Deletes up to {@code limit} lock rows that ran out before {@code before} and that no fire takes again: those of a
+     * job no longer in the catalog, of one instant ({@code onebeat:<job>@<millis>}, overlap policy allow: never the
+     * name of a job) and of a backfill, on the caller's connection. {@code lock_until} is UTC without a zone
+     * (ShedLock); an expired row is not held, and ShedLock inserts it again when a lock is asked for.
+     */
+    public static int purgeEnded(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM shedlock WHERE name IN (
+                    SELECT s.name FROM shedlock s WHERE s.lock_until < timezone('utc', ?::timestamptz)
+                    AND (s.name LIKE 'onebeat-backfill:%'
+                         OR (s.name LIKE 'onebeat:%' OR s.name LIKE 'onebeat-waiting:%' OR s.name LIKE 'onebeat-next:%')
+                            AND NOT EXISTS (SELECT 1 FROM onebeat_job j
+                                            WHERE j.name = substring(s.name FROM position(':' IN s.name) + 1)))
+                    LIMIT ? FOR UPDATE OF s SKIP LOCKED)""", before, limit);
     }
 }

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.engine.outbox;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -154,20 +154,12 @@ public class TaskTable {
 
     /** Deletes up to {@code limit} published or done rows written before {@code before}, on {@code connection}. */
     public static int purgePublished(Connection connection, Timestamp before, int limit) throws SQLException {
-        return purge(connection, PURGE_PUBLISHED, before, limit);
+        return BatchDelete.rows(connection, PURGE_PUBLISHED, before, limit);
     }
 
     /** Deletes up to {@code limit} failed or dead rows written before {@code before}, on {@code connection}. */
     public static int purgeFailed(Connection connection, Timestamp before, int limit) throws SQLException {
-        return purge(connection, PURGE_FAILED, before, limit);
-    }
-
-    private static int purge(Connection connection, String sql, Timestamp before, int limit) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(sql)) {
-            delete.setTimestamp(1, before);
-            delete.setInt(2, limit);
-            return delete.executeUpdate();
-        }
+        return BatchDelete.rows(connection, PURGE_FAILED, before, limit);
     }
 
     private static Map<String, Object> filters(String status, String queue, String job) {

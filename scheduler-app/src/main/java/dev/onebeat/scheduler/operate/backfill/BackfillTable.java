@@ -1,6 +1,8 @@
 package dev.onebeat.scheduler.operate.backfill;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -15,7 +17,7 @@ import org.springframework.stereotype.Component;
  * ({@link InstantRecords}).
  */
 @Component
-class BackfillTable {
+public class BackfillTable {
 
     private static final String COLUMNS = """
             id, job_name, range_from, range_to, state, total, done, fired, failed, cursor_at, created_by, created_at,
@@ -99,5 +101,28 @@ class BackfillTable {
                 rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), rs.getInt(9),
                 cursor == null ? null : cursor.toInstant(), rs.getString(11), rs.getTimestamp(12).toInstant(),
                 rs.getTimestamp(13).toInstant());
+    }
+
+    /**
+     * Deletes up to {@code limit} ended backfills last changed before {@code before}, on the caller's connection. A
+     * running one is still some replica's work.
+     */
+    public static int purgeEnded(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_backfill WHERE id IN (
+                    SELECT id FROM onebeat_backfill WHERE state <> 'running' AND updated_at < ?
+                    LIMIT ? FOR UPDATE SKIP LOCKED)""", before, limit);
+    }
+
+    /**
+     * Deletes up to {@code limit} backfills, running or not, of jobs no longer in the catalog, last changed before
+     * {@code before}, on the caller's connection: no replica works on them any more.
+     */
+    public static int purgeDeletedJobs(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_backfill WHERE id IN (
+                    SELECT b.id FROM onebeat_backfill b WHERE b.updated_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = b.job_name)
+                    LIMIT ? FOR UPDATE OF b SKIP LOCKED)""", before, limit);
     }
 }
