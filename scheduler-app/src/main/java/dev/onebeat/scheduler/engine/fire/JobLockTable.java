@@ -9,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,10 +25,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * onebeat's own statements on ShedLock's table, in ShedLock's row format and with its database time
- * ({@code timezone('utc', CURRENT_TIMESTAMP)}, as ShedLock's PostgreSQL provider writes it), so that they
- * and ShedLock's {@code lock()} exclude each other: the batch lock of many jobs in one statement, and a
- * release fenced on the holder.
+ * Every statement on ShedLock's table but those of ShedLock's own lock provider (configured with {@link #TABLE}),
+ * in ShedLock's row format and with its database time ({@code timezone('utc', CURRENT_TIMESTAMP)}, as ShedLock's
+ * PostgreSQL provider writes it), so that they and ShedLock's {@code lock()} exclude each other: the batch lock of
+ * many jobs in one statement, a release fenced on the holder, the console's list, what the monitor sees running and
+ * what retention deletes.
  */
 @Component
 public class JobLockTable {
@@ -271,5 +274,38 @@ public class JobLockTable {
                             AND NOT EXISTS (SELECT 1 FROM onebeat_job j
                                             WHERE j.name = substring(s.name FROM position(':' IN s.name) + 1)))
                     LIMIT ? FOR UPDATE OF s SKIP LOCKED)""", before, limit);
+    }
+
+    /**
+     * A row of {@code shedlock}; a lock is held while {@code lockUntil} is in the future (database time).
+     *
+     * @param name {@code onebeat:<job>}
+     * @param lockUntil when it expires, or when it was released
+     * @param lockedAt when it was last taken
+     * @param lockedBy the replica that took it
+     */
+    public record Lock(String name, Instant lockUntil, Instant lockedAt, String lockedBy) {
+    }
+
+    /**
+     * There is a row per job that ever fired, so 10,000 jobs make 10,000 rows: a caller asks for a few.
+     *
+     * @param heldOnly only the locks held now (until a time still ahead, database time)
+     * @param limit at most this many
+     * @return the most recently taken locks first
+     */
+    public List<Lock> latest(boolean heldOnly, int limit) {
+        // ShedLock's usingDbTime() writes UTC wall-clock values into columns without a zone
+        return jdbc.sql("SELECT name, lock_until, locked_at, locked_by FROM shedlock"
+                        + (heldOnly ? " WHERE lock_until > timezone('utc', now())" : "")
+                        + " ORDER BY locked_at DESC, name LIMIT ?")
+                .param(limit)
+                .query((rs, row) -> new Lock(rs.getString(1), utc(rs.getObject(2, LocalDateTime.class)),
+                        utc(rs.getObject(3, LocalDateTime.class)), rs.getString(4)))
+                .list();
+    }
+
+    private static Instant utc(LocalDateTime time) {
+        return time.toInstant(ZoneOffset.UTC);
     }
 }
