@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -225,6 +226,18 @@ public class FireFaults implements DisposableBean {
             jdbc.sql("DELETE FROM onebeat_fire_fault WHERE until < ?")
                     .param(Timestamp.from(clock.instant().minus(KEEP))).update();
         }
+    }
+
+    /** @return the periods in which a replica's fires could not reach the database overlapping {@code [from, to]} */
+    List<InstantRecords.Fault> recorded(Instant from, Instant to) {
+        // onebeat_fire_fault_until_idx: the table is empty but for the days after a database fault
+        return jdbc.sql("""
+                        SELECT node, stage, since, until, failures, error FROM onebeat_fire_fault
+                        WHERE until >= ? AND since <= ? ORDER BY since, node, stage""")
+                .params(Timestamp.from(from), Timestamp.from(to))
+                .query((rs, row) -> new InstantRecords.Fault(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(),
+                        rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getString(6)))
+                .list();
     }
 
     private void writeQuietly() {

@@ -1,10 +1,12 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -66,5 +68,66 @@ public class FireHorizon {
             upsert.setArray(2, autoCommit.createArrayOf("timestamptz", bounds.values().toArray()));
             upsert.executeUpdate();
         }
+    }
+
+    /**
+     * @param horizon the retention horizon: rows of instants before it may go
+     * @param keepLastFires how many of each job's newest fires are kept whatever their age
+     * @return per job with fires to delete, the instant before which they go: the horizon, or the instant of the job's
+     *     {@code keepLastFires}-th newest fire if that is earlier
+     */
+    public static Map<String, Timestamp> purgeBounds(Connection connection, Timestamp horizon, int keepLastFires)
+            throws SQLException {
+        // the distinct jobs of the ledger, one index probe each (PostgreSQL has no loose index scan of its own), then
+        // each job's cut-off by a short backward scan of the same index
+        Map<String, Timestamp> bounds = new LinkedHashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("""
+                WITH RECURSIVE jobs(job_name) AS (
+                    (SELECT job_name FROM onebeat_fire ORDER BY job_name LIMIT 1)
+                    UNION ALL
+                    SELECT (SELECT f.job_name FROM onebeat_fire f WHERE f.job_name > jobs.job_name
+                            ORDER BY f.job_name LIMIT 1)
+                    FROM jobs WHERE jobs.job_name IS NOT NULL)
+                SELECT j.job_name, least(?::timestamptz, k.scheduled_at) FROM jobs j
+                CROSS JOIN LATERAL (SELECT scheduled_at FROM onebeat_fire f WHERE f.job_name = j.job_name
+                                    ORDER BY f.scheduled_at DESC, f.run_id DESC OFFSET ? LIMIT 1) k
+                WHERE EXISTS (SELECT 1 FROM onebeat_fire o WHERE o.job_name = j.job_name
+                              AND o.scheduled_at < least(?::timestamptz, k.scheduled_at))""")) {
+            select.setTimestamp(1, horizon);
+            select.setInt(2, keepLastFires - 1);
+            select.setTimestamp(3, horizon);
+            try (var rs = select.executeQuery()) {
+                while (rs.next()) {
+                    bounds.put(rs.getString(1), rs.getTimestamp(2));
+                }
+            }
+        }
+        return bounds;
+    }
+
+    /**
+     * Deletes up to {@code limit} of the job's ledger rows before {@code before}, on the caller's connection: a range
+     * of UNIQUE(job_name, scheduled_at, run_id). The job's horizon is moved over them first ({@link #advance}), so
+     * that none of them is fired again.
+     *
+     * @return the rows deleted
+     */
+    public static int purgeFires(Connection connection, String job, Timestamp before, int limit) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("""
+                DELETE FROM onebeat_fire WHERE id IN (
+                    SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""")) {
+            delete.setString(1, job);
+            delete.setTimestamp(2, before);
+            delete.setInt(3, limit);
+            return delete.executeUpdate();
+        }
+    }
+
+    /** Deletes up to {@code limit} attempts made before {@code before}, on the caller's connection. */
+    public static int purgeAttempts(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_fire_attempt WHERE id IN (
+                    SELECT id FROM onebeat_fire_attempt WHERE attempted_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""",
+                before, limit);
     }
 }

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.fire;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -193,6 +194,33 @@ public class FireLedger {
     public List<FireRecord> latest(int limit) {
         return jdbc.sql("SELECT * FROM (" + FireRecord.COLUMNS + ") AS h ORDER BY fired_at DESC LIMIT ?")
                 .param(limit).query(FireRecord::read).list();
+    }
+
+    /**
+     * Committed fires whose start lies in the last hour, by the database's clock.
+     *
+     * @param fires how many
+     * @param tasks tasks they dispatched
+     * @param lagAverage their average start lag (fired minus scheduled)
+     * @param lagMax the largest
+     */
+    public record LastHour(long fires, long tasks, Duration lagAverage, Duration lagMax) {
+    }
+
+    /** @return what the fires of the last hour did */
+    public LastHour lastHour() {
+        Map<String, Object> hour = jdbc.sql("""
+                        SELECT count(*) AS fires, coalesce(sum(task_count), 0) AS tasks,
+                               coalesce(avg(extract(epoch FROM fired_at - scheduled_at)) * 1000, 0) AS lag_avg,
+                               coalesce(max(extract(epoch FROM fired_at - scheduled_at)) * 1000, 0) AS lag_max
+                        FROM onebeat_fire WHERE fired_at > now() - interval '1 hour'
+                        """).query().singleRow();
+        return new LastHour(number(hour.get("fires")), number(hour.get("tasks")),
+                Duration.ofMillis(number(hour.get("lag_avg"))), Duration.ofMillis(number(hour.get("lag_max"))));
+    }
+
+    private static long number(Object value) {
+        return value == null ? 0 : Math.round(((Number) value).doubleValue());
     }
 
     private static Timestamp timestamp(Instant instant) {

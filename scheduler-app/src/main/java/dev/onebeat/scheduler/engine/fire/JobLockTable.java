@@ -1,29 +1,41 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * onebeat's own statements on ShedLock's table, in ShedLock's row format and with its database time
- * ({@code timezone('utc', CURRENT_TIMESTAMP)}, as ShedLock's PostgreSQL provider writes it), so that they
- * and ShedLock's {@code lock()} exclude each other: the batch lock of many jobs in one statement, and a
- * release fenced on the holder.
+ * Every statement on ShedLock's table but those of ShedLock's own lock provider (configured with {@link #TABLE}),
+ * in ShedLock's row format and with its database time ({@code timezone('utc', CURRENT_TIMESTAMP)}, as ShedLock's
+ * PostgreSQL provider writes it), so that they and ShedLock's {@code lock()} exclude each other: the batch lock of
+ * many jobs in one statement, a release fenced on the holder, the console's list, what the monitor sees running and
+ * what retention deletes.
  */
 @Component
-class JobLockTable {
+public class JobLockTable {
+
+    /** ShedLock's table, which its lock provider is configured with. */
+    public static final String TABLE = "shedlock";
 
     // Takes the lock rows of many jobs inside the caller's transaction and leaves them released (lock_until =
     // the transaction's start): the row locks the upsert holds until commit are what keeps every other fire
@@ -216,5 +228,84 @@ class JobLockTable {
 
     private static Array array(Connection con, List<String> values) throws SQLException {
         return con.createArrayOf("varchar", values.toArray(String[]::new));
+    }
+
+    /** @return per job, the instants whose single fire holds one of the job's locks now (a batch's are not seen) */
+    Map<String, Set<Instant>> running() {
+        // the lock rows of the jobs (JobLocks: onebeat:<job>, or onebeat:<job>@<epoch millis> under overlap policy
+        // allow); locked_by ends in the instant the holder fires
+        Map<String, Set<Instant>> running = new HashMap<>();
+        jdbc.sql("""
+                        SELECT name, locked_by FROM shedlock
+                        WHERE name LIKE 'onebeat:%' AND lock_until > timezone('utc', CURRENT_TIMESTAMP)""")
+                .query((ResultSet rs) -> {
+                    String name = rs.getString(1).substring(JobLocks.PREFIX.length());
+                    String holder = rs.getString(2);
+                    int space = holder == null ? -1 : holder.lastIndexOf(' ');
+                    if (space < 0) {
+                        return;
+                    }
+                    Instant instant;
+                    try {
+                        instant = Instant.parse(holder.substring(space + 1));
+                    } catch (DateTimeParseException e) {
+                        // ShedLock's own format, written before the holder says which instant it fires
+                        return;
+                    }
+                    String perInstant = "@" + instant.toEpochMilli();
+                    String job = name.endsWith(perInstant) ? name.substring(0, name.length() - perInstant.length()) : name;
+                    running.computeIfAbsent(job, key -> new HashSet<>()).add(instant);
+                });
+        return running;
+    }
+
+    /**
+     * Deletes up to {@code limit} lock rows that ran out before {@code before} and that no fire takes again: those of a
+     * job no longer in the catalog, of one instant ({@code onebeat:<job>@<millis>}, overlap policy allow: never the
+     * name of a job) and of a backfill, on the caller's connection. {@code lock_until} is UTC without a zone
+     * (ShedLock); an expired row is not held, and ShedLock inserts it again when a lock is asked for.
+     */
+    public static int purgeEnded(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM shedlock WHERE name IN (
+                    SELECT s.name FROM shedlock s WHERE s.lock_until < timezone('utc', ?::timestamptz)
+                    AND (s.name LIKE 'onebeat-backfill:%'
+                         OR (s.name LIKE 'onebeat:%' OR s.name LIKE 'onebeat-waiting:%' OR s.name LIKE 'onebeat-next:%')
+                            AND NOT EXISTS (SELECT 1 FROM onebeat_job j
+                                            WHERE j.name = substring(s.name FROM position(':' IN s.name) + 1)))
+                    LIMIT ? FOR UPDATE OF s SKIP LOCKED)""", before, limit);
+    }
+
+    /**
+     * A row of {@code shedlock}; a lock is held while {@code lockUntil} is in the future (database time).
+     *
+     * @param name {@code onebeat:<job>}
+     * @param lockUntil when it expires, or when it was released
+     * @param lockedAt when it was last taken
+     * @param lockedBy the replica that took it
+     */
+    public record Lock(String name, Instant lockUntil, Instant lockedAt, String lockedBy) {
+    }
+
+    /**
+     * There is a row per job that ever fired, so 10,000 jobs make 10,000 rows: a caller asks for a few.
+     *
+     * @param heldOnly only the locks held now (until a time still ahead, database time)
+     * @param limit at most this many
+     * @return the most recently taken locks first
+     */
+    public List<Lock> latest(boolean heldOnly, int limit) {
+        // ShedLock's usingDbTime() writes UTC wall-clock values into columns without a zone
+        return jdbc.sql("SELECT name, lock_until, locked_at, locked_by FROM shedlock"
+                        + (heldOnly ? " WHERE lock_until > timezone('utc', now())" : "")
+                        + " ORDER BY locked_at DESC, name LIMIT ?")
+                .param(limit)
+                .query((rs, row) -> new Lock(rs.getString(1), utc(rs.getObject(2, LocalDateTime.class)),
+                        utc(rs.getObject(3, LocalDateTime.class)), rs.getString(4)))
+                .list();
+    }
+
+    private static Instant utc(LocalDateTime time) {
+        return time.toInstant(ZoneOffset.UTC);
     }
 }

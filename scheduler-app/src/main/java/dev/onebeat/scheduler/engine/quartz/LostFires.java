@@ -4,7 +4,7 @@ import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
 import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;

@@ -1,11 +1,10 @@
 package dev.onebeat.scheduler.engine.relay;
 
+import dev.onebeat.scheduler.engine.outbox.TaskTable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * {@code onebeat_outbox_pending{queue}} (tasks not yet published or, for the in-database queue, not
@@ -22,29 +22,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * them over on its next round, so a count that stays up means nothing is taking them), read from the
  * table at most once per refresh interval: scraping never hits the table harder than that. A queue's gauges appear with its first pending task: reading
  * {@code onebeat_outbox_queues} (queues with pending tasks), registered from the start, refreshes
- * them, so a scrape finds queues that had nothing pending before.
+ * them, so a scrape finds queues that had nothing pending before. The statements are {@link TaskTable}'s.
  */
 final class OutboxGauges {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxGauges.class);
 
-    // one pass over the partial "pending" index; not-yet-due rows count as pending but not as waiting. A retry
-    // moves available_at on, so a row tried before counts from when it was written, not from its last failure:
-    // the age keeps growing while its broker stays down (a delayed task's from before it was due)
-    private static final String PENDING = """
-            SELECT queue, count(*),
-                   min(CASE WHEN attempts = 0 THEN available_at ELSE created_at END)
-                       FILTER (WHERE attempts > 0 OR available_at <= now()),
-                   now()
-            FROM onebeat_task WHERE status = 'pending' GROUP BY queue
-            """;
-
-    // the lease index (locked_until WHERE status = 'claimed') holds only the claims, a handful of rows
-    private static final String CLAIMED_OVERDUE = """
-            SELECT queue, count(*) FROM onebeat_task WHERE status = 'claimed' AND locked_until < now() GROUP BY queue
-            """;
-
-    private final JdbcTemplate jdbc;
+    private final TaskTable tasks;
     private final MeterRegistry registry;
     private final long refreshNanos;
     private final Map<String, AtomicLong[]> byQueue = new ConcurrentHashMap<>();
@@ -52,7 +36,7 @@ final class OutboxGauges {
     private volatile long refreshedAt = System.nanoTime() - Long.MAX_VALUE / 2;
 
     OutboxGauges(JdbcTemplate jdbc, MeterRegistry registry, Duration refresh) {
-        this.jdbc = jdbc;
+        this.tasks = new TaskTable(JdbcClient.create(jdbc));
         this.registry = registry;
         this.refreshNanos = refresh.toNanos();
         // without a meter that exists from the start, nothing would read, hence refresh, when no queue has one yet
@@ -63,22 +47,16 @@ final class OutboxGauges {
     /** Reads the table now; gauges of queues with nothing pending go to zero. */
     synchronized void refresh() {
         Map<String, long[]> seen = new ConcurrentHashMap<>();
-        jdbc.query(PENDING, rs -> {
-            Timestamp oldest = rs.getTimestamp(3);
-            Instant now = rs.getTimestamp(4).toInstant();
-            long ageMillis = oldest == null ? 0 : Math.max(0, Duration.between(oldest.toInstant(), now).toMillis());
-            seen.put(rs.getString(1), new long[] {rs.getLong(2), ageMillis});
-        });
+        for (TaskTable.Pending pending : tasks.pendingByQueue()) {
+            seen.put(pending.queue(), new long[] {pending.count(), pending.oldestAgeMillis()});
+        }
         seen.keySet().forEach(this::register);
         byQueue.forEach((queue, values) -> {
             long[] current = seen.getOrDefault(queue, new long[] {0, 0});
             values[0].set(current[0]);
             values[1].set(current[1]);
         });
-        Map<String, Long> overdue = new ConcurrentHashMap<>();
-        jdbc.query(CLAIMED_OVERDUE, rs -> {
-            overdue.put(rs.getString(1), rs.getLong(2));
-        });
+        Map<String, Long> overdue = tasks.claimedOverdueByQueue();
         overdue.keySet().forEach(queue -> overdueByQueue.computeIfAbsent(queue, q -> {
             AtomicLong value = new AtomicLong();
             Gauge.builder("onebeat.relay.claimed.overdue", value, v -> read(v))

@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  * attempts + 1) → {@code published}, or back to {@code pending} with a later {@code available_at}
  * when the publish failed for a passing reason, or {@code failed} when the broker refused it. Marks
  * and renewals are fenced on {@code (locked_by, attempts)}: a relay whose claim expired and was taken
- * over changes nothing. A claim left by a dead relay is taken again after its lease.
+ * over changes nothing. A claim left by a dead relay is taken again after its lease. The table's other statements are
+ * the outbox's ({@code OutboxWriter}, {@code TaskTable}).
  */
 final class RelayRepository {
 

@@ -1,7 +1,10 @@
 package dev.onebeat.scheduler.operate.admin;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -77,5 +80,12 @@ public class AuditLog {
 
     private JsonNode fromJson(String text) {
         return text == null ? null : json.readTree(text);
+    }
+
+    /** Deletes up to {@code limit} audit rows written before {@code before}, on the caller's connection. */
+    public static int purge(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_audit WHERE id IN (
+                    SELECT id FROM onebeat_audit WHERE at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""", before, limit);
     }
 }

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.operate.admin;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.fire.FireHorizon;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
 import dev.onebeat.scheduler.engine.quartz.Retries;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
@@ -11,7 +12,6 @@ import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -33,7 +32,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class InstantRuns {
 
-    private final JdbcClient jdbc;
+    private final InstantRecords ledger;
     private final JobCatalog catalog;
     private final JobRegistry registry;
     private final RuntimeJobStore store;
@@ -43,10 +42,10 @@ public class InstantRuns {
     private final Clock clock;
     private final FireHorizon horizons;
 
-    InstantRuns(JdbcClient jdbc, JobCatalog catalog, JobRegistry registry, RuntimeJobStore store, Retries retries,
+    InstantRuns(InstantRecords ledger, JobCatalog catalog, JobRegistry registry, RuntimeJobStore store, Retries retries,
                 AuditLog audit, TransactionTemplate transactions, Clock clock, FireHorizon horizons) {
         this.horizons = horizons;
-        this.jdbc = jdbc;
+        this.ledger = ledger;
         this.catalog = catalog;
         this.registry = registry;
         this.store = store;
@@ -84,10 +83,7 @@ public class InstantRuns {
             if (instant.isAfter(clock.instant())) {
                 throw new JobDefinitionException("instant: " + instant + " is not due yet; the schedule fires it then");
             }
-            Integer committed = jdbc.sql("""
-                            SELECT attempt FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = ''
-                            """)
-                    .params(name, Timestamp.from(instant)).query(Integer.class).optional().orElse(null);
+            Integer committed = ledger.committedAttempt(name, instant).orElse(null);
             if (committed != null) {
                 throw new AdminConflictException("instant " + instant + " of job '" + name + "' has committed already "
                         + "(attempt " + committed + "); its tasks went out once and are not sent again");
@@ -98,17 +94,13 @@ public class InstantRuns {
                         + "job's retention horizon (" + horizon.get() + "): its ledger row may have been purged, so it "
                         + "may have committed; it is not fired again");
             }
-            Map<String, Object> latest = jdbc.sql("""
-                            SELECT attempt, retry_at FROM onebeat_fire_attempt
-                            WHERE job_name = ? AND scheduled_at = ? AND run_id = '' ORDER BY attempt DESC, id DESC LIMIT 1
-                            """)
-                    .params(name, Timestamp.from(instant)).query().listOfRows().stream().findFirst().orElse(Map.of());
-            if (latest.get("retry_at") != null) {
-                int armed = ((Number) latest.get("attempt")).intValue() + 1;
+            Optional<InstantRecords.LatestAttempt> latest = ledger.latestAttempt(name, instant);
+            if (latest.isPresent() && latest.get().retryAt() != null) {
+                int armed = latest.get().attempt() + 1;
                 throw new AdminConflictException("instant " + instant + " of job '" + name + "' has attempt " + armed
-                        + " armed already, due " + ((Timestamp) latest.get("retry_at")).toInstant());
+                        + " armed already, due " + latest.get().retryAt());
             }
-            int attempt = latest.isEmpty() ? 1 : ((Number) latest.get("attempt")).intValue() + 1;
+            int attempt = latest.map(InstantRecords.LatestAttempt::attempt).orElse(0) + 1;
             if (!retries.rerun(name, instant, attempt, clock.instant())) {
                 throw new AdminConflictException("instant " + instant + " of job '" + name + "' is being re-run already"
                         + " (attempt " + attempt + ")");

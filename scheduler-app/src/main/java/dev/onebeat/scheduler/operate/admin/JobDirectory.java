@@ -4,18 +4,15 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.engine.quartz.TimetableTrigger;
+import dev.onebeat.scheduler.engine.registry.JobListing;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,24 +23,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class JobDirectory {
 
-    // the catalog, the schedule's trigger and the ledger's last row per job, read together for one page
-    private static final String PAGE = """
-            SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
-                   (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
-                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until
-            FROM onebeat_job j
-            LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
-                                     AND t.trigger_name = j.schedule_key
-            WHERE strpos(lower(j.name), :search) > 0 AND (CAST(:name AS text) IS NULL OR j.name = :name)
-            ORDER BY j.name LIMIT :limit OFFSET :offset
-            """;
-
-    private final JdbcClient jdbc;
+    private final JobListing listing;
     private final Scheduler scheduler;
     private final JobRegistry registry;
 
-    JobDirectory(JdbcClient jdbc, Scheduler scheduler, JobRegistry registry) {
-        this.jdbc = jdbc;
+    JobDirectory(JobListing listing, Scheduler scheduler, JobRegistry registry) {
+        this.listing = listing;
         this.scheduler = scheduler;
         this.registry = registry;
     }
@@ -69,8 +54,7 @@ public class JobDirectory {
      */
     public JobPage search(String query, int page, int size) {
         String search = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
-        long total = jdbc.sql("SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0")
-                .param(search).query(Long.class).single();
+        long total = listing.count(search);
         return new JobPage(read(search, null, size, (long) page * size), page, size, total);
     }
 
@@ -85,25 +69,17 @@ public class JobDirectory {
     }
 
     private List<JobView> read(String search, String name, int limit, long offset) {
-        return jdbc.sql(PAGE)
-                .param("scheduler", schedulerName())
-                .param("group", QuartzTriggers.SCHEDULE_GROUP)
-                .param("search", search)
-                .param("name", name)
-                .param("limit", limit)
-                .param("offset", offset)
-                .query(this::row)
-                .list();
+        return listing.page(schedulerName(), QuartzTriggers.SCHEDULE_GROUP, search, name, limit, offset).stream()
+                .map(this::view)
+                .toList();
     }
 
-    private JobView row(ResultSet rs, int row) throws SQLException {
-        long next = rs.getLong(5);
+    private JobView view(JobListing.Row row) {
         // the trigger fires its lead ahead of the instant
-        Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next).plus(TimetableTrigger.LEAD);
-        Timestamp last = rs.getTimestamp(6);
-        Timestamp until = rs.getTimestamp(8);
-        return view(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFire,
-                last == null ? null : last.toInstant(), rs.getString(7), until == null ? null : until.toInstant());
+        Instant nextFire = row.nextFireTime() == null ? null
+                : Instant.ofEpochMilli(row.nextFireTime()).plus(TimetableTrigger.LEAD);
+        return view(row.name(), row.schedule(), row.paused(), row.orphaned(), nextFire, row.lastFire(),
+                row.pauseReason(), row.pausedUntil());
     }
 
     private JobView view(String name, String firedSchedule, boolean paused, boolean orphaned, Instant nextFire,

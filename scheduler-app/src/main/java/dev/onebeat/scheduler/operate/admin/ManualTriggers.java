@@ -1,9 +1,12 @@
 package dev.onebeat.scheduler.operate.admin;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -96,5 +99,13 @@ public class ManualTriggers {
                     + receipt.job() + "'; use a new id for job '" + job + "'");
         }
         return receipt;
+    }
+
+    /** Deletes up to {@code limit} trigger requests made before {@code before}, on the caller's connection. */
+    public static int purge(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_trigger_request WHERE request_id IN (
+                    SELECT request_id FROM onebeat_trigger_request WHERE requested_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""",
+                before, limit);
     }
 }

@@ -1,15 +1,11 @@
 package dev.onebeat.scheduler.operate.admin;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.util.HashMap;
+import dev.onebeat.scheduler.engine.outbox.TaskTable;
+import dev.onebeat.scheduler.engine.outbox.TaskView;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -27,16 +23,12 @@ public class TaskAdmin {
     /** The most tasks a page counts. */
     public static final int COUNT_CAP = 10_000;
 
-    private static final String COLUMNS = """
-            id, idempotency_key, job_name, scheduled_at, task, queue, status, attempts, created_at, available_at,
-            published_at, last_error""";
-
-    private final JdbcClient jdbc;
+    private final TaskTable tasks;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
 
-    TaskAdmin(JdbcClient jdbc, AuditLog audit, TransactionTemplate transactions) {
-        this.jdbc = jdbc;
+    TaskAdmin(TaskTable tasks, AuditLog audit, TransactionTemplate transactions) {
+        this.tasks = tasks;
         this.audit = audit;
         this.transactions = transactions;
     }
@@ -55,22 +47,8 @@ public class TaskAdmin {
 
     /** Filters left null match everything. */
     public TaskPage page(String status, String queue, String job, int limit, int offset) {
-        String where = """
-                WHERE (CAST(:status AS text) IS NULL OR status = :status)
-                  AND (CAST(:queue AS text) IS NULL OR queue = :queue)
-                  AND (CAST(:job AS text) IS NULL OR job_name = :job)""";
-        Map<String, Object> filters = new HashMap<>();
-        filters.put("status", status);
-        filters.put("queue", queue);
-        filters.put("job", job);
-        // counts at most one row past the cap, however many match
-        long counted = jdbc.sql("SELECT count(*) FROM (SELECT 1 FROM onebeat_task " + where + " LIMIT :cap) matching")
-                .params(filters).param("cap", COUNT_CAP + 1).query(Long.class).single();
-        List<TaskView> items = jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task " + where
-                        + " ORDER BY id DESC LIMIT :limit OFFSET :offset")
-                .params(filters).param("limit", limit + 1).param("offset", offset)
-                .query(TaskAdmin::view)
-                .list();
+        long counted = tasks.countMatching(status, queue, job, COUNT_CAP);
+        List<TaskView> items = tasks.list(status, queue, job, limit + 1, offset);
         boolean hasMore = items.size() > limit;
         return new TaskPage(Math.min(counted, COUNT_CAP), counted > COUNT_CAP, hasMore,
                 hasMore ? items.subList(0, limit) : items);
@@ -85,11 +63,7 @@ public class TaskAdmin {
      * @throws AdminConflictException if it is not failed or dead
      */
     public TaskView retry(long id) {
-        return change(id, "task.retry", Set.of("failed", "dead"), "retried", () -> jdbc.sql("""
-                        -- attempts = 0 is what makes it run: a worker buries unrun a task claimed past maxAttempts
-                        UPDATE onebeat_task SET status = 'pending', available_at = now(), attempts = 0,
-                            locked_by = NULL, locked_until = NULL
-                        WHERE id = ?""").param(id).update());
+        return change(id, "task.retry", Set.of("failed", "dead"), "retried", () -> tasks.retry(id));
     }
 
     /**
@@ -99,25 +73,20 @@ public class TaskAdmin {
      * @throws AdminConflictException if it is not pending or failed
      */
     public TaskView discard(long id) {
-        return change(id, "task.discard", Set.of("pending", "failed"), "discarded", () -> jdbc.sql("""
-                        UPDATE onebeat_task SET status = 'dead', last_error = 'discarded by ' || ?, locked_by = NULL,
-                            locked_until = NULL
-                        WHERE id = ?""").params(Actor.current(), id).update());
+        return change(id, "task.discard", Set.of("pending", "failed"), "discarded",
+                () -> tasks.discard(id, Actor.current()));
     }
 
     private TaskView change(long id, String action, Set<String> from, String verb, Runnable update) {
         return transactions.execute(status -> {
             // the row lock keeps a relay from claiming the task between the check and the update
-            TaskView before = jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ? FOR UPDATE")
-                    .param(id).query(TaskAdmin::view).optional()
-                    .orElseThrow(() -> new UnknownTaskException(id));
+            TaskView before = tasks.lock(id).orElseThrow(() -> new UnknownTaskException(id));
             if (!from.contains(before.status())) {
                 throw new AdminConflictException("task " + id + " is " + before.status() + "; only "
                         + String.join(" or ", from.stream().sorted().toList()) + " tasks can be " + verb);
             }
             update.run();
-            TaskView after = jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ?")
-                    .param(id).query(TaskAdmin::view).single();
+            TaskView after = tasks.get(id);
             audit.record(action, "task", Long.toString(id), state(before), state(after), null);
             return after;
         });
@@ -130,15 +99,5 @@ public class TaskAdmin {
         state.put("availableAt", task.availableAt().toString());
         state.put("lastError", task.lastError());
         return state;
-    }
-
-    private static TaskView view(ResultSet rs, int row) throws SQLException {
-        return new TaskView(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs.getTimestamp(4)),
-                rs.getString(5), rs.getString(6), rs.getString(7), rs.getInt(8), instant(rs.getTimestamp(9)),
-                instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11)), rs.getString(12));
-    }
-
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
     }
 }

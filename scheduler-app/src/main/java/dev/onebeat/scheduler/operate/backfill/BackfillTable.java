@@ -1,5 +1,8 @@
 package dev.onebeat.scheduler.operate.backfill;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -9,18 +12,23 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Every statement on {@code onebeat_backfill}, and the reads of the ledger (and its horizon) a backfill needs. */
+/**
+ * Every statement on {@code onebeat_backfill}; the ledger's answers a backfill needs come from its owner
+ * ({@link InstantRecords}).
+ */
 @Component
-class BackfillTable {
+public class BackfillTable {
 
     private static final String COLUMNS = """
             id, job_name, range_from, range_to, state, total, done, fired, failed, cursor_at, created_by, created_at,
             updated_at""";
 
     private final JdbcClient jdbc;
+    private final InstantRecords ledger;
 
-    BackfillTable(JdbcClient jdbc) {
+    BackfillTable(JdbcClient jdbc, InstantRecords ledger) {
         this.jdbc = jdbc;
+        this.ledger = ledger;
     }
 
     long insert(String job, Instant from, Instant to, int total, String createdBy, Instant now) {
@@ -79,18 +87,12 @@ class BackfillTable {
      *     its ledger row may have been purged (the horizon may have moved since the backfill started)
      */
     boolean committed(String job, Instant instant) {
-        return jdbc.sql("""
-                        SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')
-                            OR EXISTS (SELECT 1 FROM onebeat_fire_horizon WHERE job_name = ? AND purged_through >= ?)""")
-                .params(job, Timestamp.from(instant), job, Timestamp.from(instant)).query(Boolean.class).single();
+        return ledger.committedOrBeyondHorizon(job, instant);
     }
 
     /** @return the attempt a new fire of the instant makes: one more than any recorded */
     int nextAttempt(String job, Instant instant) {
-        return jdbc.sql("""
-                        SELECT coalesce(max(attempt), 0) + 1 FROM onebeat_fire_attempt
-                        WHERE job_name = ? AND scheduled_at = ? AND run_id = ''""")
-                .params(job, Timestamp.from(instant)).query(Integer.class).single();
+        return ledger.nextAttempt(job, instant);
     }
 
     private static Backfill backfill(ResultSet rs, int row) throws SQLException {
@@ -99,5 +101,28 @@ class BackfillTable {
                 rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), rs.getInt(9),
                 cursor == null ? null : cursor.toInstant(), rs.getString(11), rs.getTimestamp(12).toInstant(),
                 rs.getTimestamp(13).toInstant());
+    }
+
+    /**
+     * Deletes up to {@code limit} ended backfills last changed before {@code before}, on the caller's connection. A
+     * running one is still some replica's work.
+     */
+    public static int purgeEnded(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_backfill WHERE id IN (
+                    SELECT id FROM onebeat_backfill WHERE state <> 'running' AND updated_at < ?
+                    LIMIT ? FOR UPDATE SKIP LOCKED)""", before, limit);
+    }
+
+    /**
+     * Deletes up to {@code limit} backfills, running or not, of jobs no longer in the catalog, last changed before
+     * {@code before}, on the caller's connection: no replica works on them any more.
+     */
+    public static int purgeDeletedJobs(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_backfill WHERE id IN (
+                    SELECT b.id FROM onebeat_backfill b WHERE b.updated_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = b.job_name)
+                    LIMIT ? FOR UPDATE OF b SKIP LOCKED)""", before, limit);
     }
 }

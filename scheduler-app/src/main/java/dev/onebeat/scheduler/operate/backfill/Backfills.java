@@ -1,12 +1,8 @@
 package dev.onebeat.scheduler.operate.backfill;
 
-import dev.onebeat.scheduler.operate.admin.Actor;
-import dev.onebeat.scheduler.operate.admin.AdminConflictException;
-import dev.onebeat.scheduler.operate.admin.AuditLog;
-import dev.onebeat.scheduler.operate.admin.UnknownJobException;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.fire.FireHorizon;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
@@ -14,6 +10,10 @@ import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
+import dev.onebeat.scheduler.operate.admin.Actor;
+import dev.onebeat.scheduler.operate.admin.AdminConflictException;
+import dev.onebeat.scheduler.operate.admin.AuditLog;
+import dev.onebeat.scheduler.operate.admin.UnknownJobException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;

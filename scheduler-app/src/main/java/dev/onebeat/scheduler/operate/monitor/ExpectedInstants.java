@@ -1,14 +1,15 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.operate.monitor.InstantJudge.Verdict;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Run;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Slot;
-import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Run;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
+import dev.onebeat.scheduler.operate.monitor.InstantJudge.Verdict;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;

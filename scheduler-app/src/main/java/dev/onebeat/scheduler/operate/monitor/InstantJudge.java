@@ -1,10 +1,10 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import dev.onebeat.scheduler.engine.fire.FireAttempts.SkipReason;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Attempt;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Fault;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Fire;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Slot;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Attempt;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Fault;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Fire;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,15 +1,16 @@
 package dev.onebeat.scheduler.operate.monitor;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -192,4 +193,23 @@ public class MonitorTable {
         return at == null ? null : at.toInstant();
     }
 
+    /** Deletes up to {@code limit} events detected before {@code before}, on the caller's connection. */
+    public static int purgeEvents(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_job_event WHERE id IN (
+                    SELECT id FROM onebeat_job_event WHERE detected_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""",
+                before, limit);
+    }
+
+    /**
+     * Deletes up to {@code limit} of the detector's progress rows of jobs no longer in the catalog, last changed
+     * before {@code before}, on the caller's connection. A job created again under the name starts afresh.
+     */
+    public static int purgeDeletedJobs(Connection connection, Timestamp before, int limit) throws SQLException {
+        return BatchDelete.rows(connection, """
+                DELETE FROM onebeat_job_monitor WHERE job_name IN (
+                    SELECT m.job_name FROM onebeat_job_monitor m WHERE m.updated_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = m.job_name)
+                    LIMIT ? FOR UPDATE OF m SKIP LOCKED)""", before, limit);
+    }
 }

@@ -1,82 +1,76 @@
 package dev.onebeat.scheduler.operate.retention;
 
+import dev.onebeat.scheduler.boot.database.BatchDelete;
+import dev.onebeat.scheduler.engine.fire.FireHorizon;
+import dev.onebeat.scheduler.engine.fire.JobLockTable;
+import dev.onebeat.scheduler.engine.outbox.TaskTable;
+import dev.onebeat.scheduler.operate.admin.AuditLog;
+import dev.onebeat.scheduler.operate.admin.ManualTriggers;
+import dev.onebeat.scheduler.operate.backfill.BackfillTable;
+import dev.onebeat.scheduler.operate.monitor.MonitorTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * One table's delete of a batch of rows older than their horizon. Each statement picks its rows through an index on
- * the age it goes by, at most a batch of them, and skips rows another transaction holds. The ledger's age is its
- * instant's; the other tables' is when the row was written.
+ * One table's delete of a batch of rows older than their horizon, run by the table's owner. Each statement picks its
+ * rows through an index on the age it goes by, at most a batch of them, and skips rows another transaction holds.
+ * The ledger's age is its instant's; the other tables' is when the row was written.
  */
 enum Purge {
 
-    // the ledger goes job by job (RetentionJob.purgeFires): each job's rows before its bound, a range of
-    // UNIQUE(job_name, scheduled_at, run_id); the job's horizon (FireHorizon) was moved over them first, so that none
-    // of them is fired again
-    FIRES("onebeat_fire", RetentionProperties::fires, """
-            DELETE FROM onebeat_fire WHERE id IN (
-                SELECT id FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, """
-            DELETE FROM onebeat_fire_attempt WHERE id IN (
-                SELECT id FROM onebeat_fire_attempt WHERE attempted_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    EVENTS("onebeat_job_event", RetentionProperties::events, """
-            DELETE FROM onebeat_job_event WHERE id IN (
-                SELECT id FROM onebeat_job_event WHERE detected_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    AUDIT("onebeat_audit", RetentionProperties::audit, """
-            DELETE FROM onebeat_audit WHERE id IN (
-                SELECT id FROM onebeat_audit WHERE at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    TRIGGER_REQUESTS("onebeat_trigger_request", RetentionProperties::triggerRequests, """
-            DELETE FROM onebeat_trigger_request WHERE request_id IN (
-                SELECT request_id FROM onebeat_trigger_request WHERE requested_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    // only finished rows: pending and claimed ones are still the relay's or a worker's
-    PUBLISHED_TASKS("onebeat_task (published)", RetentionProperties::publishedTasks, """
-            DELETE FROM onebeat_task WHERE id IN (
-                SELECT id FROM onebeat_task WHERE status IN ('published', 'done') AND created_at < ?
-                LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    FAILED_TASKS("onebeat_task (failed)", RetentionProperties::failedTasks, """
-            DELETE FROM onebeat_task WHERE id IN (
-                SELECT id FROM onebeat_task WHERE status IN ('failed', 'dead') AND created_at < ?
-                LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    THROTTLES("onebeat_throttle", RetentionProperties::throttles, """
-            DELETE FROM onebeat_throttle WHERE (kind, subject) IN (
-                SELECT kind, subject FROM onebeat_throttle WHERE until < ? LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    // only ended ones: a running backfill is still some replica's work
-    BACKFILLS("onebeat_backfill (ended)", RetentionProperties::backfills, """
-            DELETE FROM onebeat_backfill WHERE id IN (
-                SELECT id FROM onebeat_backfill WHERE state <> 'running' AND updated_at < ?
-                LIMIT ? FOR UPDATE SKIP LOCKED)"""),
-    // a job no longer in the catalog: no replica works on its backfills, running or not, any more
-    DELETED_JOB_BACKFILLS("onebeat_backfill (deleted jobs)", RetentionProperties::deletedJobs, """
-            DELETE FROM onebeat_backfill WHERE id IN (
-                SELECT b.id FROM onebeat_backfill b WHERE b.updated_at < ?
-                AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = b.job_name)
-                LIMIT ? FOR UPDATE OF b SKIP LOCKED)"""),
-    // the detector's progress of a job no longer in the catalog; a job created again under the name starts afresh
-    DELETED_JOB_MONITORS("onebeat_job_monitor (deleted jobs)", RetentionProperties::deletedJobs, """
-            DELETE FROM onebeat_job_monitor WHERE job_name IN (
-                SELECT m.job_name FROM onebeat_job_monitor m WHERE m.updated_at < ?
-                AND NOT EXISTS (SELECT 1 FROM onebeat_job j WHERE j.name = m.job_name)
-                LIMIT ? FOR UPDATE OF m SKIP LOCKED)"""),
-    // lock rows run out that no fire can take again: those of a job no longer in the catalog, of one instant
-    // (onebeat:<job>@<millis>, overlap policy allow: never the name of a job) and of a backfill. lock_until is UTC
-    // without a zone (ShedLock); an expired row is not held, and ShedLock inserts it again when a lock is asked for
-    LOCKS("shedlock (ended)", RetentionProperties::deletedJobs, """
-            DELETE FROM shedlock WHERE name IN (
-                SELECT s.name FROM shedlock s WHERE s.lock_until < timezone('utc', ?::timestamptz)
-                AND (s.name LIKE 'onebeat-backfill:%'
-                     OR (s.name LIKE 'onebeat:%' OR s.name LIKE 'onebeat-waiting:%' OR s.name LIKE 'onebeat-next:%')
-                        AND NOT EXISTS (SELECT 1 FROM onebeat_job j
-                                        WHERE j.name = substring(s.name FROM position(':' IN s.name) + 1)))
-                LIMIT ? FOR UPDATE OF s SKIP LOCKED)""");
+    // the ledger goes job by job (RetentionJob.purgeFires): each job's rows before its bound; the job's horizon
+    // (FireHorizon) was moved over them first, so that none of them is fired again
+    FIRES("onebeat_fire", RetentionProperties::fires, FireHorizon::purgeFires),
+    ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, anyJob(FireHorizon::purgeAttempts)),
+    EVENTS("onebeat_job_event", RetentionProperties::events, anyJob(MonitorTable::purgeEvents)),
+    AUDIT("onebeat_audit", RetentionProperties::audit, anyJob(AuditLog::purge)),
+    TRIGGER_REQUESTS("onebeat_trigger_request", RetentionProperties::triggerRequests, anyJob(ManualTriggers::purge)),
+    PUBLISHED_TASKS("onebeat_task (published)", RetentionProperties::publishedTasks, anyJob(TaskTable::purgePublished)),
+    FAILED_TASKS("onebeat_task (failed)", RetentionProperties::failedTasks, anyJob(TaskTable::purgeFailed)),
+    // worker-kit's Throttle owns the table; the scheduler only deletes expired rows, here
+    THROTTLES("onebeat_throttle", RetentionProperties::throttles, anyJob((connection, before, limit) ->
+            BatchDelete.rows(connection, """
+                    DELETE FROM onebeat_throttle WHERE (kind, subject) IN (
+                        SELECT kind, subject FROM onebeat_throttle WHERE until < ? LIMIT ? FOR UPDATE SKIP LOCKED)""",
+                    before, limit))),
+    BACKFILLS("onebeat_backfill (ended)", RetentionProperties::backfills, anyJob(BackfillTable::purgeEnded)),
+    DELETED_JOB_BACKFILLS("onebeat_backfill (deleted jobs)", RetentionProperties::deletedJobs,
+            anyJob(BackfillTable::purgeDeletedJobs)),
+    DELETED_JOB_MONITORS("onebeat_job_monitor (deleted jobs)", RetentionProperties::deletedJobs,
+            anyJob(MonitorTable::purgeDeletedJobs)),
+    LOCKS("shedlock (ended)", RetentionProperties::deletedJobs, anyJob(JobLockTable::purgeEnded));
+
+    /** One batch of an owner's delete, on the retention fire's connection. */
+    @FunctionalInterface
+    interface Batch {
+        /**
+         * @param job the job whose rows go, for the ledger; null for the other tables
+         * @return the rows deleted, at most {@code limit}
+         */
+        int delete(Connection connection, String job, Timestamp before, int limit) throws SQLException;
+    }
+
+    /** A delete over every job's rows. */
+    @FunctionalInterface
+    interface AnyJob {
+        int delete(Connection connection, Timestamp before, int limit) throws SQLException;
+    }
 
     private final String table;
     private final Function<RetentionProperties, Duration> age;
-    private final String sql;
+    private final Batch batch;
 
-    Purge(String table, Function<RetentionProperties, Duration> age, String sql) {
+    Purge(String table, Function<RetentionProperties, Duration> age, Batch batch) {
         this.table = table;
         this.age = age;
-        this.sql = sql;
+        this.batch = batch;
+    }
+
+    private static Batch anyJob(AnyJob delete) {
+        return (connection, job, before, limit) -> delete.delete(connection, before, limit);
     }
 
     String table() {
@@ -87,8 +81,7 @@ enum Purge {
         return age.apply(properties);
     }
 
-    String sql() {
-        return sql;
+    int delete(Connection connection, String job, Timestamp before, int limit) throws SQLException {
+        return batch.delete(connection, job, before, limit);
     }
-
 }

@@ -7,15 +7,12 @@ import dev.onebeat.scheduler.engine.fire.FireHorizon;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -97,7 +94,7 @@ final class RetentionJob implements PeriodicJob {
 
     /** Deletes each job's ledger rows before its bound, after moving its horizon to the newest of them. */
     private long purgeFires(Connection connection, long[] remaining, Timestamp cutoff) throws SQLException {
-        Map<String, Timestamp> bounds = fireBounds(connection, cutoff);
+        Map<String, Timestamp> bounds = FireHorizon.purgeBounds(connection, cutoff, properties.keepLastFires());
         if (bounds.isEmpty()) {
             return 0;
         }
@@ -114,38 +111,6 @@ final class RetentionJob implements PeriodicJob {
     }
 
     /**
-     * @return per job with fires to delete, the instant before which they go: the horizon, or the instant of the job's
-     *     {@code keep-last-fires}-th newest fire if that is earlier
-     */
-    private Map<String, Timestamp> fireBounds(Connection connection, Timestamp horizon) throws SQLException {
-        // the distinct jobs of the ledger, one index probe each (PostgreSQL has no loose index scan of its own), then
-        // each job's cut-off by a short backward scan of the same index
-        Map<String, Timestamp> bounds = new LinkedHashMap<>();
-        try (PreparedStatement select = connection.prepareStatement("""
-                WITH RECURSIVE jobs(job_name) AS (
-                    (SELECT job_name FROM onebeat_fire ORDER BY job_name LIMIT 1)
-                    UNION ALL
-                    SELECT (SELECT f.job_name FROM onebeat_fire f WHERE f.job_name > jobs.job_name
-                            ORDER BY f.job_name LIMIT 1)
-                    FROM jobs WHERE jobs.job_name IS NOT NULL)
-                SELECT j.job_name, least(?::timestamptz, k.scheduled_at) FROM jobs j
-                CROSS JOIN LATERAL (SELECT scheduled_at FROM onebeat_fire f WHERE f.job_name = j.job_name
-                                    ORDER BY f.scheduled_at DESC, f.run_id DESC OFFSET ? LIMIT 1) k
-                WHERE EXISTS (SELECT 1 FROM onebeat_fire o WHERE o.job_name = j.job_name
-                              AND o.scheduled_at < least(?::timestamptz, k.scheduled_at))""")) {
-            select.setTimestamp(1, horizon);
-            select.setInt(2, properties.keepLastFires() - 1);
-            select.setTimestamp(3, horizon);
-            try (var rs = select.executeQuery()) {
-                while (rs.next()) {
-                    bounds.put(rs.getString(1), rs.getTimestamp(2));
-                }
-            }
-        }
-        return bounds;
-    }
-
-    /**
      * Deletes batches of one table (of one job's fires, when {@code job} is set) until none is left or the cap.
      */
     private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before)
@@ -153,23 +118,15 @@ final class RetentionJob implements PeriodicJob {
         long count = 0;
         int batch;
         int limit;
-        try (PreparedStatement delete = connection.prepareStatement(purge.sql())) {
-            do {
-                limit = (int) Math.min(properties.batchSize(), remaining[0]);
-                if (limit == 0) {
-                    return count;
-                }
-                int i = 1;
-                if (job != null) {
-                    delete.setString(i++, job);
-                }
-                delete.setTimestamp(i++, before);
-                delete.setInt(i, limit);
-                batch = delete.executeUpdate();
-                count += batch;
-                remaining[0] -= batch;
-            } while (batch == limit);
-        }
+        do {
+            limit = (int) Math.min(properties.batchSize(), remaining[0]);
+            if (limit == 0) {
+                return count;
+            }
+            batch = purge.delete(connection, job, before, limit);
+            count += batch;
+            remaining[0] -= batch;
+        } while (batch == limit);
         return count;
     }
 }

@@ -1,6 +1,6 @@
 package dev.onebeat.scheduler.web.api;
 
-import dev.onebeat.scheduler.operate.admin.LockTable;
+import dev.onebeat.scheduler.engine.fire.JobLockTable;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.util.List;
@@ -12,9 +12,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class LocksController {
 
-    private final LockTable locks;
+    private final JobLockTable locks;
 
-    LocksController(LockTable locks) {
+    LocksController(JobLockTable locks) {
         this.locks = locks;
     }
 
@@ -23,7 +23,7 @@ class LocksController {
      * @param limit at most this many
      */
     @GetMapping("/api/locks")
-    List<LockTable.Lock> locks(@RequestParam(defaultValue = "false") boolean held,
+    List<JobLockTable.Lock> locks(@RequestParam(defaultValue = "false") boolean held,
                                @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         return locks.latest(held, limit);
     }

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.web.api;
 
 import dev.onebeat.scheduler.operate.admin.TaskAdmin;
-import dev.onebeat.scheduler.operate.admin.TaskView;
+import dev.onebeat.scheduler.engine.outbox.TaskView;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.springframework.http.HttpStatus;

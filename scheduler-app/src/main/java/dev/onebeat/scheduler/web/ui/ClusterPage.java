@@ -1,9 +1,9 @@
 package dev.onebeat.scheduler.web.ui;
 
-import dev.onebeat.scheduler.operate.admin.LockTable;
 import dev.onebeat.scheduler.engine.cluster.ClockProperties;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
 import dev.onebeat.scheduler.engine.cluster.Tzdata;
+import dev.onebeat.scheduler.engine.fire.JobLockTable;
 import java.util.List;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -18,10 +18,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 class ClusterPage {
 
     private final ClusterState cluster;
-    private final LockTable locks;
+    private final JobLockTable locks;
     private final ClockProperties clock;
 
-    ClusterPage(ClusterState cluster, LockTable locks, ClockProperties clock) {
+    ClusterPage(ClusterState cluster, JobLockTable locks, ClockProperties clock) {
         this.cluster = cluster;
         this.locks = locks;
         this.clock = clock;

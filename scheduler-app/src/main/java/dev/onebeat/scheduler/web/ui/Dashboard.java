@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.web.ui;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.fire.FireRecord;
+import dev.onebeat.scheduler.engine.outbox.TaskTable;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -22,19 +22,19 @@ import org.springframework.stereotype.Component;
 class Dashboard {
 
     private final ClusterState cluster;
-    private final JdbcClient jdbc;
     private final MeterRegistry meters;
     private final FireLedger ledger;
     private final MonitorTable monitor;
     private final Clock clock;
+    private final TaskTable outbox;
 
-    Dashboard(ClusterState cluster, JdbcClient jdbc, MeterRegistry meters, FireLedger ledger, MonitorTable monitor,
-              Clock clock) {
+    Dashboard(ClusterState cluster, MeterRegistry meters, FireLedger ledger, MonitorTable monitor,
+              Clock clock, TaskTable outbox) {
+        this.outbox = outbox;
         this.monitor = monitor;
         this.clock = clock;
         this.ledger = ledger;
         this.cluster = cluster;
-        this.jdbc = jdbc;
         this.meters = meters;
     }
 
@@ -58,24 +58,14 @@ class Dashboard {
     }
 
     View read() {
-        Map<String, Object> hour = jdbc.sql("""
-                        SELECT count(*) AS fires, coalesce(sum(task_count), 0) AS tasks,
-                               coalesce(avg(extract(epoch FROM fired_at - scheduled_at)) * 1000, 0) AS lag_avg,
-                               coalesce(max(extract(epoch FROM fired_at - scheduled_at)) * 1000, 0) AS lag_max
-                        FROM onebeat_fire WHERE fired_at > now() - interval '1 hour'
-                        """).query().singleRow();
+        FireLedger.LastHour hour = ledger.lastHour();
         Map<String, Long> tasks = new LinkedHashMap<>();
         for (String status : List.of("pending", "claimed", "failed", "dead")) {
             tasks.put(status, 0L);
         }
-        jdbc.sql("""
-                        SELECT status, count(*) FROM onebeat_task WHERE status IN ('pending', 'claimed', 'failed', 'dead')
-                        GROUP BY status
-                        """)
-                .query((rs, row) -> tasks.put(rs.getString(1), rs.getLong(2))).list();
+        tasks.putAll(outbox.countUnfinishedByStatus());
         List<FireRecord> recent = ledger.latest(10);
-        return new View(cluster.nodes(), number(hour.get("fires")), number(hour.get("tasks")),
-                Duration.ofMillis(number(hour.get("lag_avg"))), Duration.ofMillis(number(hour.get("lag_max"))),
+        return new View(cluster.nodes(), hour.fires(), hour.tasks(), hour.lagAverage(), hour.lagMax(),
                 duplicates(), tasks, recent, monitor.missesSince(clock.instant().minus(Duration.ofDays(1))),
                 monitor.latest(10));
     }
@@ -83,9 +73,5 @@ class Dashboard {
     private long duplicates() {
         return Math.round(meters.find("onebeat.fires").tag("outcome", "duplicate").counters().stream()
                 .mapToDouble(Counter::count).sum());
-    }
-
-    private static long number(Object value) {
-        return value == null ? 0 : Math.round(((Number) value).doubleValue());
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.engine.outbox.TaskView;
 import dev.onebeat.worker.queue.TaskHandler;
 import dev.onebeat.worker.queue.TaskQueueWorker;
 import java.time.Duration;

@@ -2,12 +2,12 @@ package dev.onebeat.scheduler.operate.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Attempt;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Fault;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Fire;
+import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
 import dev.onebeat.scheduler.operate.monitor.InstantJudge.Finding;
 import dev.onebeat.scheduler.operate.monitor.InstantJudge.Verdict;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Attempt;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Fault;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Fire;
-import dev.onebeat.scheduler.operate.monitor.InstantRecords.Slot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

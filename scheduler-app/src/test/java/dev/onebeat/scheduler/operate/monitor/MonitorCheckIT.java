@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
 import io.micrometer.core.instrument.MeterRegistry;

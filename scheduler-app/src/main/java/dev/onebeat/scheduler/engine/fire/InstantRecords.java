@@ -1,26 +1,27 @@
-package dev.onebeat.scheduler.operate.monitor;
+package dev.onebeat.scheduler.engine.fire;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * What the ledger, the attempts and the job locks say about the schedule's own instants of jobs: read-only
- * statements on the fire package's tables, for one job's range (the API, a backfill's plan) or for many jobs'
+ * What the ledger, the attempts and the job locks say about the schedule's own instants of jobs: the ledger's
+ * read-only statements for the monitor, backfills, re-runs and lost-fire checks (the locks' are {@link JobLockTable}'s,
+ * the faults' {@link FireFaults}'), for one job's range (the API, a backfill's plan) or for many jobs'
  * ranges at once (a check of the detector, two statements for any number of jobs).
  */
 @Component
@@ -75,7 +76,7 @@ public class InstantRecords {
     /** What is recorded of one instant: its committed fire, or else its latest other attempt; either may be null. */
     public record Slot(Fire fire, Attempt attempt) {
 
-        static final Slot EMPTY = new Slot(null, null);
+        public static final Slot EMPTY = new Slot(null, null);
     }
 
     /**
@@ -98,7 +99,7 @@ public class InstantRecords {
 
     /**
      * A period in which a replica's fires could not reach the database ({@code onebeat_fire_fault}, written by
-     * {@link dev.onebeat.scheduler.engine.fire.FireFaults}).
+     * {@link FireFaults}).
      *
      * @param stage what failed: {@code quartz} (acquiring or marking triggers), {@code members} (reading a schedule's
      *     jobs) or {@code fire} (a fire's lock or transaction)
@@ -107,14 +108,16 @@ public class InstantRecords {
     public record Fault(String node, String stage, Instant since, Instant until, int failures, String error) {
     }
 
-    private static final String LOCK_PREFIX = "onebeat:";
-
     private final JdbcTemplate jdbcTemplate;
     private final JdbcClient jdbc;
+    private final JobLockTable locks;
+    private final FireFaults faults;
 
-    InstantRecords(JdbcTemplate jdbcTemplate, JdbcClient jdbc) {
+    InstantRecords(JdbcTemplate jdbcTemplate, JdbcClient jdbc, JobLockTable locks, FireFaults faults) {
         this.jdbcTemplate = jdbcTemplate;
         this.jdbc = jdbc;
+        this.locks = locks;
+        this.faults = faults;
     }
 
     /** @return the recorded instants of one job in {@code [from, to)}; an instant with no record is absent */
@@ -149,31 +152,7 @@ public class InstantRecords {
 
     /** @return per job, the instants whose single fire holds one of the job's locks now */
     public Map<String, Set<Instant>> runningAll() {
-        // the lock rows of the jobs (JobLocks: onebeat:<job>, or onebeat:<job>@<epoch millis> under overlap policy
-        // allow); locked_by ends in the instant the holder fires
-        Map<String, Set<Instant>> running = new HashMap<>();
-        jdbc.sql("""
-                        SELECT name, locked_by FROM shedlock
-                        WHERE name LIKE 'onebeat:%' AND lock_until > timezone('utc', CURRENT_TIMESTAMP)""")
-                .query((ResultSet rs) -> {
-                    String name = rs.getString(1).substring(LOCK_PREFIX.length());
-                    String holder = rs.getString(2);
-                    int space = holder == null ? -1 : holder.lastIndexOf(' ');
-                    if (space < 0) {
-                        return;
-                    }
-                    Instant instant;
-                    try {
-                        instant = Instant.parse(holder.substring(space + 1));
-                    } catch (DateTimeParseException e) {
-                        // ShedLock's own format, written before the holder says which instant it fires
-                        return;
-                    }
-                    String perInstant = "@" + instant.toEpochMilli();
-                    String job = name.endsWith(perInstant) ? name.substring(0, name.length() - perInstant.length()) : name;
-                    running.computeIfAbsent(job, key -> new HashSet<>()).add(instant);
-                });
-        return running;
+        return locks.running();
     }
 
     /**
@@ -199,14 +178,52 @@ public class InstantRecords {
 
     /** @return the periods in which a replica's fires could not reach the database overlapping {@code [from, to]} */
     public List<Fault> faults(Instant from, Instant to) {
-        // onebeat_fire_fault_until_idx: the table is empty but for the days after a database fault
+        return faults.recorded(from, to);
+    }
+
+    /**
+     * The latest attempt of the schedule's instant that did not commit.
+     *
+     * @param retryAt when its next attempt is armed for, or null if none is
+     */
+    public record LatestAttempt(int attempt, Instant retryAt) {
+    }
+
+    /** @return the attempt that committed the schedule's instant, if one did */
+    public Optional<Integer> committedAttempt(String job, Instant instant) {
         return jdbc.sql("""
-                        SELECT node, stage, since, until, failures, error FROM onebeat_fire_fault
-                        WHERE until >= ? AND since <= ? ORDER BY since, node, stage""")
-                .params(Timestamp.from(from), Timestamp.from(to))
-                .query((rs, row) -> new Fault(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant(), rs.getInt(5), rs.getString(6)))
-                .list();
+                        SELECT attempt FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = ''
+                        """)
+                .params(job, Timestamp.from(instant)).query(Integer.class).optional();
+    }
+
+    /** @return the latest recorded attempt of the schedule's instant that did not commit, if there is one */
+    public Optional<LatestAttempt> latestAttempt(String job, Instant instant) {
+        return jdbc.sql("""
+                        SELECT attempt, retry_at FROM onebeat_fire_attempt
+                        WHERE job_name = ? AND scheduled_at = ? AND run_id = '' ORDER BY attempt DESC, id DESC LIMIT 1
+                        """)
+                .params(job, Timestamp.from(instant))
+                .query((rs, row) -> new LatestAttempt(rs.getInt(1), instant(rs, 2))).optional();
+    }
+
+    /**
+     * @return whether the schedule's instant has committed, or may have: it is at or before the job's retention
+     *     horizon, where its ledger row may have been purged
+     */
+    public boolean committedOrBeyondHorizon(String job, Instant instant) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ? AND run_id = '')
+                            OR EXISTS (SELECT 1 FROM onebeat_fire_horizon WHERE job_name = ? AND purged_through >= ?)""")
+                .params(job, Timestamp.from(instant), job, Timestamp.from(instant)).query(Boolean.class).single();
+    }
+
+    /** @return the attempt a new fire of the schedule's instant makes: one more than any recorded */
+    public int nextAttempt(String job, Instant instant) {
+        return jdbc.sql("""
+                        SELECT coalesce(max(attempt), 0) + 1 FROM onebeat_fire_attempt
+                        WHERE job_name = ? AND scheduled_at = ? AND run_id = ''""")
+                .params(job, Timestamp.from(instant)).query(Integer.class).single();
     }
 
     /** Takes one row of a statement over many jobs' ranges. */
@@ -218,8 +235,8 @@ public class InstantRecords {
         jdbcTemplate.execute((Connection con) -> {
             try (PreparedStatement ps = con.prepareStatement(sql)) {
                 ps.setArray(1, con.createArrayOf("varchar", ranges.stream().map(Range::job).toArray()));
-                ps.setArray(2, SqlArrays.timestamps(con, ranges.stream().map(Range::from).toList()));
-                ps.setArray(3, SqlArrays.timestamps(con, ranges.stream().map(Range::to).toList()));
+                ps.setArray(2, timestamps(con, ranges.stream().map(Range::from).toList()));
+                ps.setArray(3, timestamps(con, ranges.stream().map(Range::to).toList()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         row.read(rs.getString(1), rs);
@@ -230,6 +247,10 @@ public class InstantRecords {
         });
     }
 
+    private static Array timestamps(Connection con, List<Instant> instants) throws SQLException {
+        return con.createArrayOf("timestamptz", instants.stream().map(at -> at == null ? null : Timestamp.from(at))
+                .toArray());
+    }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         Timestamp at = rs.getTimestamp(column);

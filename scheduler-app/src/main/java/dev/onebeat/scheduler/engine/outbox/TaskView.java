@@ -1,4 +1,4 @@
-package dev.onebeat.scheduler.operate.admin;
+package dev.onebeat.scheduler.engine.outbox;
 
 import java.time.Instant;
 

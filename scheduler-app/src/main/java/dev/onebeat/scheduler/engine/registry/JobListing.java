@@ -1,0 +1,81 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The job catalog's pages for the API and the console: each job with its schedule's trigger's next fire time and its
+ * last ledger row, read together in one statement whatever the number of jobs. With {@link JobCatalog} (the catalog's
+ * other statements) the owner of {@code onebeat_job}.
+ */
+@Component
+public class JobListing {
+
+    // the catalog, the schedule's trigger and the ledger's last row per job, read together for one page
+    private static final String PAGE = """
+            SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
+                   (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
+                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until
+            FROM onebeat_job j
+            LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
+                                     AND t.trigger_name = j.schedule_key
+            WHERE strpos(lower(j.name), :search) > 0 AND (CAST(:name AS text) IS NULL OR j.name = :name)
+            ORDER BY j.name LIMIT :limit OFFSET :offset
+            """;
+
+    private final JdbcClient jdbc;
+
+    JobListing(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * A job of the catalog as a page shows it.
+     *
+     * @param schedule the schedule it fires on, as stored
+     * @param nextFireTime its trigger's next fire time in epoch milliseconds, or null if it has none
+     * @param lastFire the scheduled instant of its latest ledger row, or null
+     */
+    public record Row(String name, String schedule, boolean paused, boolean orphaned, Long nextFireTime,
+                      Instant lastFire, String pauseReason, Instant pausedUntil) {
+    }
+
+    /** @return the jobs whose name contains {@code search} (lower case) */
+    public long count(String search) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0")
+                .param(search).query(Long.class).single();
+    }
+
+    /**
+     * @param scheduler the Quartz scheduler's name
+     * @param group the group of the schedules' triggers
+     * @param search part of the name, lower case; empty for all
+     * @param name the one job to read, or null for all
+     * @return a page of jobs, by name
+     */
+    public List<Row> page(String scheduler, String group, String search, String name, int limit, long offset) {
+        return jdbc.sql(PAGE)
+                .param("scheduler", scheduler)
+                .param("group", group)
+                .param("search", search)
+                .param("name", name)
+                .param("limit", limit)
+                .param("offset", offset)
+                .query(JobListing::row)
+                .list();
+    }
+
+    private static Row row(ResultSet rs, int row) throws SQLException {
+        long next = rs.getLong(5);
+        Long nextFireTime = rs.wasNull() ? null : next;
+        Timestamp last = rs.getTimestamp(6);
+        Timestamp until = rs.getTimestamp(8);
+        return new Row(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFireTime,
+                last == null ? null : last.toInstant(), rs.getString(7), until == null ? null : until.toInstant());
+    }
+}
