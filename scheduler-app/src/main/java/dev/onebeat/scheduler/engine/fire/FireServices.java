@@ -34,6 +34,7 @@ record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate 
 
     /**
      * @param job the job fired
+     * @param request the fire: its instant and run make the tasks' keys
      * @param connection the fire's connection, in its transaction
      * @param beforeFirstWrite told before the fire first touches the database
      * @return the context the job runs with
