@@ -14,16 +14,16 @@ import java.util.Objects;
  * @param queue destination queue
  * @param entityType business entity type, or {@code null} (then {@code entityId} is too)
  * @param entityId business entity id, or {@code null}
- * @param payloadJson {@code {"args": [...], "kwargs": {...}}}
+ * @param payload its arguments and delivery options, read from the outbox row once
  * @param notBefore earliest hand-over, or {@code null}; the relay waits for it, brokers never see it
  */
 public record OutboundTask(IdempotencyKey key, String jobName, Instant scheduledAt, String task, String queue,
-                           String entityType, String entityId, String payloadJson, Instant notBefore) {
+                           String entityType, String entityId, TaskPayload payload, Instant notBefore) {
 
     public OutboundTask {
         Objects.requireNonNull(key, "key must not be null");
         Objects.requireNonNull(scheduledAt, "scheduledAt must not be null");
-        Objects.requireNonNull(payloadJson, "payloadJson must not be null");
+        Objects.requireNonNull(payload, "payload must not be null");
         requireText("jobName", jobName);
         requireText("task", task);
         requireText("queue", queue);

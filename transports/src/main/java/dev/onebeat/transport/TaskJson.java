@@ -39,11 +39,10 @@ public final class TaskJson {
      * @return its JSON, UTF-8
      */
     public static byte[] body(OutboundTask task) {
-        Map<String, Object> payload = JSON.readValue(task.payloadJson(), LinkedHashMap.class);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("task", task.task());
-        body.put("args", payload.getOrDefault("args", List.of()));
-        body.put("kwargs", payload.getOrDefault("kwargs", Map.of()));
+        body.put("args", JSON.readValue(task.payload().argsJson(), List.class));
+        body.put("kwargs", JSON.readValue(task.payload().kwargsJson(), LinkedHashMap.class));
         body.put("job", task.jobName());
         body.put("scheduled_at", task.scheduledAt().toString());
         body.put("idempotency_key", task.key().value());

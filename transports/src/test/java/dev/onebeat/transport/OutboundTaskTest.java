@@ -11,7 +11,7 @@ class OutboundTaskTest {
 
     private static final Instant SCHEDULED_AT = Instant.parse("2026-11-29T08:00:00Z");
     private static final IdempotencyKey KEY = IdempotencyKey.of("job", SCHEDULED_AT, "task", null);
-    private static final String PAYLOAD = "{\"args\": [], \"kwargs\": {}}";
+    private static final TaskPayload PAYLOAD = TaskPayload.of("[]", "{}");
 
     @Test
     void blankQueueIsRejectedNamingFieldAndValue() {
@@ -31,6 +31,6 @@ class OutboundTaskTest {
     void missingPayloadIsRejected() {
         assertThatNullPointerException()
                 .isThrownBy(() -> new OutboundTask(KEY, "job", SCHEDULED_AT, "task", "q", null, null, null, null))
-                .withMessage("payloadJson must not be null");
+                .withMessage("payload must not be null");
     }
 }

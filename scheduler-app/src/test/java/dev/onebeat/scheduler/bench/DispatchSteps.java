@@ -6,9 +6,7 @@ import dev.onebeat.scheduler.engine.outbox.JsonValues;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -59,7 +57,8 @@ final class DispatchSteps {
         return index -> {
             int length = 0;
             for (TaskRequest request : requests) {
-                length += json.writeValueAsString(payload(request)).length();
+                length += json.writeValueAsString(request.args()).length()
+                        + json.writeValueAsString(request.kwargs()).length();
             }
             return length > 0 ? requests.size() : 0;
         };
@@ -77,8 +76,7 @@ final class DispatchSteps {
             JsonValues.requireJson("args", request.args());
             JsonValues.requireJson("kwargs", request.kwargs());
             IdempotencyKey key = IdempotencyKey.of(job, scheduledAt, request.task(), request.entity());
-            tasks.add(new OutboxTask(key, request.task(), request.queue(), request.entity(),
-                    json.writeValueAsString(payload(request)), request.notBefore()));
+            tasks.add(OutboxTask.of(key, request, null, json, Long.MAX_VALUE));
         }
         return tasks;
     }
@@ -89,12 +87,5 @@ final class DispatchSteps {
             requests.add(ReminderTasks.request(i));
         }
         return requests;
-    }
-
-    private static Map<String, Object> payload(TaskRequest request) {
-        Map<String, Object> payload = new LinkedHashMap<>(2);
-        payload.put("args", request.args());
-        payload.put("kwargs", request.kwargs());
-        return payload;
     }
 }

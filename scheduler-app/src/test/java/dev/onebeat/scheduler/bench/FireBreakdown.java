@@ -112,7 +112,7 @@ final class FireBreakdown {
                     queues[i] = task.queue();
                     types[i] = task.entity().type();
                     ids[i] = task.entity().id();
-                    payloads[i] = task.payloadJson();
+                    payloads[i] = task.payload().toJson();
                 }
                 for (String[] column : List.of(keys, names, queues, types, ids)) {
                     connection.createArrayOf("varchar", column).free();

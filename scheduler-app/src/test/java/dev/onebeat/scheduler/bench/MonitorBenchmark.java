@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.bench;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.operate.monitor.MonitorCheck;
@@ -169,8 +170,8 @@ public final class MonitorBenchmark {
             long before = count(connection, "SELECT (SELECT count(*) FROM onebeat_fire) + (SELECT count(*) FROM onebeat_fire_attempt)");
             while (true) {
                 long start = System.nanoTime();
-                FireResult result = firePath.fire(job, now.plus(Duration.ofMinutes(10L * fires)), FireTrigger.SCHEDULED,
-                        "bench");
+                FireResult result = firePath.fire(job,
+                        FireRequest.of(now.plus(Duration.ofMinutes(10L * fires)), FireTrigger.SCHEDULED, "bench"));
                 long took = System.nanoTime() - start;
                 if (result.outcome() != FireOutcome.COMMITTED) {
                     throw new IllegalStateException("retention fire " + result.outcome(), result.error());

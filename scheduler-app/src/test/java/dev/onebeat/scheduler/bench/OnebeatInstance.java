@@ -5,6 +5,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.OnebeatApplication;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import java.sql.SQLException;
@@ -87,7 +88,7 @@ final class OnebeatInstance implements AutoCloseable {
      * @throws IllegalStateException if the fire did not commit, which would make its time meaningless
      */
     int fire(PeriodicJob job, Instant scheduledAt) {
-        FireResult result = firePath.fire(job, scheduledAt, FireTrigger.MANUAL, NODE);
+        FireResult result = firePath.fire(job, FireRequest.of(scheduledAt, FireTrigger.MANUAL, NODE));
         if (result.outcome() != FireOutcome.COMMITTED) {
             throw new IllegalStateException("fire of " + job.name() + " at " + scheduledAt + " was "
                     + result.outcome(), result.error());

@@ -109,7 +109,7 @@ public final class RelayBenchmark {
 
     private void printHeader(List<OutboundTask> tasks) {
         AmqpMessage sample = CeleryTransportParts.amqpMessage(tasks.get(tasks.size() / 2), RelayNodes.origin(0));
-        double payload = tasks.stream().mapToInt(task -> task.payloadJson().length()).average().orElse(0);
+        double payload = tasks.stream().mapToInt(task -> task.payload().toJson().length()).average().orElse(0);
         System.out.printf(Locale.ROOT, "relay benchmark %s%n  database: %s%n  settings: %s%n  broker: RabbitMQ %s,"
                         + " queue %s%n  client: %d cores, Java %s, load average %.2f at start%n"
                         + "  database %s; %,d messages per round; %d warm-up + %d measured cycles per setting%n"

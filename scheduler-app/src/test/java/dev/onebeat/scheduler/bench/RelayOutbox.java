@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.bench;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -121,7 +122,7 @@ final class RelayOutbox implements AutoCloseable {
             while (rs.next()) {
                 tasks.add(new OutboundTask(new IdempotencyKey(rs.getString(1)), rs.getString(2),
                         rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getString(5), rs.getString(6),
-                        rs.getString(7), rs.getString(8), null));
+                        rs.getString(7), TaskPayload.fromJson(rs.getString(8)), null));
             }
         }
         return tasks;

@@ -1,8 +1,8 @@
 package dev.onebeat.transport.arq;
 
 import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskPayload;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
@@ -36,9 +36,9 @@ public class ArqTransportProvider implements TransportProvider {
         String queueKey = route.option(QUEUE_KEY, ArqEncoder.DEFAULT_QUEUE);
         RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
         return tasks -> redis.execute(tasks, task -> {
-            String[] payload = Payloads.split(task);
-            return List.of(ArqEncoder.encode(task.task(), queueKey, task.key(), payload[0], payload[1], Instant.now())
-                    .command());
+            TaskPayload payload = task.payload();
+            return List.of(ArqEncoder.encode(task.task(), queueKey, task.key(), payload.argsJson(),
+                    payload.kwargsJson(), Instant.now()).command());
         });
     }
 }

@@ -2,7 +2,7 @@ package dev.onebeat.transport.celery;
 
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
+import dev.onebeat.transport.TaskPayload;
 import dev.onebeat.transport.internal.pickle.PythonRepr;
 import dev.onebeat.transport.internal.pickle.PythonTuple;
 import java.nio.charset.StandardCharsets;
@@ -81,19 +81,18 @@ final class CeleryMessage {
      * @param origin the {@code origin} header, such as {@code onebeat@<node>}
      * @param delivery its delivery options, the job's over the route's: {@code expires} becomes the
      *     {@code expires} header (the scheduled instant plus it, or the payload's {@code delivery.expires_from}
-     *     plus it: {@link Payloads#expiresFrom}), {@code headers} are added after Celery's
+     *     plus it: {@link TaskPayload#expiresFrom}), {@code headers} are added after Celery's
      *     own, priority, exchange and routing key are for the broker's message
      * @return the message
      */
     public static CeleryMessage of(OutboundTask task, String origin, DeliveryOptions delivery) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(delivery, "delivery must not be null");
-        return of(task, origin, delivery, parse(task));
+        return encode(task, origin, delivery);
     }
 
     /**
-     * The message of a route's task, its payload read once for both the arguments and the job's own
-     * delivery options, which win over the route's.
+     * The message of a route's task, with the job's own delivery options, which win over the route's.
      *
      * @param task the task to encode
      * @param origin the {@code origin} header
@@ -102,23 +101,23 @@ final class CeleryMessage {
      */
     public static CeleryMessage forRoute(OutboundTask task, String origin, DeliveryOptions routeDefaults) {
         Objects.requireNonNull(task, "task must not be null");
-        JsonNode payload = parse(task);
-        return of(task, origin, Payloads.delivery(payload, task).over(routeDefaults), payload);
+        return encode(task, origin, task.payload().delivery().over(routeDefaults));
     }
 
-    private static CeleryMessage of(OutboundTask task, String origin, DeliveryOptions delivery, JsonNode payload) {
+    private static CeleryMessage encode(OutboundTask task, String origin, DeliveryOptions delivery) {
         if (origin == null || origin.isBlank()) {
             throw new IllegalArgumentException("origin must not be blank, was " + (origin == null ? null : "'" + origin + "'"));
         }
-        JsonNode args = payload.get("args");
-        JsonNode kwargs = payload.get("kwargs");
-        if (args == null || !args.isArray() || kwargs == null || !kwargs.isObject()) {
-            throw new IllegalArgumentException("payloadJson of " + task.key()
-                    + " must be {\"args\": [...], \"kwargs\": {...}}, was " + task.payloadJson());
+        TaskPayload payload = task.payload();
+        JsonNode args = parse(task, "args", payload.argsJson());
+        JsonNode kwargs = parse(task, "kwargs", payload.kwargsJson());
+        if (!args.isArray() || !kwargs.isObject()) {
+            throw new IllegalArgumentException("payload of " + task.key()
+                    + " must be {\"args\": [...], \"kwargs\": {...}}, was " + payload.toJson());
         }
         String id = task.key().toUuid().toString();
         Instant expiresAt = delivery.expires() == null ? null
-                : Payloads.expiresFrom(payload, task).orElse(task.scheduledAt()).plus(delivery.expires());
+                : payload.expiryOrigin(task.scheduledAt()).plus(delivery.expires());
         Map<String, Object> headers = headers(task, id, origin, args, kwargs);
         if (expiresAt != null) {
             headers.put("expires", isoformat(expiresAt));
@@ -133,11 +132,11 @@ final class CeleryMessage {
         return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC)) + "+00:00";
     }
 
-    private static JsonNode parse(OutboundTask task) {
+    private static JsonNode parse(OutboundTask task, String field, String json) {
         try {
-            return CeleryJson.MAPPER.readTree(task.payloadJson());
+            return CeleryJson.MAPPER.readTree(json);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("payloadJson of " + task.key() + " is not JSON: " + task.payloadJson(), e);
+            throw new IllegalArgumentException(field + " of " + task.key() + " is not JSON: " + json, e);
         }
     }
 

@@ -3,8 +3,8 @@ package dev.onebeat.transport.dramatiq;
 import com.rabbitmq.client.AMQP;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskPayload;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
@@ -68,10 +68,10 @@ public class DramatiqTransportProvider implements TransportProvider {
             String namespace = route.option(NAMESPACE, DramatiqEncoder.DEFAULT_NAMESPACE);
             RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
             return tasks -> redis.execute(tasks, task -> {
-                String[] payload = Payloads.split(task);
+                TaskPayload payload = task.payload();
                 // Dramatiq draws the Redis message id afresh per enqueue; so does the relay
                 return DramatiqEncoder.redis(namespace, task.task(), task.queue(), task.key(), task.scheduledAt(),
-                        payload[0], payload[1], Instant.now(), UUID.randomUUID()).commands();
+                        payload.argsJson(), payload.kwargsJson(), Instant.now(), UUID.randomUUID()).commands();
             });
         }
         AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
@@ -80,9 +80,9 @@ public class DramatiqTransportProvider implements TransportProvider {
             List<AmqpMessage> messages = new ArrayList<>(tasks.size());
             Instant now = Instant.now();
             for (OutboundTask task : tasks) {
-                String[] payload = Payloads.split(task);
+                TaskPayload payload = task.payload();
                 DramatiqAmqpMessage message = DramatiqEncoder.amqp(task.task(), task.queue(), task.key(),
-                        task.scheduledAt(), payload[0], payload[1], now);
+                        task.scheduledAt(), payload.argsJson(), payload.kwargsJson(), now);
                 messages.add(new AmqpMessage("", message.routingKey(),
                         new AMQP.BasicProperties.Builder().deliveryMode(message.deliveryMode()).build(), message.body()));
             }

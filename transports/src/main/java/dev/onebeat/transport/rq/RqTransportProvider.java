@@ -1,8 +1,8 @@
 package dev.onebeat.transport.rq;
 
 import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskPayload;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
@@ -31,9 +31,9 @@ public class RqTransportProvider implements TransportProvider {
     public Transport create(QueueRoute route, TransportContext context) {
         RedisClient redis = context.shared(RedisClient.class, () -> RedisClient.open(route.broker()));
         return tasks -> redis.execute(tasks, task -> {
-            String[] payload = Payloads.split(task);
-            return RqEncoder.encode(task.task(), task.queue(), task.key(), task.scheduledAt(), payload[0], payload[1],
-                    Instant.now()).commands();
+            TaskPayload payload = task.payload();
+            return RqEncoder.encode(task.task(), task.queue(), task.key(), task.scheduledAt(), payload.argsJson(),
+                    payload.kwargsJson(), Instant.now()).commands();
         });
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.entry;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class CeleryFixtures {
     static OutboundTask task(String payloadJson, Instant notBefore) {
         IdempotencyKey key = IdempotencyKey.of("invoice-reminders", SCHEDULED_AT, "proj.tasks.add", new Entity("order", "42"));
         return new OutboundTask(key, "invoice-reminders", SCHEDULED_AT, "proj.tasks.add", "reminders",
-                "order", "42", payloadJson, notBefore);
+                "order", "42", TaskPayload.fromJson(payloadJson), notBefore);
     }
 
     static final String TASK_ID = "99b5a4eb-7da1-561e-9dae-46d2a0cb7e8c";

@@ -9,14 +9,13 @@ import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TaskPayload;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 class CeleryRouteOptionsTest {
 
@@ -129,12 +128,10 @@ class CeleryRouteOptionsTest {
     @Test
     void aJobsDeliveryOptionsTravelInThePayloadAndBack() {
         DeliveryOptions options = new DeliveryOptions(Duration.ofMinutes(5), 2, "x", "y", Map.of("tenant", "acme"));
-        String payload = "{\"args\": [1], \"kwargs\": {}, \"delivery\": "
-                + JsonMapper.builder().build().writeValueAsString(Payloads.deliveryJson(options))
-                + "}";
+        String payload = new TaskPayload("[1]", "{}", options, null).toJson();
 
-        assertThat(Payloads.delivery(task(payload))).isEqualTo(options);
-        assertThat(Payloads.delivery(task("{\"args\": [], \"kwargs\": {}}"))).isSameAs(DeliveryOptions.NONE);
+        assertThat(task(payload).payload().delivery()).isEqualTo(options);
+        assertThat(task("{\"args\": [], \"kwargs\": {}}").payload().delivery()).isSameAs(DeliveryOptions.NONE);
     }
 
     private static QueueRoute route(BrokerSettings broker, Map<String, String> options) {
@@ -143,6 +140,7 @@ class CeleryRouteOptionsTest {
 
     private static OutboundTask task(String payload) {
         IdempotencyKey key = IdempotencyKey.of("close-books", AT, "billing.close", new Entity("customer", "42"));
-        return new OutboundTask(key, "close-books", AT, "billing.close", "invoices", "customer", "42", payload, null);
+        return new OutboundTask(key, "close-books", AT, "billing.close", "invoices", "customer", "42",
+                TaskPayload.fromJson(payload), null);
     }
 }

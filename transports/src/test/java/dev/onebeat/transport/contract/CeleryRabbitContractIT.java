@@ -6,20 +6,17 @@ import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
-import dev.onebeat.transport.Payloads;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
+import dev.onebeat.transport.TaskPayload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Celery over RabbitMQ: the worker reads the task id, key and instant from the message headers. */
 class CeleryRabbitContractIT extends RabbitContract {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Override
     protected TransportProvider provider() {
@@ -52,9 +49,8 @@ class CeleryRabbitContractIT extends RabbitContract {
         client.channel().exchangeDeclare(nowhere, "direct", true);
         String payload = "{\"args\": [], \"kwargs\": {}}";
         OutboundTask routed = task(route, "customer", "1", payload);
-        OutboundTask returned = task(route, "customer", "2", "{\"args\": [], \"kwargs\": {}, \"delivery\": "
-                + JSON.writeValueAsString(Payloads.deliveryJson(new DeliveryOptions(null, null, nowhere, route.queue(),
-                        Map.of()))) + "}");
+        OutboundTask returned = task(route, "customer", "2", new TaskPayload("[]", "{}",
+                new DeliveryOptions(null, null, nowhere, route.queue(), Map.of()), null).toJson());
 
         List<Delivery> outcomes = transport(route).publish(List.of(routed, returned));
 

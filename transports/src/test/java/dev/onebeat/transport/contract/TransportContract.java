@@ -11,6 +11,7 @@ import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.testing.TestTransportContext;
+import dev.onebeat.transport.TaskPayload;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -221,7 +222,8 @@ public abstract class TransportContract {
     /** @return one task of this test's job for the entity, with the payload given */
     protected final OutboundTask task(QueueRoute route, String entityType, String entityId, String payloadJson) {
         IdempotencyKey key = IdempotencyKey.of(job, AT, taskName(), new Entity(entityType, entityId));
-        return new OutboundTask(key, job, AT, taskName(), route.queue(), entityType, entityId, payloadJson, null);
+        return new OutboundTask(key, job, AT, taskName(), route.queue(), entityType, entityId,
+                TaskPayload.fromJson(payloadJson), null);
     }
 
     /** @return a transport for the route, sharing this test's broker clients */

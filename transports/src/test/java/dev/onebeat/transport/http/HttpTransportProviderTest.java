@@ -15,6 +15,7 @@ import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.testing.StallingServer;
 import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.transport.testing.WebhookServer;
+import dev.onebeat.transport.TaskPayload;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -304,6 +305,6 @@ class HttpTransportProviderTest {
 
     private static OutboundTask task(String job, String task, String payload) {
         return new OutboundTask(IdempotencyKey.of(job, SCHEDULED_AT, task, null), job, SCHEDULED_AT, task, "hooks-queue",
-                null, null, payload, null);
+                null, null, TaskPayload.fromJson(payload), null);
     }
 }

@@ -8,6 +8,7 @@ import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -46,6 +47,7 @@ class KafkaClientTest {
 
     private static OutboundTask task(int i) {
         IdempotencyKey key = IdempotencyKey.of("job", SCHEDULED_AT, "task" + i, null);
-        return new OutboundTask(key, "job", SCHEDULED_AT, "task" + i, "relay-test", null, null, "{}", null);
+        return new OutboundTask(key, "job", SCHEDULED_AT, "task" + i, "relay-test", null, null,
+                TaskPayload.fromJson("{}"), null);
     }
 }

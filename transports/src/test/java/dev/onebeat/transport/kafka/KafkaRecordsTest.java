@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ class KafkaRecordsTest {
     void taskOfAnEntityIsKeyedByTypeAndIdWithItsJsonAndHeaders() {
         IdempotencyKey key = IdempotencyKey.of("invoice-reminders", SCHEDULED_AT, "send_reminder", Entity.of("order", 42));
         OutboundTask task = new OutboundTask(key, "invoice-reminders", SCHEDULED_AT, "send_reminder", "billing",
-                "order", "42", "{\"args\": [42, \"é\"], \"kwargs\": {\"late\": true}}", null);
+                "order", "42", TaskPayload.fromJson("{\"args\": [42, \"é\"], \"kwargs\": {\"late\": true}}"), null);
 
         ProducerRecord<byte[], byte[]> record = KafkaRecords.record("billing-tasks", task);
 
@@ -44,7 +45,7 @@ class KafkaRecordsTest {
     void taskWithoutEntityIsKeyedByItsIdempotencyKey() {
         IdempotencyKey key = IdempotencyKey.of("nightly", SCHEDULED_AT, "reports.build", null);
         OutboundTask task = new OutboundTask(key, "nightly", SCHEDULED_AT, "reports.build", "reports",
-                null, null, "{}", null);
+                null, null, TaskPayload.fromJson("{}"), null);
 
         ProducerRecord<byte[], byte[]> record = KafkaRecords.record("reports", task);
 

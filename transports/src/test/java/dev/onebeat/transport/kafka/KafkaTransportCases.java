@@ -11,6 +11,7 @@ import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.testing.TestTransportContext;
+import dev.onebeat.transport.TaskPayload;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -134,6 +135,6 @@ abstract class KafkaTransportCases {
     private static OutboundTask task(String job, String task, Entity entity, String payload) {
         IdempotencyKey key = IdempotencyKey.of(job, SCHEDULED_AT, task, entity);
         return new OutboundTask(key, job, SCHEDULED_AT, task, "events", entity == null ? null : entity.type(),
-                entity == null ? null : entity.id(), payload, null);
+                entity == null ? null : entity.id(), TaskPayload.fromJson(payload), null);
     }
 }

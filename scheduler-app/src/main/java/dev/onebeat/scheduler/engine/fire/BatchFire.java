@@ -1,7 +1,6 @@
 package dev.onebeat.scheduler.engine.fire;
 
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import java.sql.Connection;
@@ -22,8 +21,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Fires many jobs due on the same instant in one transaction, with the guarantees of
@@ -50,29 +47,23 @@ public class BatchFire {
     private final JobLockTable locks;
     private final FireLedger ledger;
     private final OutboxWriter outbox;
-    private final TransactionTemplate transactions;
     private final DataSource dataSource;
-    private final JsonMapper json;
     private final FireReports reports;
     private final Clock clock;
     private final FireProperties properties;
     private final FireAttempts attempts;
-    private final DatabaseClock databaseClock;
+    private final FireServices services;
 
-    BatchFire(JobLockTable locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-              DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
-              FireAttempts attempts, DatabaseClock databaseClock) {
-        this.attempts = attempts;
-        this.databaseClock = databaseClock;
+    BatchFire(FireServices services, JobLockTable locks) {
+        this.services = services;
         this.locks = locks;
-        this.ledger = ledger;
-        this.outbox = outbox;
-        this.transactions = transactions;
-        this.dataSource = dataSource;
-        this.json = json;
-        this.reports = reports;
-        this.clock = clock;
-        this.properties = properties;
+        this.ledger = services.ledger();
+        this.outbox = services.outbox();
+        this.dataSource = services.dataSource();
+        this.reports = services.reports();
+        this.clock = services.clock();
+        this.properties = services.properties();
+        this.attempts = services.attempts();
     }
 
     /**
@@ -86,13 +77,20 @@ public class BatchFire {
     }
 
     /**
-     * @param jobs distinct jobs due at {@code scheduledAt}
-     * @param node the firing replica's id, recorded in the ledger
+     * @param jobs distinct jobs due at the request's instant
+     * @param request the schedule's own fire of the instant, its first attempt: a batch fires no run or retry
      * @return what happened; failures are logged and returned, never thrown
+     * @throws IllegalArgumentException if the request is of a run or a later attempt
      */
-    public Outcome fire(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
+    public Outcome fire(List<PeriodicJob> jobs, FireRequest request) {
+        if (request.run() != null || request.attempt() != 1) {
+            throw new IllegalArgumentException("request: a batch fires the first attempt of a schedule's instant, was "
+                    + request);
+        }
+        Instant scheduledAt = request.scheduledAt();
+        String node = request.node();
         // no fire begins before its instant by the database's clock (see FirePath); one refused here is refused alone
-        if (!databaseClock.awaitReached(scheduledAt)) {
+        if (!services.databaseClock().awaitReached(scheduledAt)) {
             log.warn("batch of fires not begun: its instant lies ahead of the database's clock scheduledAt={} node={} "
                     + "jobs={}", scheduledAt, node, jobs.size());
             return new Outcome(List.of(), jobs);
@@ -100,7 +98,7 @@ public class BatchFire {
         Instant start = clock.instant();
         Batch batch;
         try {
-            batch = transactions.execute(status -> run(jobs, scheduledAt, trigger, node, start));
+            batch = services.transactions().execute(status -> run(jobs, request, start));
         } catch (RuntimeException e) {
             reports.databaseFailed(node, e);
             log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} node={} jobs={} error={}",
@@ -108,12 +106,15 @@ public class BatchFire {
             return new Outcome(List.of(), jobs);
         }
         // the lag by the database's clock, the cluster's one (as FirePath's)
-        report(batch, scheduledAt, trigger, node, Duration.between(start, clock.instant()),
-                Duration.between(scheduledAt, databaseClock.now()));
+        report(batch, request, Duration.between(start, clock.instant()),
+                Duration.between(scheduledAt, services.databaseClock().now()));
         return new Outcome(batch.fired, batch.busy);
     }
 
-    private Batch run(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node, Instant start) {
+    private Batch run(List<PeriodicJob> jobs, FireRequest request, Instant start) {
+        Instant scheduledAt = request.scheduledAt();
+        FireTrigger trigger = request.trigger();
+        String node = request.node();
         Map<String, PeriodicJob> byName = new LinkedHashMap<>();
         jobs.stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(job -> byName.put(job.name(), job));
         Batch batch = new Batch();
@@ -140,7 +141,7 @@ public class BatchFire {
                 batch.fired.add(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO, null));
                 continue;
             }
-            Running running = new Running(byName.get(name), scheduledAt, connection);
+            Running running = new Running(byName.get(name), request, connection);
             if (running.run()) {
                 succeeded.add(running);
             } else {
@@ -198,8 +199,9 @@ public class BatchFire {
         tasks.clear();
     }
 
-    private void report(Batch batch, Instant scheduledAt, FireTrigger trigger, String node, Duration duration,
-                        Duration lag) {
+    private void report(Batch batch, FireRequest request, Duration duration, Duration lag) {
+        FireTrigger trigger = request.trigger();
+        String node = request.node();
         int committed = 0;
         int duplicates = 0;
         int tasks = 0;
@@ -215,12 +217,12 @@ public class BatchFire {
                     // a recovery re-runs a whole batch of which the dead replica had committed some
                     reports.duplicate(result, node, trigger, trigger == FireTrigger.RECOVERY);
                 }
-                case FAILED -> reports.failed(batch.failedJobs.get(result.job()), result, null, 1, trigger, node);
+                case FAILED -> reports.failed(batch.failedJobs.get(result.job()), result, request);
             }
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "
-                        + "durationMs={} lagMs={}", scheduledAt, node, trigger.column(), committed, tasks, duplicates,
-                batch.failed.size(), batch.busy.size(), duration.toMillis(), lag.toMillis());
+                        + "durationMs={} lagMs={}", request.scheduledAt(), node, trigger.column(), committed, tasks,
+                duplicates, batch.failed.size(), batch.busy.size(), duration.toMillis(), lag.toMillis());
     }
 
     /** What one transaction of fires did. */
@@ -241,13 +243,12 @@ public class BatchFire {
         int insertedElsewhere;
         Exception error;
 
-        Running(PeriodicJob job, Instant scheduledAt, Connection connection) {
+        Running(PeriodicJob job, FireRequest request, Connection connection) {
             this.job = job;
             this.connection = connection;
             // a batch fires the schedule's own fires (on time, after a misfire, recovered): their expiry counts from
             // the instant
-            this.context = new FireContext(job.name(), scheduledAt, null, null, connection, outbox, json,
-                    properties.batchSize(), properties.maxArgumentsSize().toBytes(), this::setSavepoint);
+            this.context = services.context(job.name(), request, connection, this::setSavepoint);
         }
 
         /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */

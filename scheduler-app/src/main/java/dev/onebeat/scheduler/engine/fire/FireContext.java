@@ -8,14 +8,11 @@ import dev.onebeat.scheduler.engine.outbox.JsonValues;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import dev.onebeat.scheduler.engine.outbox.TaskArguments;
-import dev.onebeat.transport.Payloads;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,19 +44,19 @@ final class FireContext implements JobContext {
     private int pendingElsewhere;
 
     /**
-     * @param run the run outside the schedule the fire belongs to ({@link FireRun}), or null
-     * @param expiresFrom when the expiry of the fire's tasks counts from, if not from {@code scheduledAt}: the moment
+     * @param request the fire: its instant and its run ({@link FireRun}) make the tasks' keys
+     * @param expiresFrom when the expiry of the fire's tasks counts from, if not from the instant: the moment
      *     a fire an operator asked for runs ({@link FireTrigger#expiresFromFire}); null for the instant
      * @param maxArgumentBytes the most a task's payload may take as JSON ({@link TaskArguments})
      */
-    FireContext(String job, Instant scheduledAt, String run, Instant expiresFrom, Connection connection,
+    FireContext(String job, FireRequest request, Instant expiresFrom, Connection connection,
                 OutboxWriter outbox, JsonMapper json, int batchSize, long maxArgumentBytes, Runnable beforeFirstWrite) {
         this.maxArgumentBytes = maxArgumentBytes;
-        this.run = run;
+        this.run = request.run();
         this.expiresFrom = expiresFrom;
         this.beforeFirstWrite = beforeFirstWrite;
         this.job = job;
-        this.scheduledAt = scheduledAt;
+        this.scheduledAt = request.scheduledAt();
         this.connection = GuardedConnection.wrap(connection);
         this.outbox = outbox;
         this.json = json;
@@ -102,28 +99,16 @@ final class FireContext implements JobContext {
         if (!bufferedKeys.add(key.value())) {
             return key;
         }
-        Map<String, Object> payload = new LinkedHashMap<>(3);
-        payload.put("args", request.args());
-        payload.put("kwargs", request.kwargs());
-        Map<String, Object> delivery = Payloads.deliveryJson(request.delivery());
-        if (expiresFrom != null) {
-            // written whatever the job set: a route's own expires counts from it too
-            delivery.put(Payloads.EXPIRES_FROM, expiresFrom.toString());
-        }
-        if (!delivery.isEmpty()) {
-            payload.put("delivery", delivery);
-        }
-        String payloadJson = json.writeValueAsString(payload);
+        OutboxTask task;
         try {
-            TaskArguments.requireWithin(payloadJson, request.task(), maxArgumentBytes);
+            task = OutboxTask.of(key, request, expiresFrom, json, maxArgumentBytes);
         } catch (IllegalArgumentException e) {
             // not dispatched: a job that catches this and goes on keeps a consistent count
             dispatched--;
             bufferedKeys.remove(key.value());
             throw e;
         }
-        buffer.add(new OutboxTask(key, request.task(), request.queue(), request.entity(), payloadJson,
-                request.notBefore()));
+        buffer.add(task);
         if (buffer.size() >= batchSize) {
             flush();
         }

@@ -2,7 +2,6 @@ package dev.onebeat.scheduler.engine.fire;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
-import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +9,6 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one path every fire takes, whoever triggers it.
@@ -33,84 +30,46 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class FirePath {
 
+    private final FireServices services;
     private final JobLocks locks;
-    private final FireLedger ledger;
-    private final OutboxWriter outbox;
-    private final TransactionTemplate transactions;
-    private final DataSource dataSource;
-    private final JsonMapper json;
-    private final FireReports reports;
-    private final Clock clock;
-    private final FireProperties properties;
-    private final FireAttempts attempts;
-    private final DatabaseClock databaseClock;
 
-    FirePath(JobLocks locks, FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions,
-             DataSource dataSource, JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
-             FireAttempts attempts, DatabaseClock databaseClock) {
-        this.attempts = attempts;
-        this.databaseClock = databaseClock;
+    FirePath(FireServices services, JobLocks locks) {
+        this.services = services;
         this.locks = locks;
-        this.ledger = ledger;
-        this.outbox = outbox;
-        this.transactions = transactions;
-        this.dataSource = dataSource;
-        this.json = json;
-        this.reports = reports;
-        this.clock = clock;
-        this.properties = properties;
     }
 
     /**
-     * Fires {@code job} for {@code scheduledAt} under the job's cluster lock.
+     * Fires {@code job} as {@code request} says, under the job's cluster lock; a failure arms the next attempt, if the
+     * job's retry policy and catch-up window leave one ({@link FireAttempts}).
      *
-     * @param node the firing replica's id, recorded in the ledger
      * @return what happened; failures are logged and returned, never thrown
      */
-    public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node) {
-        return fire(job, scheduledAt, trigger, node, 1);
-    }
-
-    /**
-     * Fires attempt {@code attempt} of (job, scheduledAt); a failure arms the next attempt, if the job's
-     * retry policy and catch-up window leave one ({@link FireAttempts}).
-     */
-    public FireResult fire(PeriodicJob job, Instant scheduledAt, FireTrigger trigger, String node, int attempt) {
-        return fire(job, scheduledAt, null, trigger, node, attempt);
-    }
-
-    /**
-     * Fires attempt {@code attempt} of a run of {@code job} outside its schedule, or of the schedule's own fire.
-     *
-     * @param run the run's id ("trigger now": its request id), with a ledger slot and task keys of its own; null for
-     *     the schedule's fire of the instant
-     */
-    public FireResult fire(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
-                           int attempt) {
-        if (!databaseClock.awaitReached(scheduledAt)) {
-            return failed(job, scheduledAt, run, trigger, node, attempt, clock.instant(), aheadOfDatabase(scheduledAt));
+    public FireResult fire(PeriodicJob job, FireRequest request) {
+        Clock clock = services.clock();
+        if (!services.databaseClock().awaitReached(request.scheduledAt())) {
+            return failed(job, request, clock.instant(), aheadOfDatabase(request.scheduledAt()));
         }
         Instant start = clock.instant();
-        boolean scheduled = run == null && trigger.scheduled();
         JobLocks.Acquired lock;
         try {
-            lock = locks.acquire(job, scheduledAt, scheduled, trigger, node);
+            lock = locks.acquire(job, request.scheduledAt(), request.scheduled(), request.trigger(), request.node());
         } catch (RuntimeException e) {
             // the lock table could not be read or written (the database away): a failed attempt, tried again
-            return failed(job, scheduledAt, run, trigger, node, attempt, start, e);
+            return failed(job, request, start, e);
         }
         if (lock.skipped()) {
-            attempts.skipped(List.of(job.name()), scheduledAt, FireAttempts.SkipReason.OVERLAP, trigger, node);
-            return new FireResult(job.name(), scheduledAt, FireOutcome.SKIPPED, 0, 0,
+            services.attempts().skipped(List.of(job.name()), request.scheduledAt(), FireAttempts.SkipReason.OVERLAP,
+                    request.trigger(), request.node());
+            return new FireResult(job.name(), request.scheduledAt(), FireOutcome.SKIPPED, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
         if (lock.held() == null) {
-            IllegalStateException busy = new IllegalStateException("lock " + JobLocks.name(job, scheduledAt)
+            IllegalStateException busy = new IllegalStateException("lock " + JobLocks.name(job, request.scheduledAt())
                     + " stayed busy past lockAtMostFor=" + job.lockAtMostFor() + "; another fire of this job holds it");
-            return failed(job, scheduledAt, run, trigger, node, attempt, start, busy);
+            return failed(job, request, start, busy);
         }
         try {
-            return fireLocked(job, scheduledAt, run, trigger, node, start, attempt);
+            return fireLocked(job, request, start);
         } finally {
             lock.held().release();
         }
@@ -120,36 +79,35 @@ public class FirePath {
      * The transactional part of {@link #fire}, without the cluster lock. Exposed so tests can show
      * that the ledger alone stops a second fire that got past Quartz and the lock.
      */
-    public FireResult fireLocked(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
-                                 Instant start, int attempt) {
+    public FireResult fireLocked(PeriodicJob job, FireRequest request, Instant start) {
         FireResult result;
         try {
-            result = transactions.execute(status -> runInTransaction(job, scheduledAt, run, trigger, node, start,
-                    attempt));
+            result = services.transactions().execute(status -> runInTransaction(job, request, start));
         } catch (RuntimeException e) {
-            return failed(job, scheduledAt, run, trigger, node, attempt, start,
-                    e instanceof JobFailedException ? e.getCause() : e);
+            return failed(job, request, start, e instanceof JobFailedException ? e.getCause() : e);
         }
         if (result.outcome() == FireOutcome.DUPLICATE) {
-            reports.duplicate(result, node, trigger, false);
+            services.reports().duplicate(result, request.node(), request.trigger(), false);
         } else {
             // the lag by the database's clock, the cluster's one: the same whichever replica fired
-            reports.committed(result, Duration.between(scheduledAt, databaseClock.now()), node, trigger, false);
+            services.reports().committed(result, Duration.between(request.scheduledAt(), services.databaseClock().now()),
+                    request.node(), request.trigger(), false);
         }
         return result;
     }
 
-    private FireResult runInTransaction(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger,
-                                        String node, Instant start, int attempt) {
-        FireSession.allowIdle(dataSource, job.lockAtMostFor().plus(properties.lockWaitMargin()));
-        if (!ledger.claim(job.name(), scheduledAt, run, node, trigger, attempt)) {
-            attempts.duplicates(List.of(job.name()), scheduledAt, run, attempt, trigger, node);
-            return new FireResult(job.name(), scheduledAt, FireOutcome.DUPLICATE, 0, 0,
+    private FireResult runInTransaction(PeriodicJob job, FireRequest request, Instant start) {
+        DataSource dataSource = services.dataSource();
+        Clock clock = services.clock();
+        FireSession.allowIdle(dataSource, job.lockAtMostFor().plus(services.properties().lockWaitMargin()));
+        if (!services.ledger().claim(job.name(), request.scheduledAt(), request.run(), request.node(), request.trigger(),
+                request.attempt())) {
+            services.attempts().duplicates(List.of(job.name()), request.scheduledAt(), request.run(), request.attempt(),
+                    request.trigger(), request.node());
+            return new FireResult(job.name(), request.scheduledAt(), FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
-        FireContext context = new FireContext(job.name(), scheduledAt, run,
-                trigger.expiresFromFire(run) ? clock.instant() : null, DataSourceUtils.getConnection(dataSource),
-                outbox, json, properties.batchSize(), properties.maxArgumentsSize().toBytes(), () -> { });
+        FireContext context = services.context(job.name(), request, DataSourceUtils.getConnection(dataSource), () -> { });
         try {
             job.run(context);
         } catch (Exception e) {
@@ -157,22 +115,23 @@ public class FirePath {
         }
         context.flush();
         Duration duration = Duration.between(start, clock.instant());
-        ledger.complete(job.name(), scheduledAt, run, context.inserted(), context.duplicates(), duration.toMillis());
-        return new FireResult(job.name(), scheduledAt, FireOutcome.COMMITTED, context.inserted(),
+        services.ledger().complete(job.name(), request.scheduledAt(), request.run(), context.inserted(),
+                context.duplicates(), duration.toMillis());
+        return new FireResult(job.name(), request.scheduledAt(), FireOutcome.COMMITTED, context.inserted(),
                 context.duplicates(), duration, null);
     }
 
-    private FireResult failed(PeriodicJob job, Instant scheduledAt, String run, FireTrigger trigger, String node,
-                              int attempt, Instant start, Throwable error) {
-        FireResult result = new FireResult(job.name(), scheduledAt, FireOutcome.FAILED, 0, 0,
-                Duration.between(start, clock.instant()), error);
-        reports.failed(job, result, run, attempt, trigger, node);
+    private FireResult failed(PeriodicJob job, FireRequest request, Instant start, Throwable error) {
+        FireResult result = new FireResult(job.name(), request.scheduledAt(), FireOutcome.FAILED, 0, 0,
+                Duration.between(start, services.clock().instant()), error);
+        services.reports().failed(job, result, request);
         return result;
     }
 
     /** @return the error of a fire refused because its instant lies too far ahead of the database's clock */
     private IllegalStateException aheadOfDatabase(Instant scheduledAt) {
-        return new IllegalStateException("instant " + scheduledAt + " lies " + databaseClock.ahead(scheduledAt).toMillis()
+        return new IllegalStateException("instant " + scheduledAt + " lies "
+                + services.databaseClock().ahead(scheduledAt).toMillis()
                 + " ms ahead of the database's clock, more than the " + DatabaseClock.MAX_WAIT + " a fire waits for it: "
                 + "this replica's clock runs ahead (onebeat.cluster.max-clock-skew); not fired before its time");
     }

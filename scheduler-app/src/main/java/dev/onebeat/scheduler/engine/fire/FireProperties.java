@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.engine.fire;
 
-import dev.onebeat.scheduler.engine.outbox.TaskArguments;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -8,7 +7,6 @@ import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -23,8 +21,9 @@ import org.springframework.validation.annotation.Validated;
  * @param batch how the fires of jobs due on the same instant share transactions
  * @param catchUpSpacing after an outage, the pause between two missed instants of one schedule that its
  *     {@code FIRE_ALL_MISSED} jobs fire, so that a backlog goes out at a bounded rate instead of all at once
- * @param maxArgumentsSize the most a task's args and kwargs may take as JSON: a declarative job over it is refused
- *     when it is defined, a task dispatched by code over it fails its fire
+ *
+ * <p>{@code onebeat.fire.max-arguments-size}, read by the registry too, is bound by the outbox's
+ * {@link dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties}.
  */
 @Validated
 @ConfigurationProperties("onebeat.fire")
@@ -34,19 +33,11 @@ public record FireProperties(
         @DefaultValue("2s") @NotNull Duration lockWaitMargin,
         @DefaultValue("10") @Min(1) @Max(500) int threads,
         @DefaultValue @Valid @NotNull Batch batch,
-        @DefaultValue("1s") @NotNull Duration catchUpSpacing,
-        @DefaultValue("1MB") @NotNull DataSize maxArgumentsSize) {
-
-    /** Refuses a bound below 1 KiB, which no real task's arguments would fit. */
-    public FireProperties {
-        if (maxArgumentsSize != null && maxArgumentsSize.toBytes() < 1024) {
-            throw new IllegalArgumentException(TaskArguments.PROPERTY + ": must be at least 1KB, was " + maxArgumentsSize);
-        }
-    }
+        @DefaultValue("1s") @NotNull Duration catchUpSpacing) {
 
     /** Defaults, as the properties give them; for code that builds the fire path by hand. */
     public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
-            10, new Batch(200, 4), Duration.ofSeconds(1), DataSize.ofBytes(TaskArguments.DEFAULT_MAX_BYTES));
+            10, new Batch(200, 4), Duration.ofSeconds(1));
 
     /**
      * @param jobs fires of one instant sharing one transaction

@@ -65,9 +65,10 @@ class FireReports {
      * Counts the failure, and notes it in {@link FireFaults} when the database failed it; {@link FireAttempts}
      * records it, arms the next attempt and logs it.
      */
-    void failed(PeriodicJob job, FireResult result, String run, int attempt, FireTrigger trigger, String node) {
-        metrics.record(result, trigger, Duration.ZERO);
-        databaseFailed(node, result.error());
-        attempts.failed(job, result.scheduledAt(), run, attempt, trigger, node, result.error());
+    void failed(PeriodicJob job, FireResult result, FireRequest request) {
+        metrics.record(result, request.trigger(), Duration.ZERO);
+        databaseFailed(request.node(), result.error());
+        attempts.failed(job, result.scheduledAt(), request.run(), request.attempt(), request.trigger(), request.node(),
+                result.error());
     }
 }

@@ -88,13 +88,11 @@ public class ScheduleFire implements DisposableBean {
 
     /**
      * @param scheduleKey the schedule
-     * @param scheduledAt its instant
-     * @param trigger why it fires now
-     * @param node this replica's id
+     * @param request its instant, why it fires now and this replica's id
      * @return what happened; the fires' failures are logged and counted, never thrown
      */
-    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node) {
-        return fire(scheduleKey, scheduledAt, trigger, node, Missed.NONE);
+    public Outcome fire(String scheduleKey, FireRequest request) {
+        return fire(scheduleKey, request, Missed.NONE);
     }
 
     /**
@@ -105,7 +103,10 @@ public class ScheduleFire implements DisposableBean {
      *
      * @param missed what the fire settles besides its own instant
      */
-    public Outcome fire(String scheduleKey, Instant scheduledAt, FireTrigger trigger, String node, Missed missed) {
+    public Outcome fire(String scheduleKey, FireRequest request, Missed missed) {
+        Instant scheduledAt = request.scheduledAt();
+        FireTrigger trigger = request.trigger();
+        String node = request.node();
         JobCatalog.Members due = members(scheduleKey, scheduledAt, node);
         if (due == null) {
             return new Outcome(0, List.of());
@@ -136,7 +137,7 @@ public class ScheduleFire implements DisposableBean {
                 Pauses.sleep(properties.catchUpSpacing());
             }
             first = false;
-            fireAt(instant.getValue(), instant.getKey(), trigger, node);
+            fireAt(instant.getValue(), request.at(instant.getKey()));
         }
         if (!unregistered.isEmpty()) {
             log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
@@ -226,7 +227,8 @@ public class ScheduleFire implements DisposableBean {
     }
 
     /** Fires {@code jobs} for one instant: in batches, or alone; an instant older than a job's window is skipped. */
-    private void fireAt(List<PeriodicJob> jobs, Instant scheduledAt, FireTrigger trigger, String node) {
+    private void fireAt(List<PeriodicJob> jobs, FireRequest request) {
+        Instant scheduledAt = request.scheduledAt();
         List<PeriodicJob> batched = new ArrayList<>();
         List<PeriodicJob> alone = new ArrayList<>();
         List<String> tooOld = new ArrayList<>();
@@ -243,35 +245,35 @@ public class ScheduleFire implements DisposableBean {
         }
         if (!tooOld.isEmpty()) {
             log.warn("instant older than the jobs' catch-up window, skipped scheduledAt={} trigger={} jobs={}",
-                    scheduledAt, trigger.column(), tooOld.size() <= 10 ? tooOld : tooOld.size());
-            attempts.skipped(tooOld, scheduledAt, FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW, trigger, node);
+                    scheduledAt, request.trigger().column(), tooOld.size() <= 10 ? tooOld : tooOld.size());
+            attempts.skipped(tooOld, scheduledAt, FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW, request.trigger(),
+                    request.node());
         }
         List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
         int size = properties.batch().jobs();
         if (alone.isEmpty() && !batched.isEmpty() && batched.size() <= size) {
             // one batch and nothing else to do: fired on this (Quartz's) thread, so that many small schedules due
             // together are not queued behind the batch threads (their fires began up to 120 ms late, 10 at a time)
-            FutureTask<BatchFire.Outcome> inline = new FutureTask<>(() -> batches.fire(batched, scheduledAt, trigger, node));
+            FutureTask<BatchFire.Outcome> inline = new FutureTask<>(() -> batches.fire(batched, request));
             inline.run();
             outcomes.add(inline);
         } else {
             for (int from = 0; from < batched.size(); from += size) {
                 List<PeriodicJob> batch = batched.subList(from, Math.min(batched.size(), from + size));
-                outcomes.add(batchThreads.submit(() -> batches.fire(batch, scheduledAt, trigger, node)));
+                outcomes.add(batchThreads.submit(() -> batches.fire(batch, request)));
             }
         }
-        alone.forEach(job -> firePath.fire(job, scheduledAt, trigger, node));
+        alone.forEach(job -> firePath.fire(job, request));
         List<Future<?>> singles = new ArrayList<>();
         for (Future<BatchFire.Outcome> outcome : outcomes) {
             BatchFire.Outcome done = await(outcome);
             if (done != null) {
                 done.notFired().forEach(job -> singles.add(singleThreads.submit(
-                        () -> firePath.fire(job, scheduledAt, trigger, node))));
+                        () -> firePath.fire(job, request))));
             }
         }
         singles.forEach(ScheduleFire::await);
     }
-
 
     private static <T> T await(Future<T> future) {
         try {

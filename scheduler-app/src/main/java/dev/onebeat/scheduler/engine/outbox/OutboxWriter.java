@@ -16,7 +16,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Inserts tasks into {@code onebeat_task}, one statement per batch. It joins the caller's
- * transaction: the rows commit or roll back with the fire.
+ * transaction: the rows commit or roll back with the fire. Each task's {@link dev.onebeat.transport.TaskPayload}
+ * is stored as its JSON here; the relay's claim reads it back.
  */
 @Component
 public class OutboxWriter {
@@ -145,7 +146,7 @@ public class OutboxWriter {
                 queues[i] = task.queue();
                 types[i] = task.entity() == null ? null : task.entity().type();
                 ids[i] = task.entity() == null ? null : task.entity().id();
-                payloads[i] = task.payloadJson();
+                payloads[i] = task.payload().toJson();
                 notBefore[i] = task.notBefore() == null ? null : task.notBefore().toString();
             }
         }

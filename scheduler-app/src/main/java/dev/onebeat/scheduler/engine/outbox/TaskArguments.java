@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.engine.outbox;
 
+import dev.onebeat.job.DeliveryOptions;
+import dev.onebeat.transport.TaskPayload;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,6 +21,8 @@ public final class TaskArguments {
     public static final String PROPERTY = "onebeat.fire.max-arguments-size";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    // more than the stored form adds to the arguments of a task without delivery options: {"args":,"kwargs":}
+    private static final int STORED_FORM_SLACK = 32;
 
     private TaskArguments() {
     }
@@ -40,13 +44,21 @@ public final class TaskArguments {
     }
 
     /**
-     * @param payloadJson a task's payload as the outbox stores it
+     * @param payload a task's payload, measured as the outbox stores it
      * @param task the task's name, for the message
      * @param maxBytes the bound
      * @throws IllegalArgumentException naming the task and both sizes
      */
-    public static void requireWithin(String payloadJson, String task, long maxBytes) {
-        // UTF-8 takes 1 to 3 bytes per char (a surrogate pair 4 for 2), so only text near the bound is counted
+    static void requireWithin(TaskPayload payload, String task, long maxBytes) {
+        // UTF-8 takes 1 to 3 bytes per char (a surrogate pair 4 for 2), so only text near the bound is counted;
+        // without delivery options the arguments are all of the stored form but a few characters, so it is only
+        // written out here when they come near the bound
+        boolean argumentsOnly = payload.expiresFrom() == null && payload.delivery().equals(DeliveryOptions.NONE);
+        if (argumentsOnly
+                && (payload.argsJson().length() + payload.kwargsJson().length() + STORED_FORM_SLACK) * 3L <= maxBytes) {
+            return;
+        }
+        String payloadJson = payload.toJson();
         if (payloadJson.length() * 3L <= maxBytes) {
             return;
         }

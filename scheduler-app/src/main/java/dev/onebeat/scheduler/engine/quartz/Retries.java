@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.engine.quartz;
 
+import dev.onebeat.scheduler.engine.fire.FireRequest;
+import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.fire.RetryScheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -65,6 +67,16 @@ public class Retries implements RetryScheduler {
 
     static boolean byOperator(JobDataMap data) {
         return data.containsKey(OPERATOR);
+    }
+
+    /**
+     * @param data a retry trigger's data
+     * @param node the replica firing it
+     * @return the attempt it stands for: of an operator's fire a backfill, else a retry
+     */
+    static FireRequest request(JobDataMap data, String node) {
+        return new FireRequest(instant(data), byOperator(data) ? FireTrigger.BACKFILL : FireTrigger.RETRY, node,
+                run(data), attempt(data));
     }
 
     static String run(JobDataMap data) {

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.quartz;
 
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.fire.Missed;
 import dev.onebeat.scheduler.engine.fire.ScheduleFire;
@@ -54,7 +55,7 @@ public class ScheduleFireJob implements org.quartz.Job {
                 : TimetableTrigger.isFireTime(timetable, quartzTime) ? FireTrigger.SCHEDULED : FireTrigger.MISFIRE;
         Missed missed = MissedInstants.of(schedule, quartzTime, scheduledAt);
         awaitInstant(scheduledAt);
-        ScheduleFire.Outcome outcome = fire.fire(key, scheduledAt, trigger, node(context), missed);
+        ScheduleFire.Outcome outcome = fire.fire(key, FireRequest.of(scheduledAt, trigger, node(context)), missed);
         if (!outcome.unregistered().isEmpty()) {
             QuartzWork.inTransaction(transactions, () -> {
                 HandBack.toCluster(context.getScheduler(), outcome.unregistered(), scheduledAt, clock);

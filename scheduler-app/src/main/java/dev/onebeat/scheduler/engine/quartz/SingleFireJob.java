@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.quartz;
 
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
@@ -48,9 +49,7 @@ public class SingleFireJob implements org.quartz.Job {
             return;
         }
         if (retry) {
-            firePath.fire(job.job(), scheduledAt, Retries.run(data),
-                    Retries.byOperator(data) ? FireTrigger.BACKFILL : FireTrigger.RETRY, ScheduleFireJob.node(context),
-                    Retries.attempt(data));
+            firePath.fire(job.job(), Retries.request(data, ScheduleFireJob.node(context)));
             return;
         }
         FireTrigger trigger = context.isRecovering() ? FireTrigger.RECOVERY
@@ -58,6 +57,6 @@ public class SingleFireJob implements org.quartz.Job {
         // a request made before runs had their own key space carries no run: it keeps the instant's slot
         String run = manual && data.containsKey(QuartzTriggers.MANUAL_RUN) ? data.getString(QuartzTriggers.MANUAL_RUN)
                 : null;
-        firePath.fire(job.job(), scheduledAt, run, trigger, ScheduleFireJob.node(context), 1);
+        firePath.fire(job.job(), FireRequest.of(scheduledAt, trigger, ScheduleFireJob.node(context)).withRun(run));
     }
 }

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.engine.fire.FireProperties;
+import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -27,13 +27,13 @@ class JobRegistryConfiguration {
     private static final Logger log = LoggerFactory.getLogger(JobRegistryConfiguration.class);
 
     @Bean
-    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, FireProperties fire) {
+    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, TaskArgumentsProperties arguments) {
         List<RegisteredJob> jobs = new ArrayList<>();
         for (Map.Entry<String, PeriodicJob> bean : context.getBeansOfType(PeriodicJob.class).entrySet()) {
             jobs.add(new RegisteredJob(bean.getValue(), "bean '" + bean.getKey() + "'"));
         }
         jobs.addAll(serviceProviders(jobsFolderLoader(Path.of(properties.jobsDir()))));
-        jobs.addAll(DeclarativeJobs.from(properties.jobs(), fire.maxArgumentsSize().toBytes()));
+        jobs.addAll(DeclarativeJobs.from(properties.jobs(), arguments.maxBytes()));
         jobs.forEach(JobValidation::validate);
         JobRegistry registry = JobRegistry.of(jobs);
         registry.all().forEach(job -> log.info("job registered job={} schedule='{}' misfire={} origin={}", job.name(),

@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.engine.registry;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.engine.fire.FireProperties;
+import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -42,16 +42,16 @@ public class RuntimeJobStore {
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
-        this(jdbc, json, registry, FireProperties.DEFAULTS);
+        this(jdbc, json, registry, TaskArgumentsProperties.DEFAULTS);
     }
 
     /**
      * @param registry the registry {@link #reload} lays the stored jobs over
-     * @param fire the bound on a job's arguments ({@code onebeat.fire.max-arguments-size})
+     * @param arguments the bound on a job's arguments ({@code onebeat.fire.max-arguments-size})
      */
     @Autowired
-    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, FireProperties fire) {
-        this.maxArgumentBytes = fire.maxArgumentsSize().toBytes();
+    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, TaskArgumentsProperties arguments) {
+        this.maxArgumentBytes = arguments.maxBytes();
         this.jdbc = jdbc;
         this.json = json;
         this.registry = registry;

@@ -41,15 +41,20 @@ final class RelayPublisher {
      * @param claimed rows just claimed, by id
      * @param health the loop's: whether its rounds have been failing, which quiets the log of another failure,
      *     and where the publish under way is shown while it lasts
-     * @return each row with its outcome, queue by queue in the order the queues first appear
+     * @return each row with its outcome: first those whose payload is unreadable, refused, then queue by queue in
+     *     the order the queues first appear
      */
     List<TaskOutcome> publish(List<ClaimedTask> claimed, RelayLoopHealth health) {
         boolean failing = health.failing();
         Map<String, List<ClaimedTask>> byQueue = new LinkedHashMap<>();
-        for (ClaimedTask task : claimed) {
-            byQueue.computeIfAbsent(task.task().queue(), q -> new ArrayList<>()).add(task);
-        }
         List<TaskOutcome> outcomes = new ArrayList<>(claimed.size());
+        for (ClaimedTask task : claimed) {
+            if (task.unreadable() != null) {
+                outcomes.add(new TaskOutcome(task, Delivery.refused(task.unreadable())));
+            } else {
+                byQueue.computeIfAbsent(task.task().queue(), q -> new ArrayList<>()).add(task);
+            }
+        }
         try (ClaimRenewal.Held held = renewal.hold(claimed)) {
             health.publishing(held);
             for (List<ClaimedTask> tasks : byQueue.values()) {

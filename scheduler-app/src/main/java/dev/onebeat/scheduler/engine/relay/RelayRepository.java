@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.relay;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,6 +29,9 @@ import javax.sql.DataSource;
  * the outbox's ({@code OutboxWriter}, {@code TaskTable}).
  */
 final class RelayRepository {
+
+    /** The payload of a claimed row whose own could not be read; the row is refused, never sent. */
+    private static final TaskPayload NO_ARGUMENTS = TaskPayload.of("[]", "{}");
 
     private static final String COLUMNS = """
             id, attempts, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
@@ -151,11 +155,19 @@ final class RelayRepository {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String entityType = rs.getString(8);
-                    OutboundTask task = new OutboundTask(new IdempotencyKey(rs.getString(3)), rs.getString(4),
-                            rs.getTimestamp(5).toInstant(), rs.getString(6), rs.getString(7), entityType,
-                            rs.getString(9), rs.getString(10), null);
-                    into.add(new ClaimedTask(rs.getLong(1), rs.getInt(2), reclaimed, task));
+                    String key = rs.getString(3);
+                    TaskPayload payload = NO_ARGUMENTS;
+                    String unreadable = null;
+                    try {
+                        // read once here: every transport gets the fields typed
+                        payload = TaskPayload.fromJson(rs.getString(10));
+                    } catch (IllegalArgumentException e) {
+                        unreadable = "payload of task " + key + ": " + e.getMessage();
+                    }
+                    OutboundTask task = new OutboundTask(new IdempotencyKey(key), rs.getString(4),
+                            rs.getTimestamp(5).toInstant(), rs.getString(6), rs.getString(7), rs.getString(8),
+                            rs.getString(9), payload, null);
+                    into.add(new ClaimedTask(rs.getLong(1), rs.getInt(2), reclaimed, task, unreadable));
                 }
             }
         }

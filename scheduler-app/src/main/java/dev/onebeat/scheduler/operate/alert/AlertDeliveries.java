@@ -9,6 +9,7 @@ import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.transport.TaskPayload;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -123,7 +124,7 @@ class AlertDeliveries implements JobEventSink {
         request.put("url", url);
         request.put("body", body);
         request.put("trusted", trusted);
-        String payload = json.writeValueAsString(Map.of("args", List.of(), "kwargs", request));
+        TaskPayload payload = TaskPayload.of("[]", json.writeValueAsString(request));
         return new OutboxTask(key, AlertChannel.TASK_PREFIX + channel.text(), AlertRoutes.QUEUE, null, payload, null);
     }
 

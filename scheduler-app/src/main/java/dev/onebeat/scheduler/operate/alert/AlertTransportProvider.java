@@ -65,7 +65,7 @@ class AlertTransportProvider implements TransportProvider {
      *     API user and may not be reached now (checked before each request: a name may resolve elsewhere by now)
      */
     HttpRequest request(OutboundTask task) {
-        JsonNode kwargs = json.readTree(task.payloadJson()).path("kwargs");
+        JsonNode kwargs = json.readTree(task.payload().kwargsJson());
         AlertChannel channel = AlertChannel.of(kwargs.path("channel").asString(""))
                 .orElseThrow(() -> new IllegalArgumentException("no alert channel in the task's kwargs"));
         URI url;

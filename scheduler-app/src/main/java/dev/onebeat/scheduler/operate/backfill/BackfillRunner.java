@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.operate.backfill;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
@@ -150,8 +151,8 @@ class BackfillRunner implements InitializingBean, DisposableBean {
     private void fire(Backfill backfill, PeriodicJob job, Instant instant, String node) {
         FireResult result = null;
         if (!table.committed(job.name(), instant)) {
-            result = firePath.fire(job, instant, null, FireTrigger.BACKFILL, node,
-                    table.nextAttempt(job.name(), instant));
+            result = firePath.fire(job, FireRequest.of(instant, FireTrigger.BACKFILL, node)
+                    .withAttempt(table.nextAttempt(job.name(), instant)));
         }
         boolean fired = result != null && result.outcome() == FireOutcome.COMMITTED;
         boolean failed = result != null && result.outcome() == FireOutcome.FAILED;

@@ -59,7 +59,7 @@ class BatchFireIT {
 
     @Test
     void everyJobOfTheBatchFiresOnceWithItsLedgerRowAndItsTask() {
-        BatchFire.Outcome outcome = batches.fire(jobs(5, -1), T, FireTrigger.SCHEDULED, "node-a");
+        BatchFire.Outcome outcome = batches.fire(jobs(5, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(outcomes(outcome)).containsOnlyKeys(FireOutcome.COMMITTED);
         assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).hasSize(5);
@@ -74,7 +74,7 @@ class BatchFireIT {
 
     @Test
     void oneFailingJobOfABatchRollsBackAloneAndIsCountedFailed() {
-        BatchFire.Outcome outcome = batches.fire(jobs(5, 2), T, FireTrigger.SCHEDULED, "node-a");
+        BatchFire.Outcome outcome = batches.fire(jobs(5, 2), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(outcomes(outcome).get(FireOutcome.FAILED)).containsExactly("job-2");
         assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-1", "job-3", "job-4");
@@ -88,7 +88,7 @@ class BatchFireIT {
         assertThat(meters.get("onebeat.fires").tag("job", "job-2").tag("outcome", "failed").counter().count())
                 .isEqualTo(1);
 
-        FireResult again = firePath.fire(jobs(5, -1).get(2), T, FireTrigger.RECOVERY, "node-b");
+        FireResult again = firePath.fire(jobs(5, -1).get(2), FireRequest.of(T, FireTrigger.RECOVERY, "node-b"));
 
         assertThat(again.outcome()).as("the failed instant can fire again").isEqualTo(FireOutcome.COMMITTED);
     }
@@ -99,7 +99,7 @@ class BatchFireIT {
                 Duration.ofMinutes(1), Duration.ZERO));
         assertThat(held).isPresent();
         try {
-            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
             assertThat(outcome.notFired()).extracting(PeriodicJob::name).containsExactly("job-1");
             assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-2");
@@ -110,9 +110,9 @@ class BatchFireIT {
 
     @Test
     void batchOfAnInstantAlreadyFiredRunsNothingAndCountsDuplicates() {
-        batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+        batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
-        BatchFire.Outcome again = batches.fire(jobs(3, -1), T, FireTrigger.RECOVERY, "node-b");
+        BatchFire.Outcome again = batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.RECOVERY, "node-b"));
 
         assertThat(outcomes(again)).containsOnlyKeys(FireOutcome.DUPLICATE);
         assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isEqualTo(3);
@@ -127,7 +127,7 @@ class BatchFireIT {
         jdbc.sql("CREATE TRIGGER refuse_tasks BEFORE INSERT ON onebeat_task FOR EACH STATEMENT "
                 + "EXECUTE FUNCTION refuse_tasks()").update();
         try {
-            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), T, FireTrigger.SCHEDULED, "node-a");
+            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
             assertThat(outcome.results()).isEmpty();
             assertThat(outcome.notFired()).extracting(PeriodicJob::name).containsExactly("job-0", "job-1", "job-2");

@@ -54,9 +54,9 @@ class CatchUpWindowIT {
         Instant ninetyMinutesAgoOrMore = hour.minus(1, ChronoUnit.HOURS);
         Instant threeHoursAgoOrMore = hour.minus(3, ChronoUnit.HOURS);
 
-        scheduleFire.fire(schedule, ninetyMinutesAgoOrMore, FireTrigger.MISFIRE, "test-node");
-        scheduleFire.fire(schedule, threeHoursAgoOrMore, FireTrigger.MISFIRE, "test-node");
-        scheduleFire.fire(schedule, threeHoursAgoOrMore, FireTrigger.RECOVERY, "test-node");
+        scheduleFire.fire(schedule, FireRequest.of(ninetyMinutesAgoOrMore, FireTrigger.MISFIRE, "test-node"));
+        scheduleFire.fire(schedule, FireRequest.of(threeHoursAgoOrMore, FireTrigger.MISFIRE, "test-node"));
+        scheduleFire.fire(schedule, FireRequest.of(threeHoursAgoOrMore, FireTrigger.RECOVERY, "test-node"));
 
         assertThat(committed(ninetyMinutesAgoOrMore)).as("inside the 2 h window only").containsExactly("hourly-two-hours");
         assertThat(skipped(ninetyMinutesAgoOrMore)).containsExactly("hourly-default outside catch-up window misfire");
@@ -82,7 +82,7 @@ class CatchUpWindowIT {
         jdbc.sql("UPDATE onebeat_job SET previous_key = ?, left_at = ? WHERE name = 'all-left'")
                 .params(schedule, Timestamp.from(t.plusSeconds(1500))).update();
 
-        scheduleFire.fire(schedule, own, FireTrigger.MISFIRE, "test-node", new Missed(
+        scheduleFire.fire(schedule, FireRequest.of(own, FireTrigger.MISFIRE, "test-node"), new Missed(
                 missed.stream().map(at -> Timetable.of(Schedule.every(Duration.ofSeconds(600))).next(at.minusSeconds(1)))
                         .toList(), true, true, 0));
 
@@ -103,7 +103,7 @@ class CatchUpWindowIT {
         jdbc.sql("UPDATE onebeat_job SET previous_key = ?, left_at = ? WHERE name = 'once-left'")
                 .params(schedule, Timestamp.from(own.minusSeconds(1))).update();
 
-        scheduleFire.fire(schedule, own, FireTrigger.MISFIRE, "test-node", new Missed(
+        scheduleFire.fire(schedule, FireRequest.of(own, FireTrigger.MISFIRE, "test-node"), new Missed(
                 missed.stream().map(at -> Timetable.of(Schedule.every(Duration.ofSeconds(600))).next(at.minusSeconds(1)))
                         .toList(), true, true, 0));
 
@@ -128,7 +128,7 @@ class CatchUpWindowIT {
         jdbc.sql("INSERT INTO onebeat_node_job (instance_id, job_name) SELECT instance_id, 'elsewhere-left' "
                 + "FROM onebeat_node_job WHERE job_name = 'once-left'").update();
 
-        scheduleFire.fire(schedule, own, FireTrigger.MISFIRE, "test-node", new Missed(
+        scheduleFire.fire(schedule, FireRequest.of(own, FireTrigger.MISFIRE, "test-node"), new Missed(
                 missed.stream().map(at -> Timetable.of(Schedule.every(Duration.ofSeconds(600))).next(at.minusSeconds(1)))
                         .toList(), true, true, 0));
 

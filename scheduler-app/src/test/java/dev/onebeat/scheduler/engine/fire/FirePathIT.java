@@ -85,8 +85,8 @@ class FirePathIT {
 
     @Test
     void committedFireRecordsLedgerRowAndEveryTaskUnderItsKey() {
-        FireResult result = firePath.fire(fanOut("invoice-reminders", 100, new AtomicInteger()), T,
-                FireTrigger.SCHEDULED, "node-a");
+        FireResult result = firePath.fire(fanOut("invoice-reminders", 100, new AtomicInteger()),
+                FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.COMMITTED);
         assertThat(result.dispatched()).isEqualTo(100);
@@ -105,9 +105,9 @@ class FirePathIT {
         // a job name per test: ShedLock remembers the lock rows it made, which the clean-up truncates
         PeriodicJob job = expiring("expiring");
 
-        firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
-        firePath.fire(job, T.plusSeconds(3600), FireTrigger.RETRY, "node-a", 2);
-        firePath.fire(job, T.plusSeconds(7200), FireTrigger.RECOVERY, "node-a");
+        firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
+        firePath.fire(job, FireRequest.of(T.plusSeconds(3600), FireTrigger.RETRY, "node-a").withAttempt(2));
+        firePath.fire(job, FireRequest.of(T.plusSeconds(7200), FireTrigger.RECOVERY, "node-a"));
 
         assertThat(jdbc.sql("SELECT payload::text FROM onebeat_task WHERE job_name = 'expiring' ORDER BY id")
                 .query(String.class).list()).as("no expires_from: the expiry counts from each instant")
@@ -119,7 +119,7 @@ class FirePathIT {
     void aRunNowCountsItsTasksExpiryFromTheMomentItFires() {
         Instant before = Instant.now();
 
-        firePath.fire(expiring("expiring-run-now"), T, "request-1", FireTrigger.MANUAL, "node-a", 1);
+        firePath.fire(expiring("expiring-run-now"), new FireRequest(T, FireTrigger.MANUAL, "node-a", "request-1", 1));
 
         String expiresFrom = jdbc.sql("SELECT payload->'delivery'->>'expires_from' FROM onebeat_task"
                 + " WHERE job_name = 'expiring-run-now'").query(String.class).single();
@@ -138,8 +138,8 @@ class FirePathIT {
         AtomicInteger runs = new AtomicInteger();
         PeriodicJob job = fanOut("reminders", 10, runs);
 
-        firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
-        FireResult second = firePath.fire(job, T, FireTrigger.RECOVERY, "node-b");
+        firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
+        FireResult second = firePath.fire(job, FireRequest.of(T, FireTrigger.RECOVERY, "node-b"));
 
         assertThat(second.outcome()).isEqualTo(FireOutcome.DUPLICATE);
         assertThat(runs).hasValue(1);
@@ -162,7 +162,8 @@ class FirePathIT {
         CyclicBarrier start = new CyclicBarrier(2);
         Callable<FireResult> fire = () -> {
             start.await();
-            return firePath.fireLocked(slow, T, null, FireTrigger.MANUAL, Thread.currentThread().getName(), Instant.now(), 1);
+            return firePath.fireLocked(slow,
+                    FireRequest.of(T, FireTrigger.MANUAL, Thread.currentThread().getName()), Instant.now());
         };
 
         List<FireResult> results = Stream.of(threads.submit(fire), threads.submit(fire)).map(FirePathIT::join).toList();
@@ -188,7 +189,7 @@ class FirePathIT {
         CyclicBarrier start = new CyclicBarrier(2);
         Callable<FireResult> fire = () -> {
             start.await();
-            return firePath.fire(job, T, FireTrigger.SCHEDULED, Thread.currentThread().getName());
+            return firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, Thread.currentThread().getName()));
         };
 
         List<FireResult> results = Stream.of(threads.submit(fire), threads.submit(fire)).map(FirePathIT::join).toList();
@@ -205,7 +206,8 @@ class FirePathIT {
         PeriodicJob overrun = Jobs.periodic("overrun", Schedule.every(Duration.ofSeconds(1)))
                 .lockAtMostFor(Duration.ofMillis(500))
                 .execute(ctx -> successorHoldsTheLock.await(30, TimeUnit.SECONDS));
-        Future<FireResult> first = threads.submit(() -> firePath.fire(overrun, T, FireTrigger.SCHEDULED, "node-a"));
+        Future<FireResult> first = threads.submit(() -> firePath.fire(overrun,
+                FireRequest.of(T, FireTrigger.SCHEDULED, "node-a")));
         // the first fire's lock expires after 500 ms while it still runs; another fire takes the lock over
         Optional<SimpleLock> successor = Optional.empty();
         for (int attempt = 0; attempt < 100 && successor.isEmpty(); attempt++) {
@@ -229,10 +231,11 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("overlapping", release);
         Instant first = liveNodeAndAnInstant();
-        Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED, LIVE_NODE));
+        Future<FireResult> running = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
         awaitLockHeldFor(job);
 
-        FireResult next = firePath.fire(job, dueWhileTheLockIsHeld(), FireTrigger.SCHEDULED, LIVE_NODE);
+        FireResult next = firePath.fire(job, FireRequest.of(dueWhileTheLockIsHeld(), FireTrigger.SCHEDULED, LIVE_NODE));
         release.countDown();
 
         assertThat(next.outcome()).isEqualTo(FireOutcome.SKIPPED);
@@ -246,11 +249,13 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("recovering", release);
         Instant first = liveNodeAndAnInstant();
-        Future<FireResult> recovery = threads.submit(() -> firePath.fire(job, first, FireTrigger.RECOVERY, LIVE_NODE));
+        Future<FireResult> recovery = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first, FireTrigger.RECOVERY, LIVE_NODE)));
         awaitLockHeldFor(job);
 
         Instant due = dueWhileTheLockIsHeld();
-        Future<FireResult> next = threads.submit(() -> firePath.fire(job, due, FireTrigger.SCHEDULED, LIVE_NODE));
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
         Thread.sleep(3000);
         assertThat(next).as("the next instant waits for the recovery").isNotDone();
         release.countDown();
@@ -277,13 +282,14 @@ class FirePathIT {
                         order.add(ctx.scheduledAt());
                     }
                 });
-        Future<FireResult> holder = threads.submit(() -> firePath.fire(job, first, FireTrigger.MANUAL, LIVE_NODE));
+        Future<FireResult> holder = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first, FireTrigger.MANUAL, LIVE_NODE)));
         awaitLockHeldFor(job);
-        Future<FireResult> later = threads.submit(() -> firePath.fire(job, first.plusSeconds(120), FireTrigger.SCHEDULED,
-                LIVE_NODE));
+        Future<FireResult> later = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first.plusSeconds(120), FireTrigger.SCHEDULED, LIVE_NODE)));
         awaitNextWaiter(job, first.plusSeconds(120));
-        Future<FireResult> older = threads.submit(() -> firePath.fire(job, first.plusSeconds(60), FireTrigger.RECOVERY,
-                LIVE_NODE));
+        Future<FireResult> older = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first.plusSeconds(60), FireTrigger.RECOVERY, LIVE_NODE)));
         awaitNextWaiter(job, first.plusSeconds(60));
         release.countDown();
 
@@ -357,12 +363,13 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("slow-clock-holder", release);
         Instant first = firstInstant();
-        Future<FireResult> running = threads.submit(() -> firePath.fire(job, first, FireTrigger.SCHEDULED,
-                SLOW_CLOCK_NODE));
+        Future<FireResult> running = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first, FireTrigger.SCHEDULED, SLOW_CLOCK_NODE)));
         awaitLockHeldBy(job, SLOW_CLOCK_NODE);
 
         Instant due = dueWhileTheLockIsHeld();
-        Future<FireResult> next = threads.submit(() -> firePath.fire(job, due, FireTrigger.SCHEDULED, LIVE_NODE));
+        Future<FireResult> next = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
         try {
             assertThat(next.get(10, TimeUnit.SECONDS).outcome()).as("judged against a running fire, under skip")
                     .isEqualTo(FireOutcome.SKIPPED);
@@ -391,7 +398,7 @@ class FirePathIT {
                 .params(JobLocks.PREFIX + job.name(), JobLockTable.lockedBy(DEAD_FAST_CLOCK_NODE, true,
                         FireTrigger.SCHEDULED, first)).update();
 
-        FireResult next = firePath.fire(job, first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE);
+        FireResult next = firePath.fire(job, FireRequest.of(first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE));
 
         assertThat(next.outcome()).as("the dead replica's lock freed itself and the instant fired")
                 .isEqualTo(FireOutcome.COMMITTED);
@@ -438,7 +445,7 @@ class FirePathIT {
             }
         });
 
-        FireResult failed = firePath.fire(flaky, T, FireTrigger.SCHEDULED, "node-a");
+        FireResult failed = firePath.fire(flaky, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(failed.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(failed.error()).hasMessage("mail server down");
@@ -450,7 +457,7 @@ class FirePathIT {
                 .filter(line -> line.contains("ERROR") && line.contains("job=flaky scheduledAt=2026-11-29T08:00:00Z")))
                 .hasSize(1);
 
-        FireResult retried = firePath.fire(flaky, T, FireTrigger.RECOVERY, "node-b");
+        FireResult retried = firePath.fire(flaky, FireRequest.of(T, FireTrigger.RECOVERY, "node-b"));
 
         assertThat(retried.outcome()).isEqualTo(FireOutcome.COMMITTED);
         assertThat(retried.dispatched()).isEqualTo(5000);
@@ -467,7 +474,7 @@ class FirePathIT {
             ctx.dispatch(TaskRequest.builder("t").entity("order", 2).build());
         });
 
-        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+        FireResult result = firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(result.dispatched()).isEqualTo(2);
         assertThat(result.duplicateTasks()).isEqualTo(1);
@@ -479,7 +486,7 @@ class FirePathIT {
         PeriodicJob sneaky = Jobs.periodic("sneaky", Schedule.every(Duration.ofSeconds(1)))
                 .execute(ctx -> ctx.connection().commit());
 
-        FireResult result = firePath.fire(sneaky, T, FireTrigger.SCHEDULED, "node-a");
+        FireResult result = firePath.fire(sneaky, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).isInstanceOf(UnsupportedOperationException.class)
@@ -492,7 +499,7 @@ class FirePathIT {
         PeriodicJob job = Jobs.periodic("bad-args", Schedule.every(Duration.ofSeconds(1)))
                 .execute(ctx -> ctx.dispatch(TaskRequest.builder("t").args("ok", new Object()).build()));
 
-        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "node-a");
+        FireResult result = firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).hasMessageStartingWith("args[1]: a java.lang.Object is not a JSON value");
@@ -503,7 +510,7 @@ class FirePathIT {
         PeriodicJob job = Jobs.periodic("forger", Schedule.every(Duration.ofSeconds(1)))
                 .execute(ctx -> ctx.dispatch(TaskRequest.of("onebeat.alert.webhook", "onebeat.alerts")));
 
-        FireResult result = firePath.fire(job, T, FireTrigger.SCHEDULED, "n");
+        FireResult result = firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "n"));
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).hasMessageStartingWith("queue: 'onebeat.alerts' is onebeat's own");
@@ -515,9 +522,9 @@ class FirePathIT {
         PeriodicJob job = Jobs.periodic("closer", Schedule.every(Duration.ofSeconds(1)))
                 .execute(ctx -> ctx.connection().close());
 
-        assertThat(firePath.fire(job, T, FireTrigger.SCHEDULED, "n").error())
+        assertThat(firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "n")).error())
                 .hasMessageContaining("Connection.close is refused");
-        assertThatThrownBy(() -> { throw firePath.fire(job, T, FireTrigger.SCHEDULED, "n").error(); })
+        assertThatThrownBy(() -> { throw firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "n")).error(); })
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 

@@ -172,8 +172,8 @@ class RetryIT {
         Instant before = Instant.now();
 
         // as the backfill runner fires an instant
-        FireResult first = firePath.fire(registry.find("backfilled-flaky").orElseThrow().job(), instant, null,
-                FireTrigger.BACKFILL, "test", 1);
+        FireResult first = firePath.fire(registry.find("backfilled-flaky").orElseThrow().job(),
+                FireRequest.of(instant, FireTrigger.BACKFILL, "test"));
 
         assertThat(first.outcome()).isEqualTo(FireOutcome.FAILED);
         await().atMost(Duration.ofSeconds(30)).until(() -> committed("backfilled-flaky", instant));

@@ -45,4 +45,34 @@ class RefusedPublishIT {
             }
         }
     }
+
+    @Test
+    void aRowWhosePayloadCannotBeReadIsFailedAtItsClaimNamingTheTaskAndFieldAndTheOthersPublished(TestDatabase database)
+            throws Exception {
+        try (RabbitTestBroker broker = new RabbitTestBroker(); OutboxTable outbox = OutboxTable.migrated(database)) {
+            String exchange = broker.newQueueName("unreadable");
+            String queue = broker.newQueueName("unreadable-bound");
+            broker.channel().exchangeDeclare(exchange, "fanout", false);
+            broker.channel().queueDeclare(queue, false, false, true, null);
+            broker.channel().queueBind(queue, exchange, "");
+            String bad = outbox.insert("unreadable", exchange, 3).get(1);
+            outbox.jdbc().update("UPDATE onebeat_task SET payload = '{\"args\": 5, \"kwargs\": {}}' "
+                    + "WHERE idempotency_key = ?", bad);
+            RelayProperties settings = TestRelay.settings("rabbitmq", RabbitTestBroker.URL, Duration.ofSeconds(60), 100,
+                    Map.of(exchange, TestRelay.route("amqp", Map.of("exchange", exchange))));
+
+            try (TestRelay relay = TestRelay.start(database, "relay-unreadable", settings, RelayHook.NONE)) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> Map.of("failed", 1, "published", 2)
+                        .equals(outbox.statuses(exchange)));
+
+                Map<String, Object> row = outbox.jdbc().queryForMap(
+                        "SELECT attempts, last_error FROM onebeat_task WHERE idempotency_key = ?", bad);
+                assertThat(row.get("attempts")).as("claimed once, never handed to the transport").isEqualTo(1);
+                assertThat((String) row.get("last_error"))
+                        .isEqualTo("payload of task " + bad + ": args: must be a JSON array, was 5");
+                assertThat(relay.count("onebeat.relay.failed", exchange)).isEqualTo(1);
+                assertThat(broker.channel().messageCount(queue)).isEqualTo(2);
+            }
+        }
+    }
 }

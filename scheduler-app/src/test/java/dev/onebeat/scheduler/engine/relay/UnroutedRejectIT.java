@@ -9,6 +9,7 @@ import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.testsupport.PostgresExtension;
@@ -50,7 +51,8 @@ class UnroutedRejectIT {
             ctx.dispatch(TaskRequest.builder("lost.task").queue("nowhere").build());
         });
 
-        FireResult result = firePath.fire(job, Instant.parse("2026-11-29T08:00:00Z"), FireTrigger.MANUAL, "node-a");
+        FireResult result = firePath.fire(job,
+                FireRequest.of(Instant.parse("2026-11-29T08:00:00Z"), FireTrigger.MANUAL, "node-a"));
 
         assertThat(result.outcome()).isEqualTo(FireOutcome.FAILED);
         assertThat(result.error()).hasMessageContaining("queue 'nowhere' is not routed in onebeat.relay.queues "

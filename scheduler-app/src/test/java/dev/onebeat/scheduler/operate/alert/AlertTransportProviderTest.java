@@ -7,6 +7,7 @@ import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.scheduler.boot.outbound.OutboundProperties;
 import dev.onebeat.scheduler.boot.outbound.OutboundUrls;
 import dev.onebeat.transport.OutboundTask;
+import dev.onebeat.transport.TaskPayload;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,7 @@ class AlertTransportProviderTest {
         String payload = "{\"args\": [], \"kwargs\": {\"channel\": \"healthchecks\", \"method\": \"POST\", \"url\": \""
                 + url + "\", \"body\": \"pinged\", \"trusted\": " + trusted + "}}";
         return new OutboundTask(IdempotencyKey.of("pinged", AT, "onebeat.alert.healthchecks", null), "pinged", AT,
-                "onebeat.alert.healthchecks", "onebeat.alerts", null, null, payload, null);
+                "onebeat.alert.healthchecks", "onebeat.alerts", null, null, TaskPayload.fromJson(payload), null);
     }
 
     @Test

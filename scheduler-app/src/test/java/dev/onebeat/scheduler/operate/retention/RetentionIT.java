@@ -12,6 +12,7 @@ import dev.onebeat.scheduler.operate.backfill.Backfills;
 import dev.onebeat.scheduler.operate.admin.InstantRuns;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
@@ -118,7 +119,7 @@ class RetentionIT {
 
     @Test
     void aFireDeletesWhatIsOlderThanEachTablesAgeButKeepsEachJobsLatestFires() {
-        FireResult fire = firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        FireResult fire = firePath.fire(retention(), FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
 
         assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
         // daily: the 30 fires of the last 30 days stay
@@ -144,10 +145,10 @@ class RetentionIT {
         long before = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
 
         // three instants ten minutes apart, all past: no fire begins before its instant by the database's clock
-        firePath.fire(capped, NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1"));
         long afterOne = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
-        firePath.fire(capped, NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n1");
-        firePath.fire(capped, NOW.minusSeconds(600), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n1"));
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(600), FireTrigger.SCHEDULED, "n1"));
         long afterThree = count("SELECT count(*) FROM onebeat_fire_attempt");
 
         // the first fire: 35 fires of the two jobs, then attempts up to 1,000 rows in all; plus its own ledger row
@@ -165,8 +166,8 @@ class RetentionIT {
             statement.executeQuery("SELECT id FROM onebeat_fire_attempt WHERE attempted_at < now() - interval '99 days' "
                     + "ORDER BY id LIMIT 1 FOR UPDATE").close();
 
-            FireResult fire = CompletableFuture.supplyAsync(() -> firePath.fire(retention(), NOW, FireTrigger.SCHEDULED,
-                    "n1")).get(60, TimeUnit.SECONDS);
+            FireResult fire = CompletableFuture.supplyAsync(() -> firePath.fire(retention(),
+                    FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"))).get(60, TimeUnit.SECONDS);
             assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
             assertThat(count("SELECT count(*) FROM onebeat_fire_attempt")).as("the held row stayed").isEqualTo(11);
             other.commit();
@@ -179,13 +180,15 @@ class RetentionIT {
         PeriodicJob job = registry.find("ret-job").orElseThrow().job();
         Instant first = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
         List<Instant> old = List.of(first, first.plus(Duration.ofHours(1)), first.plus(Duration.ofHours(2)));
-        old.forEach(at -> firePath.fire(job, at, FireTrigger.SCHEDULED, "n1"));
+        old.forEach(at -> firePath.fire(job, FireRequest.of(at, FireTrigger.SCHEDULED, "n1")));
         for (int hours = 1; hours <= 6; hours++) {
-            firePath.fire(job, NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours)), FireTrigger.SCHEDULED,
-                    "n1");
+            firePath.fire(job,
+                    FireRequest.of(NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours)), FireTrigger.SCHEDULED,
+                            "n1"));
         }
 
-        assertThat(firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1").outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(firePath.fire(retention(),
+                FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1")).outcome()).isEqualTo(FireOutcome.COMMITTED);
 
         assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).as("the 6 of the last 30 days")
                 .isEqualTo(6);
@@ -201,7 +204,7 @@ class RetentionIT {
         assertThatThrownBy(() -> instantRuns.rerun("ret-job", old.get(1)))
                 .isInstanceOf(AdminConflictException.class)
                 .hasMessageContaining("job 'ret-job'").hasMessageContaining(horizon.toString());
-        assertThat(firePath.fire(job, horizon, null, FireTrigger.BACKFILL, "n1", 2).outcome())
+        assertThat(firePath.fire(job, FireRequest.of(horizon, FireTrigger.BACKFILL, "n1").withAttempt(2)).outcome())
                 .as("the ledger's own claim").isEqualTo(FireOutcome.DUPLICATE);
         assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).isEqualTo(6);
         assertThat(count("SELECT count(*) FROM onebeat_backfill")).isZero();
@@ -214,19 +217,19 @@ class RetentionIT {
         PeriodicJob job = registry.find("ret-job").orElseThrow().job();
         Instant old = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
         for (int i = 0; i < 7; i++) {
-            firePath.fire(job, old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1");
+            firePath.fire(job, FireRequest.of(old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1"));
         }
-        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        firePath.fire(retention(), FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
         Instant horizon = old.plus(Duration.ofHours(1));
         assertThat(jdbc.sql("SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = 'ret-job'")
                 .query(Timestamp.class).single().toInstant()).as("the older 2 of 7 go").isEqualTo(horizon);
 
         jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'ret-job'").update();
-        firePath.fire(retention(), NOW.plusSeconds(600), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(retention(), FireRequest.of(NOW.plusSeconds(600), FireTrigger.SCHEDULED, "n1"));
 
         assertThat(jdbc.sql("SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = 'ret-job'")
                 .query(Timestamp.class).single().toInstant()).isEqualTo(horizon);
-        assertThat(firePath.fire(job, old, null, FireTrigger.BACKFILL, "n1", 2).outcome())
+        assertThat(firePath.fire(job, FireRequest.of(old, FireTrigger.BACKFILL, "n1").withAttempt(2)).outcome())
                 .isEqualTo(FireOutcome.DUPLICATE);
     }
 
@@ -235,12 +238,14 @@ class RetentionIT {
         PeriodicJob job = registry.find("ret-job").orElseThrow().job();
         Instant old = NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(40));
         for (int i = 0; i < 7; i++) {
-            firePath.fire(job, old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1");
+            firePath.fire(job, FireRequest.of(old.plus(Duration.ofHours(i)), FireTrigger.SCHEDULED, "n1"));
         }
         // a first pass gives the job its horizon row (the older 2 go); after one more fire, the second pass, left
         // open, deletes the oldest left: the instant the fire claims
-        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
-        firePath.fire(job, NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)), FireTrigger.SCHEDULED, "n1");
+        firePath.fire(retention(), FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
+        firePath.fire(job,
+                FireRequest.of(NOW.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)), FireTrigger.SCHEDULED,
+                        "n1"));
         Instant claimed = old.plus(Duration.ofHours(2));
         try (Connection pass = dataSource.getConnection()) {
             pass.setAutoCommit(false);
@@ -248,8 +253,8 @@ class RetentionIT {
             assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'ret-job'")).as("not committed yet")
                     .isEqualTo(6);
 
-            CompletableFuture<FireResult> fire = CompletableFuture.supplyAsync(() -> firePath.fire(job, claimed, null,
-                    FireTrigger.BACKFILL, "n2", 2));
+            CompletableFuture<FireResult> fire = CompletableFuture.supplyAsync(() -> firePath.fire(job,
+                    FireRequest.of(claimed, FireTrigger.BACKFILL, "n2").withAttempt(2)));
             await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !fire.isDone());
             pass.commit();
 
@@ -285,7 +290,7 @@ class RetentionIT {
                         VALUES (?, timezone('utc', ?::timestamptz), timezone('utc', ?::timestamptz), 'n1')""")
                 .params(name, ts(twoDays), ts(twoDays)).update());
 
-        firePath.fire(retention(), NOW, FireTrigger.SCHEDULED, "n1");
+        firePath.fire(retention(), FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
 
         assertThat(strings("SELECT job_name || ' ' || state FROM onebeat_backfill ORDER BY id"))
                 .containsExactly("ret-job done", "ret-job running");

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.web.api;
 
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import static dev.onebeat.scheduler.web.api.ApiClient.detail;
 import static dev.onebeat.scheduler.web.api.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,7 +117,8 @@ class BackfillIT {
         Instant from = to.minus(Duration.ofHours(6));
         List<Instant> instants = IntStream.range(0, 6).mapToObj(i -> from.plus(Duration.ofHours(i))).toList();
         for (Instant fired : List.of(instants.get(1), instants.get(4))) {
-            firePath.fire(registry.find("hourly-report").orElseThrow().job(), fired, FireTrigger.SCHEDULED, "test");
+            firePath.fire(registry.find("hourly-report").orElseThrow().job(),
+                    FireRequest.of(fired, FireTrigger.SCHEDULED, "test"));
         }
         ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
 

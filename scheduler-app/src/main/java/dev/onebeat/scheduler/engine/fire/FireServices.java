@@ -1,0 +1,48 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
+import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
+import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import javax.sql.DataSource;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a fire needs besides its job's lock, shared by {@link FirePath} (one fire) and {@link BatchFire} (the fires
+ * of one instant in one transaction), which take the lock each its own way.
+ *
+ * @param ledger claims and completes the fire's (job, instant) row
+ * @param outbox writes the dispatched tasks
+ * @param transactions the fire's transaction
+ * @param dataSource its connection, which the job may use
+ * @param json writes the tasks' arguments
+ * @param reports what an ended fire tells: metrics, log, listeners
+ * @param clock this replica's clock, for durations and the moment a fire runs
+ * @param properties {@code onebeat.fire.*}
+ * @param arguments the bound on a task's arguments
+ * @param attempts records duplicate and skipped attempts
+ * @param databaseClock the cluster's clock, before whose instant no fire begins
+ */
+@Component
+record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions, DataSource dataSource,
+                    JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
+                    TaskArgumentsProperties arguments, FireAttempts attempts, DatabaseClock databaseClock) {
+
+    /**
+     * @param job the job fired
+     * @param request the fire: its instant and run make the tasks' keys
+     * @param connection the fire's connection, in its transaction
+     * @param beforeFirstWrite told before the fire first touches the database
+     * @return the context the job runs with
+     */
+    FireContext context(String job, FireRequest request, Connection connection, Runnable beforeFirstWrite) {
+        // a fire an operator asked for counts its tasks' expiry from now, not from its instant
+        Instant expiresFrom = request.expiresFromFire() ? clock.instant() : null;
+        return new FireContext(job, request, expiresFrom, connection, outbox, json, properties.batchSize(),
+                arguments.maxBytes(), beforeFirstWrite);
+    }
+}
