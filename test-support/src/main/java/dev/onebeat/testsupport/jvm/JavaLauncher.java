@@ -28,8 +28,7 @@ public final class JavaLauncher {
      * for a JVM whose life is short and whose work is mostly waiting. Measured on a scheduler replica (see the
      * test-support README): each shortens the start; none changes what the application does.
      */
-    public static final List<String> FAST_START = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-XX:-UsePerfData");
+    public static final List<String> FAST_START = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final String name;
     private final List<String> target;

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -48,7 +50,10 @@ public final class JavaProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** @return its stdin, a pipe unless the launcher said {@link JavaLauncher#noInput()}; nothing else writes to it */
+    /**
+     * @return the process itself, for what this class does not offer; its stdin is a pipe nothing writes to (unless
+     *     the launcher said {@link JavaLauncher#noInput()}), which the child sees end when the test JVM dies
+     */
     public Process process() {
         return process;
     }
@@ -65,9 +70,10 @@ public final class JavaProcess implements AutoCloseable {
      * @throws IllegalStateException if it survived the signal
      */
     public int kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> descendants = process.descendants().toList();
+        descendants.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        if (!waitFor(KILL_WAIT)) {
+        if (!waitFor(KILL_WAIT) || !gone(descendants, KILL_WAIT)) {
             throw new IllegalStateException(this + " survived SIGKILL for " + KILL_WAIT);
         }
         return process.exitValue();
@@ -84,13 +90,29 @@ public final class JavaProcess implements AutoCloseable {
             return true;
         }
         // a prefix such as faketime does not pass SIGTERM on to the JVM it started
-        process.descendants().forEach(ProcessHandle::destroy);
+        List<ProcessHandle> descendants = process.descendants().toList();
+        descendants.forEach(ProcessHandle::destroy);
         process.destroy();
-        if (waitFor(grace)) {
+        if (waitFor(grace) && gone(descendants, grace)) {
             return true;
         }
         kill();
         return false;
+    }
+
+    private static boolean gone(List<ProcessHandle> processes, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ProcessHandle handle : processes) {
+            try {
+                handle.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -96,6 +96,7 @@ public final class KafkaTestBroker implements AutoCloseable {
             "-Xms128m",
             "-Xmx512m",
             "-XX:+ExitOnOutOfMemoryError",
+            "-XX:-UsePerfData",
             "-Djava.awt.headless=true");
 
     private static final boolean CDS_ENABLED =
