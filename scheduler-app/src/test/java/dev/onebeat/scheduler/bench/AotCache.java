@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.bench;
 
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,23 +60,22 @@ final class AotCache {
         /** @throws IllegalStateException if {@code java} cannot be run or does not say its version */
         static Jdk of(Path java) {
             try {
-                Process process = new ProcessBuilder(java.toString(), "-XshowSettings:properties", "-version")
-                        .redirectErrorStream(true).start();
-                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
+                Path settings = Files.createTempFile("java-settings-", ".txt");
+                JavaProcess process = JavaLauncher.optionsOnly("java-version").java(java).plainJvm()
+                        .jvmOptions("-XshowSettings:properties", "-version").log(settings).start();
+                if (!process.waitFor(Duration.ofSeconds(30))) {
+                    process.kill();
                 }
+                String output = Files.readString(settings, StandardCharsets.UTF_8);
+                Files.delete(settings);
                 Matcher feature = SPECIFICATION.matcher(output);
                 Matcher version = VERSION.matcher(output);
                 if (!feature.find() || !version.find()) {
                     throw new IllegalStateException(java + " printed no java.specification.version or java.version");
                 }
                 return new Jdk(java, version.group(1), Integer.parseInt(feature.group(1)));
-            } catch (IOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 throw new IllegalStateException("could not run " + java, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
             }
         }
     }

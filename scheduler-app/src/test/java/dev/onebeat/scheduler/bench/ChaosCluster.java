@@ -50,7 +50,7 @@ final class ChaosCluster implements AutoCloseable {
         this.database = database;
         this.redis = redis;
         ReplicaCommand command = new ReplicaCommand(ReplicaCommand.classPath().java(), options.replicaJvmOptions(),
-                ReplicaCommand.classPath().target());
+                ReplicaCommand.classPath().jar());
         this.replicas = new ReplicaProcesses(database, logDir, command);
         this.arguments = replicaArguments(options.groupJobs(), redis.url());
         for (int i = 1; i <= options.replicas(); i++) {

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.OnebeatApplication;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,20 +9,21 @@ import java.util.List;
 
 /**
  * How {@link ReplicaProcesses} launches a replica's JVM: which {@code java}, with which JVM options,
- * running what. The replica's own arguments (database, port, instance id) come after these.
+ * running what. The replica's own arguments (database, port, instance id) come after these. A benchmark
+ * measures the application as users run it: full JIT and the default collector, none of the test
+ * launcher's fast-start options.
  *
  * @param java the {@code java} launcher
  * @param jvmOptions options before the class path or {@code -jar}
- * @param target what the JVM runs: {@code -cp <path> <main class>} or {@code -jar <jar>}
+ * @param jar what {@code java -jar} runs; null for {@link OnebeatApplication} on the benchmark's class path
  */
-record ReplicaCommand(Path java, List<String> jvmOptions, List<String> target) {
+record ReplicaCommand(Path java, List<String> jvmOptions, Path jar) {
 
     ReplicaCommand {
-        if (target.isEmpty()) {
-            throw new IllegalArgumentException("target must name a class path and main class or a jar");
+        if (java == null) {
+            throw new IllegalArgumentException("java must name a java launcher");
         }
         jvmOptions = List.copyOf(jvmOptions);
-        target = List.copyOf(target);
     }
 
     /**
@@ -31,8 +33,7 @@ record ReplicaCommand(Path java, List<String> jvmOptions, List<String> target) {
      */
     static ReplicaCommand classPath() {
         return new ReplicaCommand(Path.of(System.getProperty("java.home"), "bin", "java"),
-                options(System.getenv().getOrDefault(FireOptions.REPLICA_OPTS_VARIABLE, "-Xmx1g")),
-                List.of("-cp", System.getProperty("java.class.path"), OnebeatApplication.class.getName()));
+                options(System.getenv().getOrDefault(FireOptions.REPLICA_OPTS_VARIABLE, "-Xmx1g")), null);
     }
 
     /**
@@ -41,24 +42,21 @@ record ReplicaCommand(Path java, List<String> jvmOptions, List<String> target) {
      * @param jar the packaged jar, or the launcher jar of its extracted layout
      */
     static ReplicaCommand packagedJar(Path java, Path jar, List<String> jvmOptions) {
-        return new ReplicaCommand(java, jvmOptions, List.of("-jar", jar.toString()));
+        return new ReplicaCommand(java, jvmOptions, jar);
     }
 
     /** @return the same launch with {@code more} JVM options after the present ones */
     ReplicaCommand withOptions(List<String> more) {
         List<String> options = new ArrayList<>(jvmOptions);
         options.addAll(more);
-        return new ReplicaCommand(java, options, target);
+        return new ReplicaCommand(java, options, jar);
     }
 
-    /** @return the whole command line, {@code arguments} last */
-    List<String> command(List<String> arguments) {
-        List<String> command = new ArrayList<>();
-        command.add(java.toString());
-        command.addAll(jvmOptions);
-        command.addAll(target);
-        command.addAll(arguments);
-        return command;
+    /** @return a launcher of replica {@code name}, to which the replica's own arguments are added */
+    JavaLauncher launcher(String name) {
+        JavaLauncher launcher = jar == null ? JavaLauncher.mainClass(name, OnebeatApplication.class)
+                : JavaLauncher.jar(name, jar);
+        return launcher.java(java).plainJvm().jvmOptions(jvmOptions);
     }
 
     /** Splits JVM options given as one string on whitespace, as a shell would without quotes. */

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,7 +37,7 @@ final class ReplicaProcesses implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** One running replica and what its start took. */
-    record Replica(String id, Process process, int port, Path log, long launchedNanos) {
+    record Replica(String id, JavaProcess process, int port, Path log, long launchedNanos) {
     }
 
     /**
@@ -94,18 +94,11 @@ final class ReplicaProcesses implements AutoCloseable {
                 "--onebeat.demo.enabled=false", "--onebeat.retention.enabled=false",
                 "--onebeat.jobs-dir=" + logDir.resolve("no-jobs")));
         own.addAll(arguments);
-        List<String> command = new ArrayList<>(wrapper);
-        command.addAll(launcher.command(own));
-        try {
-            long launched = System.nanoTime();
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().putAll(environment);
-            Process process = builder.start();
-            replicas.put(id, new Replica(id, process, port, log, launched));
-            logs.add(log);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start replica " + id, e);
-        }
+        long launched = System.nanoTime();
+        JavaProcess process = launcher.launcher(id).prefix(wrapper).environment(environment).arguments(own).log(log)
+                .start();
+        replicas.put(id, new Replica(id, process, port, log, launched));
+        logs.add(log);
     }
 
     /** Waits until replica {@code id} answers UP on {@code /actuator/health}. */
@@ -171,17 +164,8 @@ final class ReplicaProcesses implements AutoCloseable {
         if (replica == null) {
             return;
         }
-        // a wrapper such as faketime does not pass SIGTERM on to the JVM it started
-        replica.process().descendants().forEach(ProcessHandle::destroy);
-        replica.process().destroy();
-        try {
-            if (!replica.process().waitFor(60, TimeUnit.SECONDS)) {
-                replica.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            replica.process().destroyForcibly();
-        }
+        // the launcher's stop reaches the JVM under a wrapper such as faketime too
+        replica.process().stop(Duration.ofSeconds(60));
     }
 
     /** SIGKILL of the replica's JVM (and of its wrapper): no shutdown hook runs; waits for the process to end. */
@@ -190,19 +174,13 @@ final class ReplicaProcesses implements AutoCloseable {
         if (replica == null) {
             return;
         }
-        replica.process().descendants().forEach(ProcessHandle::destroyForcibly);
-        replica.process().destroyForcibly();
-        try {
-            replica.process().waitFor(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        replica.process().kill();
     }
 
     /** @return the process of a launched replica that was neither stopped nor killed since, or null */
     Process process(String id) {
         Replica replica = replicas.get(id);
-        return replica == null ? null : replica.process();
+        return replica == null ? null : replica.process().process();
     }
 
     /** @return the log of the replica's latest launch */

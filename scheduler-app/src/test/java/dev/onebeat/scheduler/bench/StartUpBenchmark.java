@@ -1,5 +1,7 @@
 package dev.onebeat.scheduler.bench;
 
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -174,11 +176,13 @@ public final class StartUpBenchmark {
         Path destination = work.resolve("app");
         long start = System.nanoTime();
         Path log = work.resolve("extract.log");
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djarmode=tools", "-jar", options.jar().toString(), "extract", "--destination", destination.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        JavaProcess process = JavaLauncher.jar("extract", options.jar()).plainJvm()
+                .systemProperty("jarmode", "tools")
+                .arguments("extract", "--destination", destination.toString())
+                .log(log)
+                .start();
         Path launcher = destination.resolve(options.jar().getFileName());
-        if (process.waitFor() != 0 || !Files.isRegularFile(launcher)) {
+        if (process.process().waitFor() != 0 || !Files.isRegularFile(launcher)) {
             throw new IllegalStateException("could not extract " + options.jar() + ": " + Files.readString(log));
         }
         System.out.printf(Locale.ROOT, "  extracted with java -Djarmode=tools -jar %s extract --destination <tmp>"

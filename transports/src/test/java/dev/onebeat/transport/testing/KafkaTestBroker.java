@@ -1,5 +1,7 @@
 package dev.onebeat.transport.testing;
 
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,17 +85,16 @@ public final class KafkaTestBroker implements AutoCloseable {
     private static final int NODE_ID = 1;
     private static final String HOST = "127.0.0.1";
     private static final long READY_TIMEOUT_MS = 60_000;
-    private static final long STOP_GRACE_MS = 10_000;
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
     private static final int LOG_TAIL_LINES = 50;
     private static final int START_ATTEMPTS = 3;
     /** Exit status of a JVM ended by SIGKILL (128 + 9). */
     private static final int EXIT_SIGKILL = 137;
 
+    /** Besides the launcher's {@link JavaLauncher#FAST_START} options. */
     private static final List<String> CHILD_JVM_OPTIONS = List.of(
             "-Xms128m",
             "-Xmx512m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
             "-XX:+ExitOnOutOfMemoryError",
             "-XX:-UsePerfData",
             "-Djava.awt.headless=true");
@@ -117,7 +119,7 @@ public final class KafkaTestBroker implements AutoCloseable {
     private final Thread shutdownHook;
 
     /** Read by the shutdown hook's thread too. */
-    private volatile Process process;
+    private volatile JavaProcess process;
     /** The archive the running child dumps when it exits, and where to publish it; or null. */
     private Path archiveBeingDumped;
     private Path archiveTarget;
@@ -198,18 +200,12 @@ public final class KafkaTestBroker implements AutoCloseable {
      * has not exited within 10 s. Keeps the data. Does nothing if the broker is not running.
      */
     public void stop() {
-        Process running = process;
+        JavaProcess running = process;
         if (running == null) {
             return;
         }
         process = null;
-        running.destroy();
-        boolean exited = waitForExit(running);
-        if (!exited) {
-            running.destroyForcibly();
-            waitForExit(running);
-        }
-        settleArchive(running, exited);
+        settleArchive(running, running.stop(STOP_GRACE));
     }
 
     /**
@@ -217,13 +213,12 @@ public final class KafkaTestBroker implements AutoCloseable {
      * {@link #restart()} runs Kafka's log recovery. Does nothing if the broker is not running.
      */
     public void kill() {
-        Process running = process;
+        JavaProcess running = process;
         if (running == null) {
             return;
         }
         process = null;
-        running.destroyForcibly();
-        waitForExit(running);
+        running.kill();
         settleArchive(running, false);
     }
 
@@ -342,30 +337,18 @@ public final class KafkaTestBroker implements AutoCloseable {
 
     private void launchAndAwaitReady() {
         String classPath = childClassPath();
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(CHILD_JVM_OPTIONS);
-        command.addAll(classDataSharingOptions(classPath));
-        command.add("-Dlogback.configurationFile=" + logbackFile);
-        command.add("-cp");
-        command.add(classPath);
-        command.add(ChildMain.class.getName());
+        JavaLauncher launcher = JavaLauncher.mainClass("kafka-broker", ChildMain.class.getName())
+                .classPath(classPath)
+                .jvmOptions(CHILD_JVM_OPTIONS)
+                .jvmOptions(classDataSharingOptions(classPath))
+                .systemProperty("logback.configurationFile", logbackFile.toString())
+                .directory(directory)
+                .appendLog(logFile);
         if (!Files.exists(dataDirectory.resolve("meta.properties"))) {
-            command.add("--format");
-            command.add(clusterId);
+            launcher.arguments("--format", clusterId);
         }
-        command.add(configFile.toString());
-
         // Stdin stays a pipe that this JVM never writes to: ChildMain sees it close when we die.
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(directory.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot launch the Kafka broker JVM " + command.get(0), e);
-        }
+        process = launcher.arguments(configFile.toString()).start();
         awaitReady();
     }
 
@@ -410,7 +393,7 @@ public final class KafkaTestBroker implements AutoCloseable {
     }
 
     private void checkAlive() {
-        Process running = process;
+        JavaProcess running = process;
         if (!running.isAlive()) {
             process = null;
             settleArchive(running, false);
@@ -549,7 +532,7 @@ public final class KafkaTestBroker implements AutoCloseable {
     }
 
     /** Publishes the archive a child dumped at a clean exit; drops a partial one. */
-    private void settleArchive(Process exited, boolean cleanExit) {
+    private void settleArchive(JavaProcess exited, boolean cleanExit) {
         Path dumped = archiveBeingDumped;
         Path target = archiveTarget;
         archiveBeingDumped = null;
@@ -606,6 +589,7 @@ public final class KafkaTestBroker implements AutoCloseable {
         StringBuilder key = new StringBuilder()
                 .append(System.getProperty("java.home")).append('\n')
                 .append(System.getProperty("java.vm.version")).append('\n')
+                .append(String.join(" ", JavaLauncher.FAST_START)).append(' ')
                 .append(String.join(" ", CHILD_JVM_OPTIONS)).append('\n');
         for (String entry : classPath.split(File.pathSeparator)) {
             File file = new File(entry);
@@ -648,20 +632,10 @@ public final class KafkaTestBroker implements AutoCloseable {
         return String.join("\n", tail);
     }
 
-    private static boolean waitForExit(Process running) {
-        try {
-            return running.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            running.destroyForcibly();
-            return false;
-        }
-    }
-
     private void destroyForciblyQuietly() {
-        Process running = process;
+        JavaProcess running = process;
         if (running != null) {
-            running.destroyForcibly();
+            running.process().destroyForcibly();
         }
     }
 

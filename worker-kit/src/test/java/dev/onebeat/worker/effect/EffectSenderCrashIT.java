@@ -6,12 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import dev.onebeat.worker.WorkerSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,12 +29,11 @@ class EffectSenderCrashIT {
             EffectRows rows = new EffectRows(dataSource);
             rows.recordCommitted(new Effect("payment:42/capture", "webhook", stub.url(), "{\"amount\":100}"));
 
-            Process crashing = start(database, marker, dir.resolve("crashing-sender.log"));
+            JavaProcess crashing = start(database, marker, dir.resolve("crashing-sender.log"));
             try {
                 await().atMost(Duration.ofMinutes(2)).until(() -> Files.exists(marker));
             } finally {
-                crashing.destroyForcibly();
-                crashing.waitFor(20, TimeUnit.SECONDS);
+                crashing.kill();
             }
             assertThat(stub.requests()).hasSize(1);
             assertThat(rows.row("payment:42/capture").status()).isEqualTo("sending");
@@ -54,14 +53,12 @@ class EffectSenderCrashIT {
         }
     }
 
-    private static Process start(TestDatabase database, Path marker, Path log) throws Exception {
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                CrashingSenderMain.class.getName(),
-                database.jdbcUrl(), database.username(), database.password(),
-                marker.toString(), Long.toString(LEASE_MILLIS));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    private static JavaProcess start(TestDatabase database, Path marker, Path log) {
+        return JavaLauncher.mainClass("crashing-sender", CrashingSenderMain.class)
+                .jvmOptions("-Xmx128m")
+                .arguments(database.jdbcUrl(), database.username(), database.password(), marker.toString(),
+                        Long.toString(LEASE_MILLIS))
+                .log(log)
+                .start();
     }
 }

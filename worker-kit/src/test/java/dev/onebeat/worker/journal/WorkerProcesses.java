@@ -3,23 +3,22 @@ package dev.onebeat.worker.journal;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** Starts {@link JournalWorkerMain} processes on a database, watches their output and kills them. */
 final class WorkerProcesses implements AutoCloseable {
 
     private final TestDatabase database;
     private final Path dir;
-    private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final Map<String, JavaProcess> processes = new LinkedHashMap<>();
 
     WorkerProcesses(TestDatabase database, String testName) {
         this.database = database;
@@ -36,21 +35,12 @@ final class WorkerProcesses implements AutoCloseable {
     }
 
     void start(String id, String... modeAndArgs) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                JournalWorkerMain.class.getName(),
-                database.jdbcUrl(), database.username(), database.password()));
-        command.addAll(List.of(modeAndArgs));
-        try {
-            processes.put(id, new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log(id).toFile())
-                    .start());
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start worker " + id, e);
-        }
+        processes.put(id, JavaLauncher.mainClass(id, JournalWorkerMain.class)
+                .jvmOptions("-Xmx128m")
+                .arguments(database.jdbcUrl(), database.username(), database.password())
+                .arguments(modeAndArgs)
+                .log(log(id))
+                .start());
     }
 
     /** Waits until the worker printed a line starting with {@code prefix}, and returns that line. */
@@ -60,20 +50,16 @@ final class WorkerProcesses implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no rollback, no commit; the database sees the socket close. */
-    void kill(String id) throws InterruptedException {
-        Process process = processes.get(id);
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+    void kill(String id) {
+        processes.get(id).kill();
     }
 
-    boolean exited(String id) throws InterruptedException {
-        return processes.get(id).waitFor(60, TimeUnit.SECONDS);
+    boolean exited(String id) {
+        return processes.get(id).waitFor(Duration.ofSeconds(60));
     }
 
-    private String line(String id, String prefix) throws IOException {
-        try (var lines = Files.lines(log(id))) {
-            return lines.filter(line -> line.startsWith(prefix)).findFirst().orElse(null);
-        }
+    private String line(String id, String prefix) {
+        return processes.get(id).logLines(line -> line.startsWith(prefix)).stream().findFirst().orElse(null);
     }
 
     private Path log(String id) {
@@ -81,10 +67,7 @@ final class WorkerProcesses implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        for (Process process : processes.values()) {
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
+    public void close() {
+        processes.values().forEach(JavaProcess::close);
     }
 }

@@ -6,13 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import dev.onebeat.worker.WorkerSchema;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +27,7 @@ class TaskQueueCrashIT {
     private static HikariDataSource dataSource;
     private static QueueTables tables;
 
-    private Process child;
+    private JavaProcess child;
 
     @BeforeAll
     static void migrate(TestDatabase testDatabase) {
@@ -46,7 +44,7 @@ class TaskQueueCrashIT {
     @AfterEach
     void killChild() {
         if (child != null) {
-            child.destroyForcibly();
+            child.close();
         }
     }
 
@@ -97,24 +95,19 @@ class TaskQueueCrashIT {
                 .build();
     }
 
-    private Process startChild(String queue, String stop) throws IOException {
-        Path logDir = Files.createDirectories(Path.of("target", "queue-crash"));
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-D" + QueueWorkerMain.STOP_PROPERTY + "=" + stop,
-                "-cp", System.getProperty("java.class.path"),
-                QueueWorkerMain.class.getName(),
-                database.jdbcUrlWithCredentials(), queue, Long.toString(LEASE.toMillis()));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(logDir.resolve(queue + ".log").toFile())
+    private JavaProcess startChild(String queue, String stop) {
+        return JavaLauncher.mainClass("queue-worker-" + queue, QueueWorkerMain.class)
+                .jvmOptions("-Xmx128m")
+                .systemProperty(QueueWorkerMain.STOP_PROPERTY, stop)
+                .arguments(database.jdbcUrlWithCredentials(), queue, Long.toString(LEASE.toMillis()))
+                .log(Path.of("target", "queue-crash", queue + ".log"))
                 .start();
     }
 
     /** SIGKILL: no shutdown hook, no rollback from the client, only the socket closing. */
-    private void kill() throws InterruptedException {
-        child.destroyForcibly();
-        assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    private void kill() {
+        // the launcher's kill waits for the JVM to be gone, and fails if it is not within 10 s
+        child.kill();
+        assertThat(child.isAlive()).isFalse();
     }
 }

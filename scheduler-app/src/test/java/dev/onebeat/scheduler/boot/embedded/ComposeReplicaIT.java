@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.testsupport.EmptyDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -14,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,11 +74,14 @@ class ComposeReplicaIT {
 
         int port = freePort();
         Path log = workDir.resolve("replica.log");
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx384m", "-jar", Path.of("target", "scheduler-app-lean.jar").toAbsolutePath().toString(),
-                "--server.port=" + port)).directory(workDir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(environment);
-        Process replica = builder.start();
+        JavaProcess replica = JavaLauncher.jar("compose-replica", Path.of("target", "scheduler-app-lean.jar")
+                        .toAbsolutePath())
+                .jvmOptions("-Xmx384m")
+                .arguments("--server.port=" + port)
+                .environment(environment)
+                .directory(workDir)
+                .log(log)
+                .start();
         try {
             awaitHealthy(port, replica, log);
             assertThat(status(port, "admin", password)).isEqualTo(200);
@@ -83,10 +89,7 @@ class ComposeReplicaIT {
             assertThat(status(port, null, null)).isEqualTo(401);
             assertThat(Files.readString(log)).doesNotContain("generated admin password");
         } finally {
-            replica.destroy();
-            if (!replica.waitFor(60, TimeUnit.SECONDS)) {
-                replica.destroyForcibly();
-            }
+            replica.stop(Duration.ofSeconds(60));
         }
     }
 
@@ -137,7 +140,7 @@ class ComposeReplicaIT {
         return out.toString();
     }
 
-    private static void awaitHealthy(int port, Process replica, Path log) throws Exception {
+    private static void awaitHealthy(int port, JavaProcess replica, Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             assertThat(replica.isAlive()).as("the replica runs: %s", Files.readString(log)).isTrue();

@@ -3,6 +3,8 @@ package dev.onebeat.scheduler.boot.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
@@ -44,7 +45,7 @@ class EmbeddedDefaultIT {
         int pgPort = freePort();
         long started = System.nanoTime();
         String firstPassword;
-        Process first = start(httpPort, pgPort, "first.log");
+        JavaProcess first = start(httpPort, pgPort, "first.log");
         try {
             awaitHealthy(httpPort, first, "first.log");
             firstPassword = generatedPassword("first.log");
@@ -63,7 +64,7 @@ class EmbeddedDefaultIT {
         assertThat(Files.readString(workDir.resolve("first.log")))
                 .contains("embedded PostgreSQL started url=jdbc:postgresql://localhost:" + pgPort + "/postgres");
 
-        Process second = start(httpPort, pgPort, "second.log");
+        JavaProcess second = start(httpPort, pgPort, "second.log");
         try {
             awaitHealthy(httpPort, second, "second.log");
             String secondPassword = generatedPassword("second.log");
@@ -78,19 +79,19 @@ class EmbeddedDefaultIT {
         assertThat(Files.readString(workDir.resolve("second.log"))).contains("jobs synced registered=3 storedOrMoved=0");
     }
 
-    private Process start(int httpPort, int pgPort, String log) throws IOException {
+    private JavaProcess start(int httpPort, int pgPort, String log) {
         Path jar = Path.of("target", "scheduler-app.jar").toAbsolutePath();
         assertThat(jar).exists();
-        return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-jar", jar.toString(), "--server.port=" + httpPort, "--onebeat.embedded.port=" + pgPort))
-                .directory(workDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(workDir.resolve(log).toFile())
+        return JavaLauncher.jar("embedded-default-" + log, jar)
+                .jvmOptions("-Xmx384m")
+                .arguments("--server.port=" + httpPort, "--onebeat.embedded.port=" + pgPort)
+                .directory(workDir)
+                .log(workDir.resolve(log))
                 .start();
     }
 
     /** Waits for the jar's health to be UP; when it is not, fails with whether it still runs and its log's end. */
-    private void awaitHealthy(int httpPort, Process process, String log) throws IOException {
+    private void awaitHealthy(int httpPort, JavaProcess process, String log) throws IOException {
         try {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                     .until(() -> body(httpPort, "/actuator/health").contains("\"status\":\"UP\""));
@@ -102,11 +103,8 @@ class EmbeddedDefaultIT {
         }
     }
 
-    private static void stop(Process process) throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+    private static void stop(JavaProcess process) {
+        process.stop(Duration.ofSeconds(30));
     }
 
     /** The password of the generated admin, logged exactly once by this start. */

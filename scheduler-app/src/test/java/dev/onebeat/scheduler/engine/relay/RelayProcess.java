@@ -1,24 +1,20 @@
 package dev.onebeat.scheduler.engine.relay;
 
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import dev.onebeat.transport.testing.RabbitTestBroker;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** A {@link RelayMain} in a JVM of its own, its output in {@code target/relay-processes/<node>.log}. */
 final class RelayProcess implements AutoCloseable {
 
-    private final Process process;
-    private final Path log;
+    private final JavaProcess process;
 
-    private RelayProcess(Process process, Path log) {
+    private RelayProcess(JavaProcess process) {
         this.process = process;
-        this.log = log;
     }
 
     /**
@@ -26,17 +22,14 @@ final class RelayProcess implements AutoCloseable {
      * @param node the relay's node name
      */
     static RelayProcess start(String mode, String node, TestDatabase database, String queue, String transport,
-                              int batchSize, Duration claimLease) throws IOException {
-        Path log = Files.createDirectories(Path.of("target", "relay-processes")).resolve(node + ".log");
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                RelayMain.class.getName(), mode, node,
-                database.jdbcUrl(), database.username(), database.password(), RabbitTestBroker.URL, queue, transport,
-                Integer.toString(batchSize), Long.toString(claimLease.toMillis()));
-        return new RelayProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start(),
-                log);
+                              int batchSize, Duration claimLease) {
+        return new RelayProcess(JavaLauncher.mainClass(node, RelayMain.class)
+                .jvmOptions("-Xmx128m")
+                .arguments(mode, node, database.jdbcUrl(), database.username(), database.password(),
+                        RabbitTestBroker.URL, queue, transport, Integer.toString(batchSize),
+                        Long.toString(claimLease.toMillis()))
+                .log(Path.of("target", "relay-processes", node + ".log"))
+                .start());
     }
 
     /** @return the last value printed after {@code prefix}, or -1 if none was */
@@ -51,11 +44,7 @@ final class RelayProcess implements AutoCloseable {
     }
 
     private List<String> lines() {
-        try {
-            return Files.readAllLines(log);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return process.lines();
     }
 
     /**
@@ -63,18 +52,12 @@ final class RelayProcess implements AutoCloseable {
      *
      * @return the exit status, 137 (128 + 9) for a SIGKILL
      */
-    int kill() throws InterruptedException {
-        process.destroyForcibly();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("relay process " + process.pid() + " survived SIGKILL");
-        }
-        return process.exitValue();
+    int kill() {
+        return process.kill();
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            kill();
-        }
+    public void close() {
+        process.close();
     }
 }

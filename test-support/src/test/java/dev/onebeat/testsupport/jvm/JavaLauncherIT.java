@@ -1,0 +1,111 @@
+package dev.onebeat.testsupport.jvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JavaLauncherIT {
+
+    private static final Duration START = Duration.ofMinutes(2);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void childGetsItsPropertiesVariablesArgumentsAndDirectoryAndItsExitStatusIsKept() {
+        JavaProcess child = JavaLauncher.mainClass("echo", ChildMain.class)
+                .systemProperty("child.property", "p1")
+                .environment(Map.of("CHILD_VARIABLE", "v1"))
+                .arguments("3", "second")
+                .directory(dir)
+                .log(dir.resolve("echo.log"))
+                .start();
+
+        assertThat(child.awaitExit(START)).isEqualTo(3);
+        assertThat(child.lines()).contains("property=p1", "variable=v1", "inherited PATH=true",
+                "directory=" + dir.toAbsolutePath(), "arguments=3,second");
+    }
+
+    @Test
+    void everyChildStartsWithTheFastStartOptionsUnlessItIsAPlainJvm() {
+        assertThat(JavaLauncher.mainClass("fast", ChildMain.class).command())
+                .containsSubsequence(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp"));
+        assertThat(JavaLauncher.mainClass("bench", ChildMain.class).plainJvm().command())
+                .doesNotContain("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        assertThat(JavaLauncher.jar("jar", Path.of("app.jar")).prefix(List.of("faketime", "-f", "+2s")).command())
+                .startsWith("faketime", "-f", "+2s").endsWith("-jar", "app.jar");
+    }
+
+    @Test
+    void killIsASigkillThatRunsNoShutdownHook() {
+        Path stopped = dir.resolve("killed-hook-ran");
+        JavaProcess child = waiting("killed", stopped);
+
+        assertThat(child.kill()).isEqualTo(137);
+        assertThat(stopped).doesNotExist();
+    }
+
+    @Test
+    void stopIsASigtermThatRunsTheShutdownHooks() {
+        Path stopped = dir.resolve("stopped-hook-ran");
+        JavaProcess child = waiting("stopped", stopped);
+
+        assertThat(child.stop(START)).isTrue();
+        assertThat(stopped).hasContent("stopped");
+    }
+
+    @Test
+    void aCommandPrefixRunsTheJvmAndStopReachesTheJvmUnderIt() throws Exception {
+        Path stopped = dir.resolve("prefixed-hook-ran");
+        JavaProcess child = JavaLauncher.mainClass("prefixed", ChildMain.class)
+                // a shell that forks the JVM and stays its parent, as faketime does
+                .prefix(List.of("/bin/sh", "-c", "CHILD_VARIABLE=from-prefix \"$@\"; exit $?", "sh"))
+                .arguments("wait", stopped.toString())
+                .log(dir.resolve("prefixed.log"))
+                .start();
+        child.awaitLine("ready", START);
+
+        assertThat(child.logged("variable=from-prefix")).isTrue();
+        assertThat(child.process().descendants()).as("the JVM under the shell").hasSize(1);
+        assertThat(child.stop(START)).isTrue();
+        assertThat(stopped).hasContent("stopped");
+    }
+
+    @Test
+    void aWaitThatTimesOutSaysWhatTheChildPrinted() {
+        JavaProcess child = JavaLauncher.mainClass("exits", ChildMain.class).arguments("0").log(dir.resolve("exits.log"))
+                .start();
+
+        assertThatThrownBy(() -> child.awaitLine("never printed", START)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("exited with 0").hasMessageContaining("arguments=0");
+    }
+
+    @Test
+    void everyStartIsOneLineOfTheStartLog() throws Exception {
+        Path file = StartLog.file();
+        long before = Files.exists(file) ? Files.readAllLines(file).size() : 0;
+
+        JavaProcess child = JavaLauncher.mainClass("counted", ChildMain.class).arguments("0")
+                .log(dir.resolve("counted.log")).start();
+        child.awaitExit(START);
+
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSizeGreaterThan((int) before);
+        assertThat(lines).filteredOn(line -> line.contains(" pid=" + child.pid() + " ")).singleElement().asString()
+                .contains("name=counted", "main=" + ChildMain.class.getName());
+    }
+
+    private JavaProcess waiting(String name, Path stopped) {
+        JavaProcess child = JavaLauncher.mainClass(name, ChildMain.class).arguments("wait", stopped.toString())
+                .log(dir.resolve(name + ".log")).start();
+        child.awaitLine("ready", START);
+        return child;
+    }
+}
