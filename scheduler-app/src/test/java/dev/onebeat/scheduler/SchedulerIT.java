@@ -24,6 +24,9 @@ import org.springframework.test.annotation.DirtiesContext;
  *     ...
  * }
  * }</pre>
+ *
+ * <p>A class that leaves its context as it found it can be a {@link SharedSchedulerIT} instead and save the
+ * context's start; a class that serves HTTP is a {@link WebIT}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

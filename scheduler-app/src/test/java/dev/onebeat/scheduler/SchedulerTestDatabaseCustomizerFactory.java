@@ -16,19 +16,42 @@ import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.support.TestPropertySourceUtils;
 
 /**
- * Gives the context of a {@link SchedulerIT} class the database {@link PostgresExtension} made for it,
+ * Gives the context of a {@link SchedulerIT} class the database {@link PostgresExtension} made for it, and
+ * the context of a {@link SharedSchedulerIT} class a database of the context's own ({@link SharedDatabaseCustomizer}),
  * so no test registers it by hand. Registered in {@code META-INF/spring.factories} of the test classes.
  */
 public final class SchedulerTestDatabaseCustomizerFactory implements ContextCustomizerFactory {
 
     @Override
     public ContextCustomizer createContextCustomizer(Class<?> testClass, List<ContextConfigurationAttributes> attributes) {
-        boolean annotated = MergedAnnotations.search(MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
-                .withEnclosingClasses(type -> true).from(testClass).isPresent(SchedulerIT.class);
-        return annotated ? new DatabaseCustomizer(testClass) : null;
+        MergedAnnotations annotations = MergedAnnotations.search(MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
+                .withEnclosingClasses(type -> true).from(testClass);
+        if (annotations.isPresent(SchedulerIT.class)) {
+            return new DatabaseCustomizer(testClass);
+        }
+        return annotations.isPresent(SharedSchedulerIT.class) ? new SharedDatabaseCustomizer(testClass) : null;
     }
 
-    /** Adds the class's database as the highest-priority property source, read when the context starts. */
+    /**
+     * Adds {@code database} as a property source just below the test's own properties (inlined and
+     * dynamic), so that a test can still set any of these; read when the context starts.
+     */
+    static void addDatabase(ConfigurableApplicationContext context, TestDatabase database) {
+        MapPropertySource source = new MapPropertySource("onebeat-test-database",
+                Map.of("spring.datasource.url", database.jdbcUrl(),
+                        "spring.datasource.username", database.username(),
+                        "spring.datasource.password", database.password(),
+                        // the built-in retention job would be one more job in every test's counts
+                        "onebeat.retention.enabled", "false"));
+        MutablePropertySources sources = context.getEnvironment().getPropertySources();
+        if (sources.contains(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+            sources.addAfter(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME, source);
+        } else {
+            sources.addFirst(source);
+        }
+    }
+
+    /** The class's own database: equal only for the same class, so its context is its own too. */
     private static final class DatabaseCustomizer implements ContextCustomizer {
 
         private final Class<?> testClass;
@@ -39,20 +62,7 @@ public final class SchedulerTestDatabaseCustomizerFactory implements ContextCust
 
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration configuration) {
-            TestDatabase database = PostgresExtension.database(testClass);
-            MapPropertySource source = new MapPropertySource("onebeat-test-database",
-                    Map.of("spring.datasource.url", database.jdbcUrl(),
-                            "spring.datasource.username", database.username(),
-                            "spring.datasource.password", database.password(),
-                            // the built-in retention job would be one more job in every test's counts
-                            "onebeat.retention.enabled", "false"));
-            MutablePropertySources sources = context.getEnvironment().getPropertySources();
-            // below the test's own properties (inlined and dynamic), so that a test can still set any of these
-            if (sources.contains(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME)) {
-                sources.addAfter(TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME, source);
-            } else {
-                sources.addFirst(source);
-            }
+            addDatabase(context, PostgresExtension.database(testClass));
         }
 
         @Override

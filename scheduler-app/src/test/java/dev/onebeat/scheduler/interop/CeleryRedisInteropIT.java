@@ -1,63 +1,21 @@
 package dev.onebeat.scheduler.interop;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.SchedulerIT;
-import dev.onebeat.scheduler.engine.relay.TestRoutes;
-import dev.onebeat.transport.testing.RedisTestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/**
- * A real Celery worker (Debian's Celery 5.2, kombu's Redis transport) consumes the envelopes a
- * replica pushes to Redis with the {@code celery} transport, and runs every task once, under the
- * task id onebeat gave it; the bound task reads the key and the scheduled instant as
- * {@code self.request.idempotency_key} and {@code self.request.scheduled_at}.
- */
+/** {@link CeleryInteropCase} over Redis. */
 @SchedulerIT
-class CeleryRedisInteropIT extends WorkerInteropBase {
+class CeleryRedisInteropIT extends CeleryInteropCase {
 
-    private static final RedisTestDatabase REDIS = new RedisTestDatabase();
-    private static final String QUEUE = REDIS.newName("celery-interop");
-    private static PythonWorker worker;
+    private static final Broker BROKER = Broker.redis();
 
-    @BeforeAll
-    static void startWorker() {
-        worker = PythonWorker.celery(QUEUE, RedisTestDatabase.URL, QUEUE);
+    CeleryRedisInteropIT() throws Exception {
+        super(BROKER);
     }
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        InteropJobs.registerDeclarative(registry, PythonWorker.CELERY_TASK, QUEUE);
-        TestRoutes.route(registry, "redis", "redis", RedisTestDatabase.URL, "celery", QUEUE);
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class FanOut {
-        @Bean
-        PeriodicJob interopFanOut() {
-            return InteropJobs.fanOut(PythonWorker.CELERY_TASK, QUEUE);
-        }
-    }
-
-    @Test
-    void celeryWorkerRunsEveryPublishedTaskOnceUnderItsTaskIdWithItsArgumentsKeyAndInstant() {
-        WorkerRuns.assertEveryPublishedTaskRanOnce(jdbc, QUEUE, worker, PythonWorker.CELERY_TASK, (record, row) -> {
-            assertThat(record.get("idempotency_key").asString()).as("idempotency_key header").isEqualTo(row.key().value());
-            assertThat(record.get("scheduled_at").asString()).as("scheduled_at header of %s", row.key())
-                    .isEqualTo(scheduledAt(jdbc, row.key()));
-            assertThat(record.get("delivery_info").get("routing_key").asString()).isEqualTo(QUEUE);
-        });
-    }
-
-    @AfterAll
-    static void stopWorkerAndDeleteKeys() throws Exception {
-        close(worker, REDIS);
+        BROKER.register(registry);
     }
 }

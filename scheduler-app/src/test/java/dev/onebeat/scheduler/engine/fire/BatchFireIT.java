@@ -6,8 +6,8 @@ import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SharedSchedulerIT;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
@@ -28,7 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Many jobs of one instant fired in one transaction: each still fires once, alone if it fails. */
-@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@SharedSchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class BatchFireIT {
 
     private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
@@ -47,6 +47,8 @@ class BatchFireIT {
 
     @BeforeEach
     void effects() {
+        // the context and its database are shared: tasks and fires other classes left are not this class's
+        jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
         jdbc.sql("CREATE TABLE business_effect (job text)").update();
     }
 

@@ -3,8 +3,8 @@ package dev.onebeat.scheduler.operate.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SharedSchedulerIT;
 import dev.onebeat.scheduler.engine.outbox.TaskView;
 import dev.onebeat.worker.queue.TaskHandler;
 import dev.onebeat.worker.queue.TaskQueueWorker;
@@ -22,7 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@link TaskQueueWorker} with all of its attempts, not buried unrun as if its last lease had expired.
  * Each test has a queue of its own and a worker that keeps running across the retry.
  */
-@SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+@SharedSchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class RetriedTaskIT {
 
     private static final int MAX_ATTEMPTS = 2;

@@ -1,13 +1,13 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -19,11 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,7 +27,7 @@ import tools.jackson.databind.JsonNode;
  * schedule preview is {@link PreviewIT}'s). Every job fires once a year, so every fire seen here is a
  * manual one.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=yearly-report", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=reports.yearly",
         "onebeat.jobs[1].name=yearly-cleanup", "onebeat.jobs[1].cron=0 7 1 1 *", "onebeat.jobs[1].task=ops.cleanup",
@@ -41,22 +37,17 @@ import tools.jackson.databind.JsonNode;
         "onebeat.jobs[5].name=paused-triggered", "onebeat.jobs[5].cron=0 11 1 1 *", "onebeat.jobs[5].task=ops.noop"})
 class AdminApiIT {
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     private ApiClient api;
 
     @Autowired
     JdbcClient jdbc;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        api = server.as("admin");
     }
 
     @Nested

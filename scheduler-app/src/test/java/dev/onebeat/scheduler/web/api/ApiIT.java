@@ -1,13 +1,13 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import io.micrometer.core.instrument.Metrics;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -15,16 +15,12 @@ import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /** The read-only REST API and actuator endpoints of a running replica with a job firing every second. */
 // closes the context, and its running scheduler, before the extension drops the database
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=heartbeat", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.heartbeat",
         "onebeat.jobs[0].kwargs.source=api-test",
@@ -33,22 +29,17 @@ import tools.jackson.databind.JsonNode;
         "onebeat.monitor.check-interval=1s"})
 class ApiIT {
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
     @Autowired
     JdbcClient jdbc;
 
     private ApiClient api;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
         // admin: the actuator's prometheus endpoint needs it
-        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        api = server.as("admin");
     }
 
     @Test
@@ -147,7 +138,7 @@ class ApiIT {
         assertThat(health.get("components").get("clock").get("details").has("skewMillis")).isTrue();
         assertThat(health.get("components").get("clock").get("details").get("firing").asString()).isEqualTo("active");
         // probes need no user, and see the status only
-        JsonNode anonymous = json(new ApiClient(port).get("/actuator/health"));
+        JsonNode anonymous = json(server.get("/actuator/health"));
         assertThat(anonymous.get("status").asString()).isEqualTo("UP");
         assertThat(anonymous.has("components")).isFalse();
     }

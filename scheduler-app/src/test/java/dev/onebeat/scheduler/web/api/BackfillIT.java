@@ -1,8 +1,7 @@
 package dev.onebeat.scheduler.web.api;
 
-import dev.onebeat.scheduler.engine.fire.FireRequest;
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,10 +10,11 @@ import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import dev.onebeat.scheduler.engine.fire.FirePath;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.relay.TestRoutes;
@@ -38,9 +38,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -55,7 +53,7 @@ import tools.jackson.databind.JsonNode;
  * backfill and a re-run of a job whose tasks expire a minute after their instant, over instants minutes in the
  * past, reach Celery (RabbitMQ) unexpired: the expiry counts from the operator's fire.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.backfill.spacing=250ms", "onebeat.backfill.poll=300ms",
         "onebeat.jobs[0].name=hourly-report", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=reports.hourly",
         "onebeat.jobs[1].name=minutely-sync", "onebeat.jobs[1].every=1m", "onebeat.jobs[1].task=sync.run",
@@ -87,8 +85,8 @@ class BackfillIT {
         }
     }
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
     @Autowired
     JdbcClient jdbc;
     @Autowired
@@ -100,7 +98,6 @@ class BackfillIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
         registry.add("test.expiring-queue", () -> EXPIRING);
         TestRoutes.route(registry, "rabbit", "rabbitmq", RabbitTestBroker.URL, "celery", EXPIRING);
         registry.add("onebeat.relay.poll-interval", () -> "200ms");
@@ -120,7 +117,7 @@ class BackfillIT {
             firePath.fire(registry.find("hourly-report").orElseThrow().job(),
                     FireRequest.of(fired, FireTrigger.SCHEDULED, "test"));
         }
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
 
         HttpResponse<String> dryRun = operator.send("POST", "/api/jobs/hourly-report/backfill",
                 "{\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"dryRun\":true}");
@@ -163,7 +160,7 @@ class BackfillIT {
         Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
         Instant from = to.minus(Duration.ofHours(1));
         SLOW_INSTANT.set(from);
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
         long id = json(operator.send("POST", "/api/jobs/slow-report/backfill",
                 "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}")).get("backfill").get("id").asLong();
         try {
@@ -185,7 +182,7 @@ class BackfillIT {
     void aCancelledBackfillFiresNoMoreInstants() throws Exception {
         Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         Instant from = to.minus(Duration.ofMinutes(40));
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
         long id = json(operator.send("POST", "/api/jobs/minutely-sync/backfill",
                 "{\"from\":\"" + from + "\",\"to\":\"" + to + "\"}")).get("backfill").get("id").asLong();
         await().atMost(Duration.ofSeconds(30)).until(() -> fired("minutely-sync", from, to) >= 3);
@@ -205,7 +202,7 @@ class BackfillIT {
 
     @Test
     void badRangesAreRefusedNamingTheField() throws Exception {
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
 
         HttpResponse<String> future = operator.send("POST", "/api/jobs/hourly-report/backfill",
                 "{\"from\":\"2026-01-01T00:00:00Z\",\"to\":\"2099-01-01T00:00:00Z\"}");
@@ -232,7 +229,7 @@ class BackfillIT {
         Instant from = to.minus(Duration.ofMinutes(6));
         List<String> keys = IntStream.range(0, 6).mapToObj(i -> IdempotencyKey.of("expiring-sync",
                 from.plus(Duration.ofMinutes(i)), "sync.expiring", null).value()).toList();
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
         Instant started = Instant.now();
 
         HttpResponse<String> backfill = operator.send("POST", "/api/jobs/expiring-sync/backfill",
@@ -245,7 +242,7 @@ class BackfillIT {
     @Test
     void anInstantReRunByAnOperatorIsPublishedUnexpiredItsExpiryCountedFromTheReRun() throws Exception {
         Instant instant = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(12));
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
         Instant started = Instant.now();
 
         HttpResponse<String> rerun = operator.send("POST", "/api/jobs/expiring-sync/instants/" + instant + "/run", null);

@@ -1,12 +1,12 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import dev.onebeat.scheduler.engine.fire.FireFilter;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.fire.FireRecord;
@@ -17,25 +17,21 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * {@code GET /api/jobs/{name}/fires} filtered by outcome, trigger kind and scheduled instant, over ledger
  * rows written here (Quartz does not run, so these are the only fires).
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=hourly", "onebeat.jobs[0].cron=0 * * * *", "onebeat.jobs[0].task=ops.hourly",
         "onebeat.jobs[1].name=other", "onebeat.jobs[1].cron=0 * * * *", "onebeat.jobs[1].task=ops.other"})
 class FireHistoryIT {
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     private ApiClient api;
 
@@ -45,14 +41,9 @@ class FireHistoryIT {
     @Autowired
     FireLedger ledger;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("viewer"));
+        api = server.as("viewer");
     }
 
     @BeforeEach

@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,9 +10,9 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -21,13 +21,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -35,21 +31,16 @@ import tools.jackson.databind.JsonNode;
  * re-run by an operator, once, with its own keys; an instant that committed, or that is not on the
  * schedule, is refused saying why.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+@WebIT
 class InstantRerunIT {
 
     static final AtomicBoolean FAILING = new AtomicBoolean(true);
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     @Autowired
     JdbcClient jdbc;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
 
     @TestConfiguration
     static class FailingJob {
@@ -71,7 +62,7 @@ class InstantRerunIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> givenUp().size() >= 1);
         Instant instant = givenUp().get(0);
         FAILING.set(false);
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
 
         HttpResponse<String> accepted = operator.send("POST", "/api/jobs/reports/instants/" + instant + "/run", null);
 
@@ -94,7 +85,7 @@ class InstantRerunIT {
 
     @Test
     void anInstantNotOnTheScheduleIsBadRequestNamingTheNearestOnes() throws Exception {
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
 
         HttpResponse<String> response = operator.send("POST", "/api/jobs/reports/instants/2027-01-01T00:00:01Z/run", null);
 
@@ -105,7 +96,7 @@ class InstantRerunIT {
 
     @Test
     void anInstantNotDueYetIsBadRequest() throws Exception {
-        HttpResponse<String> response = new ApiClient(port, SecurityTestUsers.basic("operator"))
+        HttpResponse<String> response = server.as("operator")
                 .send("POST", "/api/jobs/reports/instants/2099-01-01T00:00:00Z/run", null);
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -114,7 +105,7 @@ class InstantRerunIT {
 
     @Test
     void aViewerMayNotReRun() throws Exception {
-        HttpResponse<String> response = new ApiClient(port, SecurityTestUsers.basic("viewer"))
+        HttpResponse<String> response = server.as("viewer")
                 .send("POST", "/api/jobs/reports/instants/2027-01-01T00:00:00Z/run", null);
 
         assertThat(response.statusCode()).isEqualTo(403);
@@ -122,7 +113,7 @@ class InstantRerunIT {
 
     @Test
     void aTextThatIsNotAnInstantIsBadRequestNamingTheParameter() throws Exception {
-        HttpResponse<String> response = new ApiClient(port, SecurityTestUsers.basic("operator"))
+        HttpResponse<String> response = server.as("operator")
                 .send("POST", "/api/jobs/reports/instants/yesterday/run", null);
 
         assertThat(response.statusCode()).isEqualTo(400);

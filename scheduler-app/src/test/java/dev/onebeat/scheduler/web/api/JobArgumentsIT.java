@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,9 +10,9 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -22,13 +22,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -39,23 +35,18 @@ import tools.jackson.databind.node.ObjectNode;
  * job) or failing the fire (a job written in code), naming the size; an entity id past the old 255-character
  * column stored whole, one past 4096 characters failing the fire saying so.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.fire.max-arguments-size=64KB"})
 class JobArgumentsIT {
 
     private static final String LONG_ID = "x".repeat(300);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     @Autowired
     JdbcClient jdbc;
-
-    @DynamicPropertySource
-    static void users(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
 
     @TestConfiguration
     static class CodeJobs {
@@ -83,7 +74,7 @@ class JobArgumentsIT {
 
     @Test
     void placeholdersAreFilledFromTheInstantAndAReRunSendsTheSameArgumentsUnderTheSameKey() throws Exception {
-        ApiClient admin = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        ApiClient admin = server.as("admin");
         HttpResponse<String> created = admin.send("POST", "/api/jobs", """
                 {"name": "daily-export", "every": "2s", "zone": "Pacific/Auckland", "task": "exports.daily",
                  "queue": "exports", "args": ["{scheduled_date-1d}", "file-{scheduled_date}.csv", 7],
@@ -96,7 +87,7 @@ class JobArgumentsIT {
 
         assertThat(admin.send("POST", "/api/jobs/daily-export/pause", null).statusCode()).isEqualTo(200);
         Instant unfired = unfiredInstantAfterPause("daily-export");
-        ApiClient operator = new ApiClient(port, SecurityTestUsers.basic("operator"));
+        ApiClient operator = server.as("operator");
         Instant requested = Instant.now();
         HttpResponse<String> rerun = operator.send("POST", "/api/jobs/daily-export/instants/" + unfired + "/run", null);
         assertThat(rerun.statusCode()).as(rerun.body()).isEqualTo(202);
@@ -116,7 +107,7 @@ class JobArgumentsIT {
 
     @Test
     void anUnknownPlaceholderIsBadRequestNamingTheArgument() throws Exception {
-        HttpResponse<String> response = new ApiClient(port, SecurityTestUsers.basic("admin")).send("POST", "/api/jobs",
+        HttpResponse<String> response = server.as("admin").send("POST", "/api/jobs",
                 "{\"name\": \"typo\", \"every\": \"1h\", \"task\": \"t\", \"kwargs\": {\"day\": \"{scheduled_dat}\"}}");
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -125,7 +116,7 @@ class JobArgumentsIT {
 
     @Test
     void aRuntimeJobWithArgumentsOverTheBoundIsBadRequestNamingFieldAndSizeAndIsNotStored() throws Exception {
-        ApiClient admin = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        ApiClient admin = server.as("admin");
         HttpResponse<String> response = admin.send("POST", "/api/jobs",
                 "{\"name\": \"bulky\", \"every\": \"1h\", \"task\": \"t\", \"kwargs\": {\"blob\": \"" + "b".repeat(2_000_000)
                         + "\"}}");

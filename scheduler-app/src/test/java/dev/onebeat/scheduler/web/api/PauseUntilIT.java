@@ -1,13 +1,13 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -17,39 +17,30 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A pause with a reason and an end: shown in the API, no instant fired while it lasts, the instant at
  * its end fired, and the pause then cleared and audited as a resume by the system.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=ticker", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.tick",
         "onebeat.jobs[1].name=yearly", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.noop"})
 class PauseUntilIT {
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     @Autowired
     JdbcClient jdbc;
 
     private ApiClient api;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        api = server.as("admin");
     }
 
     @Test

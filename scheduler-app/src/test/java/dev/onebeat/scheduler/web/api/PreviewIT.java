@@ -1,22 +1,19 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,7 +23,7 @@ import tools.jackson.databind.JsonNode;
  * -04:00 becomes 01:00 -05:00, at 06:00Z). Quartz's own calendar lost the spring-forward fire and
  * only ever fired the second of two times; onebeat fires each as the job's policy says.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 class PreviewIT {
 
@@ -34,19 +31,14 @@ class PreviewIT {
     private static final String SPRING = "&from=2027-03-27T00:00:00Z";
     private static final String AUTUMN = "&from=2027-10-30T00:00:00Z";
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     private ApiClient api;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("viewer"));
+        api = server.as("viewer");
     }
 
     @Nested

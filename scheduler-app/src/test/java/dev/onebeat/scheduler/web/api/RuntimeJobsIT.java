@@ -1,15 +1,15 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.Schedule;
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -21,11 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Runtime jobs created, changed and deleted through the API, and jobs from configuration rescheduled and
  * put back on their defined schedule.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@WebIT(properties = {
         SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.configured",
         "onebeat.jobs[1].name=kept", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.kept",
@@ -45,8 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[6].gap=skip", "onebeat.jobs[6].task=ops.dst"})
 class RuntimeJobsIT {
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     private ApiClient api;
 
@@ -58,14 +54,9 @@ class RuntimeJobsIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
-
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        api = server.as("admin");
     }
 
     @Nested

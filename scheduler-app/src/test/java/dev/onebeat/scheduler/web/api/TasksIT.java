@@ -1,13 +1,13 @@
 package dev.onebeat.scheduler.web.api;
 
-import static dev.onebeat.scheduler.web.api.ApiClient.detail;
-import static dev.onebeat.scheduler.web.api.ApiClient.json;
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
-import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import dev.onebeat.scheduler.operate.admin.TaskAdmin;
 import dev.onebeat.scheduler.operate.monitor.MonitorCheck;
 import dev.onebeat.transport.testing.WebhookServer;
@@ -22,8 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -35,8 +33,7 @@ import tools.jackson.databind.JsonNode;
  * a runtime job with a 404 and a secret in its body; the ping's loopback address is allowed by
  * {@code onebeat.security.outbound.allowed-networks}.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
                 "onebeat.monitor.enabled=false", "onebeat.relay.poll-interval=100ms",
                 "onebeat.security.outbound.allowed-networks=127.0.0.0/8"})
 class TasksIT {
@@ -44,8 +41,8 @@ class TasksIT {
     private static final String SECRET = "INTERNAL-SECRET: db_password=hunter2";
     private static final WebhookServer SERVER = server();
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
 
     private ApiClient api;
 
@@ -57,7 +54,6 @@ class TasksIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
         registry.add("onebeat.relay.brokers.hooks.type", () -> "http");
         registry.add("onebeat.relay.brokers.hooks.url", () -> SERVER.baseUrl());
         registry.add("onebeat.relay.queues.hook-secret.transport", () -> "http");
@@ -72,7 +68,7 @@ class TasksIT {
 
     @BeforeEach
     void client() {
-        api = new ApiClient(port, SecurityTestUsers.basic("admin"));
+        api = server.as("admin");
     }
 
     @Test
@@ -127,7 +123,7 @@ class TasksIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> status(relayed).equals("failed") && jdbc.sql("""
                         SELECT count(*) FROM onebeat_task WHERE job_name = 'pinged-secret' AND status = 'failed'""")
                 .query(Long.class).single() > 0);
-        ApiClient viewer = new ApiClient(port, SecurityTestUsers.basic("viewer"));
+        ApiClient viewer = server.as("viewer");
         HttpResponse<String> listed = viewer.get("/api/tasks?status=failed");
         HttpResponse<String> page = viewer.get("/ui/tasks?status=failed");
 

@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WithTestUsers;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +21,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.mock.web.MockHttpSession;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
@@ -36,17 +35,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
 @AutoConfigureMockMvc
+@WithTestUsers
 class SecurityMatrixIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired
     MockMvc mvc;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
 
     @ParameterizedTest(name = "{0} {1} as {2}: {3}")
     @CsvSource(delimiter = '|', textBlock = """

@@ -3,55 +3,45 @@ package dev.onebeat.scheduler.web.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The console in a real browser (headless Chromium): sign in, the dashboard renders live figures; an
  * operator pauses, resumes and triggers a job and sees the new fire in its history; a bad cron is
  * answered next to its field. Screenshots are kept under {@code target/screenshots}.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = SchedulerTestDatabase.NO_DEMO)
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
+        "onebeat.jobs[0].name=browser-heartbeat", "onebeat.jobs[0].every=1s", "onebeat.jobs[0].task=ops.heartbeat",
+        // fires once a year: every fire in its history is one this test made
+        "onebeat.jobs[1].name=yearly-report", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].zone=Europe/Paris",
+        "onebeat.jobs[1].task=reports.yearly"})
 class ConsoleBrowserIT {
 
-    @LocalServerPort
-    int port;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-        Map.of("onebeat.jobs[0].name", "browser-heartbeat", "onebeat.jobs[0].every", "1s",
-                        "onebeat.jobs[0].task", "ops.heartbeat",
-                        // fires once a year: every fire in its history is one this test made
-                        "onebeat.jobs[1].name", "yearly-report", "onebeat.jobs[1].cron", "0 6 1 1 *",
-                        "onebeat.jobs[1].zone", "Europe/Paris", "onebeat.jobs[1].task", "reports.yearly")
-                .forEach((name, value) -> registry.add(name, () -> value));
-    }
+    @Autowired
+    ApiClient server;
 
     @Test
     void dashboardShowsTheLatestFiresInARealBrowser() throws Exception {
         try (Browser browser = new Browser()) {
             // the console asks for a sign-in first, then comes back to the page asked for
-            browser.driver().get("http://localhost:" + port + "/ui");
+            browser.driver().get(server.url("/ui"));
             assertThat(browser.driver().getCurrentUrl()).endsWith("/login");
             browser.driver().findElement(By.id("username")).sendKeys("viewer");
             browser.driver().findElement(By.id("password")).sendKeys(SecurityTestUsers.PASSWORD);
             browser.driver().findElement(By.cssSelector("button[type=submit]")).click();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                browser.driver().get("http://localhost:" + port + "/ui");
+                browser.driver().get(server.url("/ui"));
                 assertThat(browser.driver().findElement(By.tagName("h1")).getText()).isEqualTo("Dashboard");
                 assertThat(browser.driver().findElement(By.id("recent-fires")).getText()).contains("browser-heartbeat");
             });
@@ -136,6 +126,6 @@ class ConsoleBrowserIT {
     }
 
     private String url(String path) {
-        return "http://localhost:" + port + path;
+        return server.url(path);
     }
 }

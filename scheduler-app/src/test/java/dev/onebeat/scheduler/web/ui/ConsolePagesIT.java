@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WithTestUsers;
 import dev.onebeat.scheduler.operate.admin.JobDirectory;
 import dev.onebeat.scheduler.operate.admin.JobView;
 import java.sql.Timestamp;
@@ -21,8 +22,6 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.HttpHeaders;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
@@ -46,6 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[8].name=rerun-me", "onebeat.jobs[8].cron=0 14 1 1 *", "onebeat.jobs[8].task=ops.noop",
         "onebeat.jobs[9].name=pause-a-while", "onebeat.jobs[9].cron=0 15 1 1 *", "onebeat.jobs[9].task=ops.noop"})
 @AutoConfigureMockMvc
+@WithTestUsers
 class ConsolePagesIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -58,11 +58,6 @@ class ConsolePagesIT {
 
     @Autowired
     JobDirectory directory;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-    }
 
     @Test
     void jobsListSearchesByNameAndShowsTheNextFire() throws Exception {

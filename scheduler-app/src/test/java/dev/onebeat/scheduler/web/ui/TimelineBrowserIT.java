@@ -3,9 +3,10 @@ package dev.onebeat.scheduler.web.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.SchedulerIT;
+import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SecurityTestUsers;
+import dev.onebeat.scheduler.WebIT;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
@@ -13,43 +14,32 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The job page's timeline strip in a real browser (headless Chromium): an hour of a job's instants, one failed for
  * good, one missed, one skipped while paused and one late among on-time ones, each cell coloured and titled by what
  * became of it; the dashboard lists the job among those with misses. The screenshot of the job page is the README's.
  */
-@SchedulerIT(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {SchedulerTestDatabase.NO_DEMO,
-        SchedulerTestDatabase.QUARTZ_STOPPED, "onebeat.monitor.check-interval=1s"})
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
+        "onebeat.monitor.check-interval=1s",
+        "onebeat.jobs[0].name=" + TimelineBrowserIT.JOB, "onebeat.jobs[0].every=60s", "onebeat.jobs[0].task=billing.invoices"})
 class TimelineBrowserIT {
 
-    private static final String JOB = "hourly-invoices";
+    static final String JOB = "hourly-invoices";
     private static final Instant LAST = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(2));
     private static final Instant FAILED = LAST.minus(Duration.ofMinutes(20));
     private static final Instant MISSED = LAST.minus(Duration.ofMinutes(12));
 
-    @LocalServerPort
-    int port;
+    @Autowired
+    ApiClient server;
     @Autowired
     JdbcClient jdbc;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        SecurityTestUsers.register(registry);
-        Map.of("onebeat.jobs[0].name", JOB, "onebeat.jobs[0].every", "60s", "onebeat.jobs[0].task", "billing.invoices")
-                .forEach((name, value) -> registry.add(name, () -> value));
-    }
 
     @Test
     void theStripShowsAFailedAndAMissedInstantAsSuchAndTheDashboardListsTheJob() throws Exception {
@@ -130,6 +120,6 @@ class TimelineBrowserIT {
     }
 
     private String url(String path) {
-        return "http://localhost:" + port + path;
+        return server.url(path);
     }
 }
