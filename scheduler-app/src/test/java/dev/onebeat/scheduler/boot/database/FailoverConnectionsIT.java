@@ -10,6 +10,7 @@ import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.OnebeatApplication;
 import dev.onebeat.testsupport.PrivatePostgres;
 import io.micrometer.core.instrument.Counter;
@@ -33,6 +34,7 @@ import org.springframework.context.annotation.Bean;
  * frozen (SIGSTOP) behind a multi-host URL. Each measures the time from the standby's promotion to the first fire
  * committed on it, and asserts a bound loose enough for a loaded machine; the figures are printed.
  */
+@FaultInjection
 class FailoverConnectionsIT {
 
     static final String JOB = "failover-1s";

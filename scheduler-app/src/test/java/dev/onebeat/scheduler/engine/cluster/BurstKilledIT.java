@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * <p>Each claim statement sleeps a quarter of a second (a statement trigger in the test database), so
  * a burst lasts a couple of seconds and the kill lands in its middle.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class BurstKilledIT {
 

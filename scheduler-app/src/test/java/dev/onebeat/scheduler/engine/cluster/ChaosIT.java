@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.bench.ChaosFault;
 import dev.onebeat.scheduler.bench.ChaosOptions;
 import dev.onebeat.scheduler.bench.ChaosResult;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * again, PostgreSQL stopped and started again — then 30 s of calm. Every instant of the faults has an outcome, none
  * committed twice, no key in two outbox rows, every task published.
  */
+@FaultInjection
 class ChaosIT {
 
     private static final long SEED = 24;

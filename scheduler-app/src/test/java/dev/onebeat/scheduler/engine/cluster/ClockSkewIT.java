@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * timestamp file libfaketime reads again every second): +3 s, within {@code onebeat.cluster.max-clock-skew=4s}, then
  * +5 s, beyond it, then +3 s again. The job fires every second and fans out to 100 entities.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class ClockSkewIT {
 

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
@@ -24,6 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * and misfire to settle): what the instants API, the detector's events, the logs and the metrics say of the instants
  * of those seconds. A class of its own: its database must not carry the ledger of another fault into the next.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class DatabaseFaultsIT {
 

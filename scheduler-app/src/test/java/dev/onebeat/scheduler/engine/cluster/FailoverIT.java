@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PrivatePostgres;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@link #RESUME_BOUND} of the promotion, nothing is committed twice on the survivor, every task of the instants up to
  * the resumption is published once the relay has had a calm; at the end, every instant of the run has an outcome.
  */
+@FaultInjection
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailoverIT {

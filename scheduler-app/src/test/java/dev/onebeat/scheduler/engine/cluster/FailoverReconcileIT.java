@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.testsupport.TestDatabase;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * replicas notice the new server by themselves, give back the triggers their fire records on {@code p2} still hold,
  * and fire again, as recoveries under the same keys, the instants whose commits were lost with {@code p1}.
  */
+@FaultInjection
 class FailoverReconcileIT {
 
     private static final String DATABASE = "onebeat";

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.scheduler.engine.quartz.TimetableTrigger;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
@@ -23,6 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * trigger limited to its sessions), the test kills it there and, for the steps inside a database
  * transaction, ends its sessions as the server would once it saw the connection gone.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class KilledAtEveryStepIT {
 

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.testing.WebhookServer.Answer;
@@ -22,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * again. Each instant of the outage (fired late past its grace, or not at all) is reported missed once (one event, one webhook alert, accepted after a 503 under
  * the same key), and the first success after it is reported as the job's recovery.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class OutageAlertsIT {
 

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Three scheduler JVMs; the one in the middle of a fire (its transaction open, the job lock held) is
  * killed with SIGKILL. A survivor must re-run that very instant, once, after the lock expires.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class ReplicaKilledMidFireIT {
 

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Timestamp;
@@ -20,6 +21,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * SIGKILLed after arming the retry and before it is due, and a replica started afterwards makes the
  * attempt, for the same instant.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class RetryKilledIT {
 

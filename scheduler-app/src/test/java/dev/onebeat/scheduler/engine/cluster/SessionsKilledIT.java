@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Timestamp;
@@ -24,6 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * database is left alone, every instant of that minute ends with one outcome — committed, skipped with
  * its reason, or failed after its last attempt — none without a trace and none committed twice.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class SessionsKilledIT {
 

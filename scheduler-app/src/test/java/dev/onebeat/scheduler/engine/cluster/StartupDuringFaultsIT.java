@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.testsupport.TestDatabase;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in Quartz's row-lock retries (three, 1 s apart), which absorb it; with {@code dbRetryInterval=15000} it stayed
  * within the bound too, so this bounds the lateness of one drop without isolating that setting.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.testing.PrivateRabbit;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code pending}, retrying with backoff and recording why, and publishes every one once the broker
  * is back. The broker is a RabbitMQ node of the test's own, stopped with {@code rabbitmqctl stop}.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class BrokerOutageIT {
 

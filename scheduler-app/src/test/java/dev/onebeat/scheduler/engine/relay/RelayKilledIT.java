@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.testing.RabbitTestBroker;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * once its claims expire another relay publishes them again under the same Celery task id, and
  * counts them as republished; rows the dead relay had not claimed go out once.
  */
+@FaultInjection
 @ExtendWith(PostgresExtension.class)
 class RelayKilledIT {
 
