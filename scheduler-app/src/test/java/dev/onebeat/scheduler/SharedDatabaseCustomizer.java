@@ -3,6 +3,7 @@ package dev.onebeat.scheduler;
 import dev.onebeat.testsupport.SharedDatabases;
 import dev.onebeat.testsupport.TestDatabase;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.DisposableBean;
@@ -11,6 +12,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
@@ -36,6 +38,11 @@ final class SharedDatabaseCustomizer implements ContextCustomizer {
     public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration configuration) {
         TestDatabase database = SharedDatabases.create(firstClass);
         SchedulerTestDatabaseCustomizerFactory.addDatabase(context, database);
+        // Quartz keeps one JVM-wide registry of connection providers keyed by scheduler name: a context started
+        // later under the same name would replace this one's entry, and once that context closed, this cached
+        // context's job store would be handed a closed pool. A scheduler name of its own keeps the entry its own.
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("onebeat-shared-scheduler",
+                Map.of("spring.quartz.scheduler-name", "onebeat-shared-" + database.name())));
         context.addBeanFactoryPostProcessor(beanFactory -> dropAfterDataSources(beanFactory, new Lease(database)));
     }
 
