@@ -131,9 +131,8 @@ public class BatchFire {
                 batch.busy.add(job);
             }
         });
-        Map<String, Long> claimed = ledger.claimAll(lockedNames, scheduledAt, node, trigger);
-        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.containsKey(name)).toList(), scheduledAt, null,
-                1, trigger, node);
+        Map<String, Long> claimed = ledger.claimAll(lockedNames, request);
+        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.containsKey(name)).toList(), request);
         Connection connection = DataSourceUtils.getConnection(dataSource);
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {

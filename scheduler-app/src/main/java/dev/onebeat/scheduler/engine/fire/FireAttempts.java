@@ -77,11 +77,14 @@ public class FireAttempts implements DisposableBean {
     /**
      * Records a failed attempt and arms the next one, or gives the instant up.
      *
-     * @param run the run outside the schedule it belongs to, or null
-     * @param attempt the attempt that failed, from 1
+     * @param request the fire that failed: its instant, run, attempt (from 1), trigger and node
      */
-    public AfterFailure failed(PeriodicJob job, Instant scheduledAt, String run, int attempt, FireTrigger trigger,
-                               String node, Throwable error) {
+    public AfterFailure failed(PeriodicJob job, FireRequest request, Throwable error) {
+        Instant scheduledAt = request.scheduledAt();
+        String run = request.run();
+        int attempt = request.attempt();
+        FireTrigger trigger = request.trigger();
+        String node = request.node();
         Instant failedAt = clock.instant();
         int next = attempt + 1;
         Instant retryAt = null;
@@ -139,7 +142,7 @@ public class FireAttempts implements DisposableBean {
     }
 
     /** Records, in the caller's transaction, that these jobs' fires of the instant were duplicates. */
-    void duplicates(List<String> jobs, Instant scheduledAt, String run, int attempt, FireTrigger trigger, String node) {
+    void duplicates(List<String> jobs, FireRequest request) {
         if (jobs.isEmpty()) {
             return;
         }
@@ -148,8 +151,8 @@ public class FireAttempts implements DisposableBean {
                                                           trigger_kind, attempted_at)
                         SELECT u.job, ?, ?, ?, 'duplicate', ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
                         """)
-                .params(Timestamp.from(scheduledAt), FireRun.column(run), attempt, node, trigger.column(),
-                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                .params(Timestamp.from(request.scheduledAt()), FireRun.column(request.run()), request.attempt(), request.node(),
+                        request.trigger().column(), Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
                 .update();
     }
 

@@ -32,7 +32,8 @@ public class FireLedger {
      *
      * @return true if this transaction now owns the fire; false if it was fired before, or may have been
      */
-    boolean claim(String job, Instant scheduledAt, String run, String node, FireTrigger trigger, int attempt) {
+    boolean claim(String job, FireRequest request) {
+        Instant scheduledAt = request.scheduledAt();
         // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard while the row is kept
         Long id = jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
@@ -41,7 +42,8 @@ public class FireLedger {
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING id
                         """)
-                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), node, trigger.column(), attempt)
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(request.run()), request.node(),
+                        request.trigger().column(), request.attempt())
                 .query(Long.class).optional().orElse(null);
         if (id == null) {
             return false;
@@ -77,7 +79,8 @@ public class FireLedger {
      * @return the jobs this transaction now owns the fire of, with the id of their ledger row; the others were
      *         fired before
      */
-    Map<String, Long> claimAll(List<String> jobs, Instant scheduledAt, String node, FireTrigger trigger) {
+    Map<String, Long> claimAll(List<String> jobs, FireRequest request) {
+        Instant scheduledAt = request.scheduledAt();
         Map<String, Long> claimed = new LinkedHashMap<>();
         if (jobs.isEmpty()) {
             return claimed;
@@ -90,7 +93,7 @@ public class FireLedger {
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING job_name, id
                         """)
-                .params(Timestamp.from(scheduledAt), node, trigger.column(), jobs.toArray(String[]::new))
+                .params(Timestamp.from(scheduledAt), request.node(), request.trigger().column(), jobs.toArray(String[]::new))
                 .query(rs -> {
                     claimed.put(rs.getString(1), rs.getLong(2));
                 });

@@ -52,7 +52,7 @@ public class FirePath {
         Instant start = clock.instant();
         JobLocks.Acquired lock;
         try {
-            lock = locks.acquire(job, request.scheduledAt(), request.scheduled(), request.trigger(), request.node());
+            lock = locks.acquire(job, request);
         } catch (RuntimeException e) {
             // the lock table could not be read or written (the database away): a failed attempt, tried again
             return failed(job, request, start, e);
@@ -100,10 +100,8 @@ public class FirePath {
         DataSource dataSource = services.dataSource();
         Clock clock = services.clock();
         FireSession.allowIdle(dataSource, job.lockAtMostFor().plus(services.properties().lockWaitMargin()));
-        if (!services.ledger().claim(job.name(), request.scheduledAt(), request.run(), request.node(), request.trigger(),
-                request.attempt())) {
-            services.attempts().duplicates(List.of(job.name()), request.scheduledAt(), request.run(), request.attempt(),
-                    request.trigger(), request.node());
+        if (!services.ledger().claim(job.name(), request)) {
+            services.attempts().duplicates(List.of(job.name()), request);
             return new FireResult(job.name(), request.scheduledAt(), FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }

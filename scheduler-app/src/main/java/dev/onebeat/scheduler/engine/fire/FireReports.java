@@ -68,7 +68,6 @@ class FireReports {
     void failed(PeriodicJob job, FireResult result, FireRequest request) {
         metrics.record(result, request.trigger(), Duration.ZERO);
         databaseFailed(request.node(), result.error());
-        attempts.failed(job, result.scheduledAt(), request.run(), request.attempt(), request.trigger(), request.node(),
-                result.error());
+        attempts.failed(job, request.at(result.scheduledAt()), result.error());
     }
 }

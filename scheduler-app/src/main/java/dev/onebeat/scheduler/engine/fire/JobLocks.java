@@ -91,14 +91,15 @@ class JobLocks {
     /**
      * Takes the job's lock for a fire of {@code scheduledAt}, waiting for it as the overlap policy says.
      *
-     * @param scheduled whether this is the schedule's own fire of the instant (on time or after a misfire), to
-     *     which the overlap policy applies
-     * @param trigger why the fire happens, written into {@code locked_by} when it is not a scheduled one
-     * @param node this replica, written with the instant into {@code locked_by}
+     * @param request the fire: the overlap policy applies to the schedule's own fire of the instant (on time or
+     *     after a misfire); its trigger, when not a scheduled one, and its node are written with the instant into
+     *     {@code locked_by}
      */
-    Acquired acquire(PeriodicJob job, Instant scheduledAt, boolean scheduled, FireTrigger trigger, String node) {
+    Acquired acquire(PeriodicJob job, FireRequest request) {
+        Instant scheduledAt = request.scheduledAt();
+        boolean scheduled = request.scheduled();
         String name = name(job, scheduledAt);
-        String lockedBy = JobLockTable.lockedBy(node, scheduled, trigger, scheduledAt);
+        String lockedBy = JobLockTable.lockedBy(request.node(), scheduled, request.trigger(), scheduledAt);
         Optional<SimpleLock> lock = tryLock(name, job.lockAtMostFor());
         Optional<SimpleLock> waiting = Optional.empty();
         if (lock.isEmpty()) {

@@ -102,13 +102,16 @@ final class Ledger {
 
     String nodeExecuting() {
         // Quartz fires the trigger its lead before the instant, and the fire waits for the instant: only then is
-        // it inside its transaction, holding the job's lock
+        // it inside its transaction, holding the job's lock. Only a fire at most 600 ms into its instant counts:
+        // the slow job sleeps 1.5 s before its commit, so a kill sent now lands inside the fire even on a loaded
+        // machine, not after a commit the caller took for a fire still running
         List<String> holders = jdbc.sql("""
                         SELECT instance_name FROM qrtz_fired_triggers
                         WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'EXECUTING'
-                          AND sched_time + ? < extract(epoch FROM clock_timestamp()) * 1000
+                          AND extract(epoch FROM clock_timestamp()) * 1000 - sched_time BETWEEN ? AND ?
                         """)
-                .params(job, TimetableTrigger.LEAD.toMillis() + 100).query(String.class).list();
+                .params(job, TimetableTrigger.LEAD.toMillis() + 100, TimetableTrigger.LEAD.toMillis() + 600)
+                .query(String.class).list();
         return holders.isEmpty() ? null : holders.get(0);
     }
 
