@@ -3,7 +3,6 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.RunsAlone;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.time.Duration;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * exactly once, with its own key, and no fire is attempted twice. The large sizes belong to the
  * benchmark ({@code bench/fire.sh}); this is the smallest burst where batches run side by side.
  */
-@RunsAlone
 @ExtendWith(PostgresExtension.class)
 class BurstIT {
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.IdempotencyKey;
-import dev.onebeat.scheduler.RunsAlone;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import java.sql.Timestamp;
@@ -24,7 +23,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * of its minute, under each policy. The ledger must hold exactly the instants the README's rules give,
  * worked out here by hand as offsets from T, each with its own key; nothing else in the 30 s around T.
  */
-@RunsAlone
 @ExtendWith(PostgresExtension.class)
 class DaylightSavingFiresIT {
 

@@ -3,7 +3,6 @@ package dev.onebeat.scheduler.engine.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.onebeat.scheduler.RunsAlone;
 import dev.onebeat.testsupport.EmptyDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** Three scheduler JVMs on one database, a job every second fanning out to 100 entities. */
 // empty, not the migrated template: three replicas starting together must race to create the tables (SerializedLiquibase)
 @EmptyDatabase
-@RunsAlone
 @ExtendWith(PostgresExtension.class)
 class ThreeReplicasIT {
 
