@@ -151,8 +151,9 @@ public class FireAttempts implements DisposableBean {
                                                           trigger_kind, attempted_at)
                         SELECT u.job, ?, ?, ?, 'duplicate', ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
                         """)
-                .params(Timestamp.from(request.scheduledAt()), FireRun.column(request.run()), request.attempt(), request.node(),
-                        request.trigger().column(), Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                .params(Timestamp.from(request.scheduledAt()), FireRun.column(request.run()), request.attempt(),
+                        request.node(), request.trigger().column(), Timestamp.from(clock.instant()),
+                        jobs.toArray(String[]::new))
                 .update();
     }
 

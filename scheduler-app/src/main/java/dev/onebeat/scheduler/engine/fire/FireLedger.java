@@ -93,7 +93,8 @@ public class FireLedger {
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING job_name, id
                         """)
-                .params(Timestamp.from(scheduledAt), request.node(), request.trigger().column(), jobs.toArray(String[]::new))
+                .params(Timestamp.from(scheduledAt), request.node(), request.trigger().column(),
+                        jobs.toArray(String[]::new))
                 .query(rs -> {
                     claimed.put(rs.getString(1), rs.getLong(2));
                 });
