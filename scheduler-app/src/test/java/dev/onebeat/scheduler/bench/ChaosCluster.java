@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.engine.cluster.DatabaseFaults;
 import dev.onebeat.testsupport.PrivatePostgres;
+import dev.onebeat.testsupport.jvm.Faketime;
 import dev.onebeat.transport.testing.PrivateRedis;
 import java.io.IOException;
 import java.net.URI;
@@ -177,9 +178,9 @@ final class ChaosCluster implements AutoCloseable {
             replicas.launch(id, arguments);
             return;
         }
-        // the JVM reads CLOCK_MONOTONIC for its timers: faked, they stall; only the wall clock is meant to move
+        // only the wall clock is meant to move: the JVM's timers and timed waits keep the real pace
         replicas.launch(id, arguments, List.of("faketime", "-f", "+" + options.skew().toMillis() / 1000.0 + "s"),
-                Map.of("FAKETIME_DONT_FAKE_MONOTONIC", "1"));
+                Faketime.WALL_CLOCK_ONLY);
     }
 
     /** {@code kill -9} of the replica, launched again at once on the same instance id. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.Faketime;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,11 +33,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 @ExtendWith(PostgresExtension.class)
 class ClockSkewIT {
 
-    private static final Path FAKETIME = Path.of("/usr/bin/faketime");
-    private static final List<Path> LIBFAKETIME = List.of(
-            Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
-            Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
-            Path.of("/usr/lib/faketime/libfaketime.so.1"));
     private static final String[] ARGUMENTS = {"--onebeat.cluster.max-clock-skew=4s",
             "--onebeat.cluster.clock-check-interval=1s"};
     private static final Pattern SKEW_AT_START = Pattern.compile("database time minus replica time = (-?\\d+) ms");
@@ -45,8 +40,7 @@ class ClockSkewIT {
     @Test
     void aReplicaAheadFiresNothingEarlyDeclaresNoPeerDeadAndHoldsFiringWhileBeyondTheMaximum(TestDatabase database)
             throws Exception {
-        Path library = LIBFAKETIME.stream().filter(Files::isReadable).findFirst().orElse(null);
-        assumeTrue(Files.isExecutable(FAKETIME) && library != null,
+        assumeTrue(Faketime.installed(),
                 "libfaketime is not installed (Debian package faketime: /usr/bin/faketime and its library)");
         Ledger ledger = new Ledger(database.dataSource());
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
@@ -55,10 +49,7 @@ class ClockSkewIT {
             Path skew = replicas.logDir().resolve("skew");
             Files.writeString(skew, "+3s\n");
             replicas.start("replica-1", "fanout", ARGUMENTS);
-            replicas.start("skewed", "fanout", Map.of(), Map.of("LD_PRELOAD", library.toString(),
-                    "FAKETIME_TIMESTAMP_FILE", skew.toAbsolutePath().toString(), "FAKETIME_CACHE_DURATION", "1",
-                    // the JVM's timed waits run on the monotonic clock: faked, they misbehave
-                    "FAKETIME_DONT_FAKE_MONOTONIC", "1"), ARGUMENTS);
+            replicas.start("skewed", "fanout", Map.of(), Faketime.offsetFrom(skew), ARGUMENTS);
             // a loaded CI machine takes minutes to start two Spring Boot JVMs
             await().atMost(Duration.ofMinutes(15)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.clusterSize() == 2);
