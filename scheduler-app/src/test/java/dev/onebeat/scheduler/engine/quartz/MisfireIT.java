@@ -97,7 +97,11 @@ class MisfireIT {
 
     @Test
     void skipMissedFiresNothingOfTheOutageAndRecordsEachInstantSkipped() {
-        assertThat(committedBy("skip", "misfire")).isEmpty();
+        // Quartz works the misfire out when it next looks for triggers: normally before the next instant, and the
+        // misfire then stands for the outage's last instant, which skip-missed skips. On a loaded machine it may look
+        // after that instant, and the misfire stands for it: an instant after the outage, which fires.
+        assertThat(committedBy("skip", "misfire")).as("skip's fires for an instant of the outage")
+                .noneMatch(instant -> instant.isBefore(standbyUntil));
         assertThat(outage("skip")).allSatisfy(instant -> assertThat(outcome("skip", instant))
                 .isEqualTo("skipped: missed (misfire policy skip-missed)"));
     }
