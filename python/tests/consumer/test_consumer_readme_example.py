@@ -1,4 +1,4 @@
-"""The README's worked Celery example, run as written there: only its broker and database are swapped
+"""The worked Celery example of the Python consumers page (docs/python.md), run as written there: only its broker and database are swapped
 for an in-memory broker (tasks run eagerly, with the headers onebeat's Celery transport sets) and the
 test's database."""
 import re
@@ -8,14 +8,14 @@ import pytest
 
 from pgtest import REPO_ROOT, Database
 
-README = REPO_ROOT / "README.md"
+PAGE = REPO_ROOT / "docs" / "python.md"
 
 
 def readme_example() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### A worked example in Celery"):]
+    text = PAGE.read_text(encoding="utf-8")
+    section = text[text.index("## A worked example in Celery"):]
     match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "the README's Celery example"
+    assert match, "the Celery example of docs/python.md"
     return match.group(1)
 
 
@@ -26,7 +26,7 @@ def example(worker_db: Database) -> Dict[str, Any]:
     code = code.replace('broker="amqp://guest:guest@localhost//"', 'broker="memory://", set_as_current=False')
     code = code.replace('psycopg2.connect("dbname=shop")', "psycopg2.connect(DSN)")
     namespace: Dict[str, Any] = {"DSN": worker_db.dsn}
-    exec(compile(code, str(README), "exec"), namespace)
+    exec(compile(code, str(PAGE), "exec"), namespace)
     namespace["app"].conf.task_always_eager = True
     with worker_db.connect() as connection, connection.cursor() as cursor:
         cursor.execute("CREATE TABLE account (id BIGINT PRIMARY KEY, points BIGINT NOT NULL)")
