@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's first command: {@code java -jar scheduler-app.jar} with no configuration starts on the
- * embedded PostgreSQL with the demo jobs, and a restart keeps schedules and history. With no user
+ * embedded PostgreSQL with the demo jobs, the commands the README and the get-started page show next work as written,
+ * and a restart keeps schedules and history. With no user
  * configured, each start logs a new generated admin password once, and the API needs it.
  */
 class EmbeddedDefaultIT {
@@ -58,6 +59,11 @@ class EmbeddedDefaultIT {
             await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> body(httpPort, "/api/jobs/demo-customer-digest/fires", firstPassword)
                             .contains("\"taskCount\":5"));
+            // what the README and the get-started page tell a user to type next, as written there
+            for (String page : List.of("../README.md", "../docs/get-started.md")) {
+                List<String> commands = DocumentedCommands.bashBlockAfter(Path.of(page), "<http://localhost:8080/ui>");
+                DocumentedCommands.runAll(commands, httpPort, pgPort, firstPassword, workDir);
+            }
         } finally {
             stop(first);
         }
