@@ -3,7 +3,7 @@
 # due every second, every session of the database terminated every 0.3 s for 70 s, then 20 s calm;
 # prints the outcome of every instant of the faults from the instants API (committed, skipped by
 # reason, failed, missed and why, none), duplicate commits, and the replicas' failure counters and log
-# lines (README, "Outcomes under database faults"). About 3 minutes.
+# lines (docs/alerts.md, "Outcomes under database faults"). About 3 minutes.
 #
 #   bench/faults.sh
 #   bench/faults.sh --replicas=3 --faults=70s --calm=20s --kill-every=300ms

@@ -420,7 +420,7 @@ def repeated_time_note(sets: tuple, zone: str) -> Optional[str]:
     """What differs from celery beat when the zone's clocks go back, for a cron onebeat runs on elapsed time.
 
     onebeat's cron with every value in its minute or hour field ignores the overlap policy and fires
-    both occurrences of a repeated wall-clock time (the README's "Elapsed-time crons"); celery beat
+    both occurrences of a repeated wall-clock time (docs/schedules.md, "Elapsed-time crons"); celery beat
     fires a repeated time once, at its first occurrence (it waits for the wall clock to pass its
     last run again). Such a job gets, on each night the clocks go back, one extra run per matching
     time of the repeated stretch. Returns the note naming the first such night from

@@ -4,7 +4,7 @@ The Python twin of the Java kit's ``EffectOutbox``: a row in ``onebeat_effect`` 
 ``channel``, ``destination``, ``payload``; the rest keeps its defaults: ``status 'pending'``,
 ``attempts 0``, ``available_at now()``) written on the same transaction as the work, so the effect
 exists exactly when the work commits. The Java ``EffectSender`` claims it once committed and
-hands it to the delivery registered for its channel; with ``HttpEffectDelivery`` (the README's
+hands it to the delivery registered for its channel; with ``HttpEffectDelivery`` (docs/worker-kit.md's
 ``http`` channel) that is a ``POST`` of ``payload`` (``Content-Type: application/json``) to the URL
 in ``destination`` with ``Idempotency-Key: <idempotency_key>``; 2xx is sent, 5xx/429/timeouts are
 retried, other statuses dead at once.

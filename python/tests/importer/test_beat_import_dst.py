@@ -2,7 +2,7 @@
 
 celery beat is Celery's own ``crontab.is_due`` run the way beat runs it (sleeping what it answers,
 its clock in the app's zone as ``app.now()`` gives it) over Europe/Berlin's fall-back night, 25
-October 2026 (03:00+02:00 becomes 02:00+01:00 at 01:00Z). onebeat is the README's DST policy: a wall-clock
+October 2026 (03:00+02:00 becomes 02:00+01:00 at 01:00Z). onebeat is the DST policy of docs/schedules.md: a wall-clock
 time the cron matches fires at its first occurrence (``overlap=first``, the default), and at both when
 the cron has every value in its minute or hour field (an elapsed-time cron, which ignores the policy).
 """

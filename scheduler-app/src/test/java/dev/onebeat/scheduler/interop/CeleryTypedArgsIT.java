@@ -142,7 +142,7 @@ class CeleryTypedArgsIT {
         return texts;
     }
 
-    /** The database, as README's "Running against your PostgreSQL" gives it: environment variables. */
+    /** The database, as docs/postgresql.md gives it: environment variables. */
     private static Map<String, String> datasource(TestDatabase database) {
         return Map.of("SPRING_DATASOURCE_URL", database.jdbcUrl(), "SPRING_DATASOURCE_USERNAME", database.username(),
                 "SPRING_DATASOURCE_PASSWORD", database.password());

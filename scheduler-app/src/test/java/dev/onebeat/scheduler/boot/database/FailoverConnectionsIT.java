@@ -39,7 +39,7 @@ class FailoverConnectionsIT {
 
     static final String JOB = "failover-1s";
     static final String DATABASE = "onebeat";
-    /** The bound asserted; measured on an idle machine: see the printed figures and the README. */
+    /** The bound asserted; measured on an idle machine: see the printed figures and docs/postgresql.md. */
     static final Duration RESUME_BOUND = Duration.ofSeconds(30);
 
     @BeforeAll

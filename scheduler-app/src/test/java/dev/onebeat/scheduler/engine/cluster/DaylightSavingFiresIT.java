@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * A real scheduler JVM crossing a spring-forward and a fall-back: its zones ({@link ShiftedZones})
  * change their clocks by 20 s at an instant T about a minute ahead, and its jobs
  * ({@link DaylightSavingJobs}) fire every 5 s of wall-clock time from 10 s before the change to the end
- * of its minute, under each policy. The ledger must hold exactly the instants the README's rules give,
+ * of its minute, under each policy. The ledger must hold exactly the instants the rules of docs/schedules.md give,
  * worked out here by hand as offsets from T, each with its own key; nothing else in the 30 s around T.
  */
 @ExtendWith(PostgresExtension.class)

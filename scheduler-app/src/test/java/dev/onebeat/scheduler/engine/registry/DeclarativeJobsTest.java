@@ -334,7 +334,7 @@ class DeclarativeJobsTest {
             PeriodicJob job = DeclarativeJobs.from(new Binder(ConfigurationPropertySources.from(sources))
                     .bindOrCreate("onebeat", JobsProperties.class).jobs()).get(0).job();
 
-            // as the README says: a kwarg named with '_' or upper case needs YAML, the command line or the API
+            // as docs/jobs-in-configuration.md says: a kwarg named with '_' or upper case needs YAML, the command line or the API
             assertThat(((DeclarativeJob) job).task().kwargs()).isEqualTo(Map.of("count", 3, "max", Map.of("tries", 5)));
             PeriodicJob bracketed = RetryAndCatchUp.job(Map.of("onebeat.jobs[0].kwargs.[max_tries]", "5",
                     "onebeat.jobs[0].kwargs.[Mode]", "fast"));

@@ -24,7 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * The job page's timeline strip in a real browser (headless Chromium): an hour of a job's instants, one failed for
  * good, one missed, one skipped while paused and one late among on-time ones, each cell coloured and titled by what
- * became of it; the dashboard lists the job among those with misses. The screenshot of the job page is the README's.
+ * became of it; the dashboard lists the job among those with misses. The screenshot of the job page is the one in docs/.
  */
 @WebIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.monitor.check-interval=1s",
@@ -68,7 +68,7 @@ class TimelineBrowserIT {
             assertThat(cell(driver, LAST).getAttribute("data-outcome")).isEqualTo("on-time");
             assertThat(driver.findElement(By.cssSelector("#timeline .legend")).getText()).contains("failed 1")
                     .contains("missed 1");
-            // the README's picture: the top of the job page, its facts and the strip
+            // the picture in docs/: the top of the job page, its facts and the strip
             Path shot = browser.viewport("job-timeline", 1280, 820);
             assertThat(Files.size(shot)).isPositive();
 
