@@ -113,16 +113,13 @@ public class BatchFire {
 
     private Batch run(List<PeriodicJob> jobs, FireRequest request, Instant start) {
         Instant scheduledAt = request.scheduledAt();
-        FireTrigger trigger = request.trigger();
-        String node = request.node();
         Map<String, PeriodicJob> byName = new LinkedHashMap<>();
         jobs.stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(job -> byName.put(job.name(), job));
         Batch batch = new Batch();
         // the jobs run one after the other in this transaction, each within its lockAtMostFor
         FireSession.allowIdle(dataSource, byName.values().stream().map(PeriodicJob::lockAtMostFor)
                 .reduce(properties.lockWaitMargin(), Duration::plus));
-        Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()),
-                JobLockTable.lockedBy(node, trigger.scheduled(), trigger, scheduledAt)));
+        Set<String> locked = new HashSet<>(locks.lockAll(List.copyOf(byName.keySet()), JobLockTable.lockedBy(request)));
         List<String> lockedNames = new ArrayList<>();
         byName.forEach((name, job) -> {
             if (locked.contains(name)) {

@@ -94,12 +94,12 @@ public class JobLockTable {
     static final String SCHEDULED = "scheduled";
 
     /**
-     * @param scheduled whether the fire is the schedule's own fire of the instant
-     * @return the {@code locked_by} of a fire: {@code <node> <kind> <instant>}, the kind {@value #SCHEDULED} or,
-     *     for any other fire, its trigger kind
+     * @return the {@code locked_by} of a fire: {@code <node> <kind> <instant>}, the kind {@value #SCHEDULED} for the
+     *     schedule's own fire of the instant or, for any other fire, its trigger kind
      */
-    static String lockedBy(String node, boolean scheduled, FireTrigger trigger, Instant instant) {
-        return node + " " + (scheduled ? SCHEDULED : trigger.column()) + " " + instant;
+    static String lockedBy(FireRequest request) {
+        return request.node() + " " + (request.scheduled() ? SCHEDULED : request.trigger().column()) + " "
+                + request.scheduledAt();
     }
 
     /**

@@ -99,7 +99,7 @@ class JobLocks {
         Instant scheduledAt = request.scheduledAt();
         boolean scheduled = request.scheduled();
         String name = name(job, scheduledAt);
-        String lockedBy = JobLockTable.lockedBy(request.node(), scheduled, request.trigger(), scheduledAt);
+        String lockedBy = JobLockTable.lockedBy(request);
         Optional<SimpleLock> lock = tryLock(name, job.lockAtMostFor());
         Optional<SimpleLock> waiting = Optional.empty();
         if (lock.isEmpty()) {

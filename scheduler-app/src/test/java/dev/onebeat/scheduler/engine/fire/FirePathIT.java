@@ -395,8 +395,8 @@ class FirePathIT {
                         VALUES (?, timezone('utc', CURRENT_TIMESTAMP) + interval '2 seconds',
                                 timezone('utc', CURRENT_TIMESTAMP), ?)
                         """)
-                .params(JobLocks.PREFIX + job.name(), JobLockTable.lockedBy(DEAD_FAST_CLOCK_NODE, true,
-                        FireTrigger.SCHEDULED, first)).update();
+                .params(JobLocks.PREFIX + job.name(), JobLockTable.lockedBy(
+                        FireRequest.of(first, FireTrigger.SCHEDULED, DEAD_FAST_CLOCK_NODE))).update();
 
         FireResult next = firePath.fire(job, FireRequest.of(first.plusSeconds(60), FireTrigger.SCHEDULED, LIVE_NODE));
 
