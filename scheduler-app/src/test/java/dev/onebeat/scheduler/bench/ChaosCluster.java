@@ -179,8 +179,8 @@ final class ChaosCluster implements AutoCloseable {
             return;
         }
         // only the wall clock is meant to move: the JVM's timers and timed waits keep the real pace
-        replicas.launch(id, arguments, List.of("faketime", "-f", "+" + options.skew().toMillis() / 1000.0 + "s"),
-                Faketime.WALL_CLOCK_ONLY);
+        String offset = "+" + options.skew().toMillis() / 1000.0 + "s";
+        replicas.launch(id, arguments, List.of(Faketime.COMMAND.toString(), "-f", offset), Faketime.WALL_CLOCK_ONLY);
     }
 
     /** {@code kill -9} of the replica, launched again at once on the same instance id. */
