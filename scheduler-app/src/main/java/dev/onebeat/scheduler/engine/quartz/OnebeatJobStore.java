@@ -68,6 +68,11 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
         }
     }
 
+    /** @return time past a missed check-in before a replica is declared dead */
+    public long getFailureGraceMillis() {
+        return failureGraceMillis;
+    }
+
     /** @param failureGraceMillis time past a missed check-in before a replica is declared dead */
     public void setFailureGraceMillis(long failureGraceMillis) {
         if (failureGraceMillis < 0) {
