@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,11 +77,11 @@ class FailoverConnectionsIT {
 
                 for (int i = 0; i < 3; i++) {
                     assertThatThrownBy(() -> insertProbe(keeping)).as("without the eviction, write %d", i)
-                            .hasFieldOrPropertyWithValue("SQLState", ReadOnlyEviction.READ_ONLY);
+                            .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY);
                 }
                 assertThat(backendPid(keeping)).as("the same read-only session, handed out again").isEqualTo(keptSession);
                 assertThatThrownBy(() -> insertProbe(evicting))
-                        .hasFieldOrPropertyWithValue("SQLState", ReadOnlyEviction.READ_ONLY);
+                        .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY);
                 insertProbe(evicting);
 
                 Duration resumed = awaitFiresAfter(p2, before, promoted);
@@ -147,7 +148,8 @@ class FailoverConnectionsIT {
         pool.setUsername(PrivatePostgres.SUPERUSER);
         pool.setMaximumPoolSize(1);
         if (evictReadOnly) {
-            pool.setExceptionOverride(new ReadOnlyEviction(pool::getPoolName, () -> { }, () -> { }, System::nanoTime));
+            pool.setExceptionOverride(new PoolEviction(pool::getPoolName, Set.of(PoolEviction.Reason.READ_ONLY), () -> { },
+                    reason -> { }, System::nanoTime));
         }
         return pool;
     }
@@ -195,7 +197,7 @@ class FailoverConnectionsIT {
     }
 
     private static double evicted(ConfigurableApplicationContext replica) {
-        Counter counter = replica.getBean(MeterRegistry.class).find(ReadOnlyEviction.METRIC).tag("reason", "read-only")
+        Counter counter = replica.getBean(MeterRegistry.class).find(PoolEviction.METRIC).tag("reason", "read-only")
                 .counter();
         return counter == null ? 0 : counter.count();
     }
