@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -32,6 +33,17 @@ public record ConfigurationReference(String title, String intro, String prefix, 
      * @return the properties rendered
      */
     public int check(Path metadata, Path page, Path rendered) throws IOException {
+        return check(metadata, null, page, rendered);
+    }
+
+    /**
+     * As {@link #check(Path, Path, Path)}, and the fields of the records that map- and list-valued properties hold
+     * ({@code onebeat.relay.brokers.<name>.url}) rendered under their property's group, described from the records'
+     * {@code @param} Javadoc in {@code sources}; a field with none fails too.
+     *
+     * @param sources where the records' source is read, with the classes on this test's class path
+     */
+    public int check(Path metadata, RecordSources sources, Path page, Path rendered) throws IOException {
         if (!Files.isRegularFile(metadata)) {
             throw new AssertionError("no configuration metadata at " + metadata + " (mvn compile writes it)");
         }
@@ -47,7 +59,8 @@ public record ConfigurationReference(String title, String intro, String prefix, 
             throw new AssertionError("properties without a description (give the record component an @param line): "
                     + undescribed);
         }
-        String fresh = render(properties);
+        String fresh = render(properties, sources == null ? null
+                : new RecordFields(sources.roots(), sources.loader(), sources.packagePrefix()));
         Files.createDirectories(rendered.toAbsolutePath().getParent());
         Files.writeString(rendered, fresh, StandardCharsets.UTF_8);
         String current = Files.isRegularFile(page) ? Files.readString(page, StandardCharsets.UTF_8) : "";
@@ -69,7 +82,7 @@ public record ConfigurationReference(String title, String intro, String prefix, 
     }
 
     /** The page: the intro, then one table per group of properties ({@code onebeat.relay}, ...) with defaults. */
-    String render(List<JsonNode> properties) {
+    String render(List<JsonNode> properties, RecordFields records) throws IOException {
         Map<String, List<JsonNode>> byGroup = new TreeMap<>();
         for (JsonNode property : properties) {
             String[] parts = property.path("name").asString().split("\\.");
@@ -79,16 +92,52 @@ public record ConfigurationReference(String title, String intro, String prefix, 
                 .append("\n\nThis page is written by the build (`").append(test).append("`) from the configuration ")
                 .append("metadata; edit the `@param` Javadoc of the properties record instead.\n\n")
                 .append(properties.size()).append(" properties.\n");
-        byGroup.forEach((group, members) -> {
-            page.append("\n## `").append(group).append("`\n\n| property | default | description |\n|---|---|---|\n");
-            for (JsonNode property : members) {
-                page.append("| `").append(property.path("name").asString()).append("` | ")
+        for (Map.Entry<String, List<JsonNode>> group : byGroup.entrySet()) {
+            page.append("\n## `").append(group.getKey())
+                    .append("`\n\n| property | default | description |\n|---|---|---|\n");
+            List<String> elements = new ArrayList<>();
+            for (JsonNode property : group.getValue()) {
+                String name = property.path("name").asString();
+                page.append("| `").append(name).append("` | ")
                         .append(defaultValue(property)).append(" | ")
                         .append(cell(property.path("description").asString(""))).append(deprecation(property))
                         .append(" |\n");
+                if (records != null) {
+                    Optional<RecordFields.Element> element = records.element(property.path("type").asString(""), name);
+                    if (element.isPresent()) {
+                        elements.add(fieldsTable(records, name, element.get()));
+                    }
+                }
             }
-        });
+            elements.forEach(page::append);
+        }
         return page.toString();
+    }
+
+    /** The fields of one map value or list element, under a heading that names where they are written. */
+    private static String fieldsTable(RecordFields records, String property, RecordFields.Element element)
+            throws IOException {
+        String base = property + element.segment();
+        StringBuilder table = new StringBuilder("\n### `").append(base).append(".*`\n\n")
+                .append("Each ").append(element.segment().startsWith("[") ? "element of" : "value of").append(" `")
+                .append(property).append("`.\n\n| field | type | default | description |\n|---|---|---|---|\n");
+        for (RecordFields.Field field : records.fields(element.type(), "")) {
+            table.append("| `").append(field.path().substring(1)).append("` | `").append(field.type())
+                    .append("` | ").append(field.defaultValue() == null ? "" : field.defaultValue().isEmpty()
+                            ? "(empty)" : "`" + field.defaultValue() + "`")
+                    .append(" | ").append(cell(field.description())).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    /**
+     * Where the records that map- and list-valued properties hold are read from.
+     *
+     * @param roots source roots, such as {@code src/main/java}
+     * @param loader the class loader of the records
+     * @param packagePrefix only records of packages under this are followed
+     */
+    public record RecordSources(List<Path> roots, ClassLoader loader, String packagePrefix) {
     }
 
     private static String defaultValue(JsonNode property) {
