@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The two jars the build makes. {@code scheduler-app.jar}, the first run's, carries the embedded PostgreSQL
@@ -114,6 +116,34 @@ class PackagedJarsIT {
                 .directory(workDir)
                 .log(log)
                 .start();
+    }
+
+    /**
+     * The configuration metadata IDEs read to complete and explain {@code onebeat.*} in {@code application.yaml}
+     * ships in the jar, every property described; the same file {@code docs/configuration.md} is rendered from.
+     */
+    @Test
+    void theJarCarriesTheConfigurationMetadataWithEveryOnebeatPropertyDescribed() throws IOException {
+        JsonNode metadata;
+        try (JarFile file = new JarFile(FULL.toFile())) {
+            ZipEntry entry = file.getEntry("META-INF/spring-configuration-metadata.json");
+            assertThat(entry).as("the metadata in scheduler-app.jar").isNotNull();
+            try (InputStream in = file.getInputStream(entry)) {
+                metadata = JsonMapper.builder().build().readTree(in);
+            }
+        }
+        List<JsonNode> onebeat = new ArrayList<>();
+        metadata.path("properties").forEach(property -> {
+            if (property.path("name").asString().startsWith("onebeat.")) {
+                onebeat.add(property);
+            }
+        });
+        long defaults = onebeat.stream().filter(property -> property.hasNonNull("defaultValue")).count();
+        System.out.printf("configuration metadata in scheduler-app.jar: %d onebeat.* properties, all described, "
+                + "%d with a default%n", onebeat.size(), defaults);
+        assertThat(onebeat).hasSizeGreaterThan(60).allSatisfy(property -> assertThat(property.path("description")
+                .asString("")).as(property.path("name").asString()).isNotBlank());
+        assertThat(defaults).isGreaterThan(onebeat.size() / 2);
     }
 
     private static List<String> binariesIn(Path jar) throws IOException {
