@@ -15,8 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a task carries besides its names and key: its arguments, the delivery options the job set and,
- * for a fire an operator asked for, the moment its expiry counts from. The outbox stores it as
- * {@code {"args": [...], "kwargs": {...}, "delivery": {...}}} ({@link #toJson()}, {@link #fromJson(String)}):
+ * for a fire an operator asked for, the moment its expiry counts from, and the trace it continues. The outbox stores
+ * it as {@code {"args": [...], "kwargs": {...}, "delivery": {...}, "trace": {...}}} ({@link #toJson()},
+ * {@link #fromJson(String)}):
  * the one place that form is written and read, so every encoder gets the fields typed and no encoder
  * parses the row again. The arguments stay JSON text because each wire format reads numbers its own way
  * (Celery keeps decimals exact, the pickle formats read Python's {@code json.loads} types).
@@ -26,8 +27,10 @@ import tools.jackson.databind.json.JsonMapper;
  * @param delivery the job's delivery options, {@link DeliveryOptions#NONE} when it set none
  * @param expiresFrom when the task's {@code expires} (the job's or the route's) counts from, or {@code null} for
  *     the fire's scheduled instant; set for a fire an operator asked for (a re-run, a backfill, a "run now")
+ * @param trace the trace the task continues: the fire's in the outbox, the relay's publish span in a message
  */
-public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions delivery, Instant expiresFrom) {
+public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions delivery, Instant expiresFrom,
+                          TraceContext trace) {
 
     /** The {@code delivery} field that stores {@link #expiresFrom()}, ISO-8601. */
     public static final String EXPIRES_FROM = "expires_from";
@@ -38,6 +41,17 @@ public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions de
         requireShape("argsJson", argsJson, '[', "a JSON array");
         requireShape("kwargsJson", kwargsJson, '{', "a JSON object");
         Objects.requireNonNull(delivery, "delivery must not be null");
+        trace = trace == null ? TraceContext.NONE : trace;
+    }
+
+    /** A payload with no trace. */
+    public TaskPayload(String argsJson, String kwargsJson, DeliveryOptions delivery, Instant expiresFrom) {
+        this(argsJson, kwargsJson, delivery, expiresFrom, TraceContext.NONE);
+    }
+
+    /** @return this payload continuing {@code trace} */
+    public TaskPayload withTrace(TraceContext trace) {
+        return new TaskPayload(argsJson, kwargsJson, delivery, expiresFrom, trace);
     }
 
     /**
@@ -69,6 +83,9 @@ public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions de
         if (!delivery.isEmpty()) {
             json.append(",\"delivery\":").append(JSON.writeValueAsString(delivery));
         }
+        if (trace.present()) {
+            json.append(",\"trace\":").append(JSON.writeValueAsString(trace.fields()));
+        }
         return json.append('}').toString();
     }
 
@@ -87,6 +104,7 @@ public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions de
         String args = "[]";
         String kwargs = "{}";
         JsonNode delivery = null;
+        TraceContext trace = TraceContext.NONE;
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object: " + abbreviated(json));
@@ -99,6 +117,7 @@ public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions de
                     case "kwargs" -> kwargs = slice(json, parser, value, JsonToken.START_OBJECT, "{}", "kwargs",
                             "a JSON object");
                     case "delivery" -> delivery = parser.readValueAsTree();
+                    case "trace" -> trace = trace(parser.readValueAsTree());
                     default -> parser.skipChildren();
                 }
             }
@@ -106,12 +125,23 @@ public record TaskPayload(String argsJson, String kwargsJson, DeliveryOptions de
             throw new IllegalArgumentException("not JSON: " + abbreviated(json), e);
         }
         if (delivery == null || delivery.isNull()) {
-            return new TaskPayload(args, kwargs, DeliveryOptions.NONE, null);
+            return new TaskPayload(args, kwargs, DeliveryOptions.NONE, null, trace);
         }
         if (!delivery.isObject()) {
             throw new IllegalArgumentException("delivery: must be a JSON object, was " + abbreviated(delivery.toString()));
         }
-        return new TaskPayload(args, kwargs, delivery(delivery), expiresFrom(delivery));
+        return new TaskPayload(args, kwargs, delivery(delivery), expiresFrom(delivery), trace);
+    }
+
+    /** A stored trace; one that is not valid is dropped, never a reason to refuse the task. */
+    private static TraceContext trace(JsonNode trace) {
+        if (trace == null || !trace.isObject()) {
+            return TraceContext.NONE;
+        }
+        JsonNode parent = trace.get(TraceContext.TRACEPARENT);
+        JsonNode state = trace.get(TraceContext.TRACESTATE);
+        return TraceContext.lenient(parent == null || !parent.isString() ? null : parent.asString(),
+                state == null || !state.isString() ? null : state.asString());
     }
 
     /** The value's own text: the encoders read numbers as the row wrote them. */

@@ -69,6 +69,7 @@ public class AmqpJsonTransportProvider implements TransportProvider {
         headers.put(TaskJson.JOB_HEADER, task.jobName());
         headers.put(TaskJson.SCHEDULED_AT_HEADER, task.scheduledAt().toString());
         headers.put(TaskJson.KEY_HEADER, task.key().value());
+        headers.putAll(task.payload().trace().fields());
         return new AMQP.BasicProperties.Builder()
                 .messageId(task.key().value())
                 .contentType("application/json")

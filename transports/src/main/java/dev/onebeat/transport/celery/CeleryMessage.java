@@ -123,6 +123,8 @@ final class CeleryMessage {
             headers.put("expires", isoformat(expiresAt));
         }
         headers.putAll(delivery.headers());
+        // W3C trace context where a Celery task reads its headers (self.request.traceparent)
+        headers.putAll(task.payload().trace().fields());
         return new CeleryMessage(id, task.key().value(), task.queue(), Collections.unmodifiableMap(headers),
                 body(args, kwargs), delivery, expiresAt);
     }

@@ -1,6 +1,7 @@
 package dev.onebeat.transport.dramatiq;
 
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.transport.TraceContext;
 import dev.onebeat.transport.internal.pickle.JsonValues;
 import dev.onebeat.transport.internal.redis.RedisCommand;
 import java.nio.charset.StandardCharsets;
@@ -87,7 +88,14 @@ final class DramatiqEncoder {
      */
     public static DramatiqAmqpMessage amqp(String actor, String queue, IdempotencyKey key, Instant scheduledAt,
             String argsJson, String kwargsJson, Instant enqueuedAt) {
-        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, Map.of());
+        return amqp(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, TraceContext.NONE);
+    }
+
+    /** As the method above, with the trace the message continues in its options ({@code traceparent}). */
+    public static DramatiqAmqpMessage amqp(String actor, String queue, IdempotencyKey key, Instant scheduledAt,
+            String argsJson, String kwargsJson, Instant enqueuedAt, TraceContext trace) {
+        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt,
+                Map.copyOf(trace.fields()));
         return new DramatiqAmqpMessage(queue, body, PERSISTENT, queues(queue));
     }
 
@@ -122,11 +130,20 @@ final class DramatiqEncoder {
      */
     public static DramatiqRedisMessage redis(String namespace, String actor, String queue, IdempotencyKey key,
             Instant scheduledAt, String argsJson, String kwargsJson, Instant enqueuedAt, UUID redisMessageId) {
+        return redis(namespace, actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, redisMessageId,
+                TraceContext.NONE);
+    }
+
+    /** As the method above, with the trace the message continues in its options ({@code traceparent}). */
+    public static DramatiqRedisMessage redis(String namespace, String actor, String queue, IdempotencyKey key,
+            Instant scheduledAt, String argsJson, String kwargsJson, Instant enqueuedAt, UUID redisMessageId,
+            TraceContext trace) {
         requireText(namespace, "namespace");
         Objects.requireNonNull(redisMessageId, "redisMessageId must not be null");
         String rid = redisMessageId.toString();
-        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt,
-                Map.of("redis_message_id", rid));
+        Map<String, Object> brokerOptions = new LinkedHashMap<>(trace.fields());
+        brokerOptions.put("redis_message_id", rid);
+        byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, brokerOptions);
         String queueKey = namespace + ":" + queue;
         String messagesKey = queueKey + ".msgs";
         List<RedisCommand> commands = List.of(

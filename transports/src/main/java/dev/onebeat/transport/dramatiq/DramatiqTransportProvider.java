@@ -71,7 +71,8 @@ public class DramatiqTransportProvider implements TransportProvider {
                 TaskPayload payload = task.payload();
                 // Dramatiq draws the Redis message id afresh per enqueue; so does the relay
                 return DramatiqEncoder.redis(namespace, task.task(), task.queue(), task.key(), task.scheduledAt(),
-                        payload.argsJson(), payload.kwargsJson(), Instant.now(), UUID.randomUUID()).commands();
+                        payload.argsJson(), payload.kwargsJson(), Instant.now(), UUID.randomUUID(), payload.trace())
+                        .commands();
             });
         }
         AmqpClient amqp = context.shared(AmqpClient.class, () -> AmqpClient.open(route.broker()));
@@ -82,7 +83,7 @@ public class DramatiqTransportProvider implements TransportProvider {
             for (OutboundTask task : tasks) {
                 TaskPayload payload = task.payload();
                 DramatiqAmqpMessage message = DramatiqEncoder.amqp(task.task(), task.queue(), task.key(),
-                        task.scheduledAt(), payload.argsJson(), payload.kwargsJson(), now);
+                        task.scheduledAt(), payload.argsJson(), payload.kwargsJson(), now, payload.trace());
                 messages.add(new AmqpMessage("", message.routingKey(),
                         new AMQP.BasicProperties.Builder().deliveryMode(message.deliveryMode()).build(), message.body()));
             }

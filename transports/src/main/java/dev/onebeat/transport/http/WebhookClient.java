@@ -224,6 +224,7 @@ final class WebhookClient implements AutoCloseable {
                 .header(SCHEDULED_AT_HEADER, task.scheduledAt().toString())
                 .header(TASK_HEADER, task.task());
         headers.forEach(request::header);
+        task.payload().trace().fields().forEach(request::header);
         return request.POST(HttpRequest.BodyPublishers.ofByteArray(TaskJson.body(task))).build();
     }
 

@@ -2,7 +2,9 @@ package dev.onebeat.transport.kafka;
 
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TaskJson;
+import dev.onebeat.transport.TraceContext;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -26,11 +28,12 @@ final class KafkaRecords {
      */
     static ProducerRecord<byte[], byte[]> record(String topic, OutboundTask task) {
         String key = task.entityType() == null ? task.key().value() : task.entityType() + ":" + task.entityId();
-        List<Header> headers = List.of(
+        List<Header> headers = new ArrayList<>(List.of(
                 header(TaskJson.KEY_HEADER, task.key().value()),
                 header(TaskJson.JOB_HEADER, task.jobName()),
                 header(TaskJson.SCHEDULED_AT_HEADER, task.scheduledAt().toString()),
-                header(TaskJson.TASK_HEADER, task.task()));
+                header(TaskJson.TASK_HEADER, task.task())));
+        task.payload().trace().fields().forEach((name, value) -> headers.add(header(name, value)));
         return new ProducerRecord<>(topic, null, null, utf8(key), TaskJson.body(task), headers);
     }
 

@@ -1,6 +1,7 @@
 package dev.onebeat.transport.rq;
 
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.transport.TraceContext;
 import dev.onebeat.transport.internal.pickle.JsonValues;
 import dev.onebeat.transport.internal.pickle.PickleWriter;
 import dev.onebeat.transport.internal.pickle.PythonRepr;
@@ -61,6 +62,15 @@ final class RqEncoder {
      */
     public static RqJob encode(String function, String queue, IdempotencyKey key, Instant scheduledAt, String argsJson,
             String kwargsJson, Instant enqueuedAt) {
+        return encode(function, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt, TraceContext.NONE);
+    }
+
+    /**
+     * As {@link #encode(String, String, IdempotencyKey, Instant, String, String, Instant)}, with the trace the job
+     * continues in its {@code meta} ({@code job.meta["traceparent"]}).
+     */
+    public static RqJob encode(String function, String queue, IdempotencyKey key, Instant scheduledAt, String argsJson,
+            String kwargsJson, Instant enqueuedAt, TraceContext trace) {
         requireText(function, "function");
         requireText(queue, "queue");
         Objects.requireNonNull(key, "key must not be null");
@@ -83,16 +93,17 @@ final class RqEncoder {
         fields.put("description", utf8(description(function, args, kwargs)));
         fields.put("status", utf8("queued"));
         fields.put("timeout", utf8(DEFAULT_TIMEOUT));
-        fields.put("meta", PickleWriter.dumps(meta(key, scheduledAt)));
+        fields.put("meta", PickleWriter.dumps(meta(key, scheduledAt, trace)));
         EMPTY_FIELDS.forEach(name -> fields.put(name, new byte[0]));
 
         return new RqJob(id, jobKey, queueKey, fields, commands(id, jobKey, queueKey, fields));
     }
 
-    private static Map<String, Object> meta(IdempotencyKey key, Instant scheduledAt) {
+    private static Map<String, Object> meta(IdempotencyKey key, Instant scheduledAt, TraceContext trace) {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put(META_IDEMPOTENCY_KEY, key.value());
         meta.put(META_SCHEDULED_AT, scheduledAt.toString());
+        meta.putAll(trace.fields());
         return meta;
     }
 

@@ -33,7 +33,7 @@ public class RqTransportProvider implements TransportProvider {
         return tasks -> redis.execute(tasks, task -> {
             TaskPayload payload = task.payload();
             return RqEncoder.encode(task.task(), task.queue(), task.key(), task.scheduledAt(), payload.argsJson(),
-                    payload.kwargsJson(), Instant.now()).commands();
+                    payload.kwargsJson(), Instant.now(), payload.trace()).commands();
         });
     }
 }

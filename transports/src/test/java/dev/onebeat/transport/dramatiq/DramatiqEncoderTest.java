@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.transport.TraceContext;
 import dev.onebeat.transport.internal.redis.RedisCommand;
 import dev.onebeat.transport.testing.PythonInterpreter;
 import java.nio.charset.StandardCharsets;
@@ -158,5 +159,19 @@ class DramatiqEncoderTest {
                     "RPUSH dramatiq:default 6f9229c1-45c5-47ca-80d4-eb1f9a8d1e72",
                     "EXEC");
         }
+    }
+
+    @Test
+    void theTraceGoesInTheOptionsOnBothBrokers() {
+        String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        TraceContext trace = new TraceContext(parent, null);
+
+        String amqp = new String(DramatiqEncoder.amqp("add", "q", KEY, SCHEDULED_AT, "[]", "{}", ENQUEUED_AT, trace)
+                .body(), StandardCharsets.UTF_8);
+        String redis = new String(DramatiqEncoder.redis(DramatiqEncoder.DEFAULT_NAMESPACE, "add", "q", KEY,
+                SCHEDULED_AT, "[]", "{}", ENQUEUED_AT, RID, trace).body(), StandardCharsets.UTF_8);
+
+        assertThat(amqp).contains("\"options\":{" + OPTIONS + ",\"traceparent\":\"" + parent + "\"}");
+        assertThat(redis).contains(",\"traceparent\":\"" + parent + "\",\"redis_message_id\":\"" + RID + "\"}");
     }
 }

@@ -73,4 +73,17 @@ class KafkaRecordsTest {
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void aTracedTaskCarriesTraceparentAndTracestateHeaders() {
+        IdempotencyKey key = IdempotencyKey.of("j", SCHEDULED_AT, "t", null);
+        String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        OutboundTask task = new OutboundTask(key, "j", SCHEDULED_AT, "t", "q", null, null,
+                TaskPayload.of("[]", "{}").withTrace(new dev.onebeat.transport.TraceContext(parent, "v=1")), null);
+
+        ProducerRecord<byte[], byte[]> record = KafkaRecords.record("topic", task);
+
+        assertThat(record.headers().lastHeader("traceparent").value()).isEqualTo(utf8(parent));
+        assertThat(record.headers().lastHeader("tracestate").value()).isEqualTo(utf8("v=1"));
+    }
 }
