@@ -40,7 +40,7 @@ if any((q.get("arguments") or {}).get("x-queue-type") == "quorum" for q in _QUEU
 
 @app.task(bind=True, name="interop.record")
 def record(self, *args, **kwargs):
-    """Records its own run: the task id, name, arguments and onebeat's idempotency_key and scheduled_at headers."""
+    """Records its own run: the task id, name, arguments and onebeat's idempotency_key, scheduled_at and traceparent."""
     onebeat_interop_record.append({
         "id": self.request.id,
         "task": self.name,
@@ -48,6 +48,7 @@ def record(self, *args, **kwargs):
         "kwargs": kwargs,
         "idempotency_key": getattr(self.request, "idempotency_key", None),
         "scheduled_at": getattr(self.request, "scheduled_at", None),
+        "traceparent": getattr(self.request, "traceparent", None),
         "delivery_info": self.request.delivery_info,
     })
 

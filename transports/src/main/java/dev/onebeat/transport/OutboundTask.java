@@ -33,6 +33,11 @@ public record OutboundTask(IdempotencyKey key, String jobName, Instant scheduled
         }
     }
 
+    /** @return this task with another payload, such as one continuing the relay's publish span */
+    public OutboundTask withPayload(TaskPayload payload) {
+        return new OutboundTask(key, jobName, scheduledAt, task, queue, entityType, entityId, payload, notBefore);
+    }
+
     private static void requireText(String field, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(field + " must not be blank, was " + (value == null ? "null" : "'" + value + "'"));

@@ -76,7 +76,7 @@ final class DispatchSteps {
             JsonValues.requireJson("args", request.args());
             JsonValues.requireJson("kwargs", request.kwargs());
             IdempotencyKey key = IdempotencyKey.of(job, scheduledAt, request.task(), request.entity());
-            tasks.add(OutboxTask.of(key, request, null, json, Long.MAX_VALUE));
+            tasks.add(OutboxTask.of(key, request, null, json, Long.MAX_VALUE, null, null));
         }
         return tasks;
     }

@@ -55,6 +55,11 @@ abstract class CeleryInteropCase extends WorkerInteropBase {
         });
     }
 
+    /** @return the worker of the class */
+    PythonWorker worker() {
+        return worker;
+    }
+
     @AfterAll
     void stopWorkerAndRemoveQueue() throws Exception {
         close(worker, broker.resource);

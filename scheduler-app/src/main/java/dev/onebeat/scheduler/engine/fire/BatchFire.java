@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.fire;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
+import dev.onebeat.scheduler.engine.trace.SpanHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -97,8 +99,16 @@ public class BatchFire {
         }
         Instant start = clock.instant();
         Batch batch;
-        try {
-            batch = services.transactions().execute(status -> run(jobs, request, start));
+        // one span for the batch's transaction, current in it: every task of its jobs continues its trace
+        try (SpanHandle span = services.traces().batch(jobs.size(), scheduledAt,
+                request.trigger().name().toLowerCase(Locale.ROOT), node)) {
+            try {
+                batch = services.transactions().execute(status -> run(jobs, request, start));
+            } catch (RuntimeException e) {
+                span.outcome("rolled-back", e);
+                throw e;
+            }
+            span.outcome(batch.failed.isEmpty() ? "committed" : "partly-failed", null);
         } catch (RuntimeException e) {
             reports.databaseFailed(node, e);
             log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} node={} jobs={} error={}",

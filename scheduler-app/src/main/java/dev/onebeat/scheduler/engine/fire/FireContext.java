@@ -8,6 +8,7 @@ import dev.onebeat.scheduler.engine.outbox.JsonValues;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import dev.onebeat.scheduler.engine.outbox.TaskArguments;
+import dev.onebeat.scheduler.engine.trace.W3cContext;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ final class FireContext implements JobContext {
     private final Instant scheduledAt;
     private final String run;
     private final Instant expiresFrom;
+    private final W3cContext trace;
     private final Connection connection;
     private final OutboxWriter outbox;
     private final JsonMapper json;
@@ -47,10 +49,12 @@ final class FireContext implements JobContext {
      * @param request the fire: its instant and its run ({@link FireRun}) make the tasks' keys
      * @param expiresFrom when the expiry of the fire's tasks counts from, if not from the instant: the moment
      *     a fire an operator asked for runs ({@link FireTrigger#expiresFromFire}); null for the instant
+     * @param trace the fire's span, which its tasks' trace continues; {@link W3cContext#NONE} when tracing is off
      * @param maxArgumentBytes the most a task's payload may take as JSON ({@link TaskArguments})
      */
-    FireContext(String job, FireRequest request, Instant expiresFrom, Connection connection,
+    FireContext(String job, FireRequest request, Instant expiresFrom, W3cContext trace, Connection connection,
                 OutboxWriter outbox, JsonMapper json, int batchSize, long maxArgumentBytes, Runnable beforeFirstWrite) {
+        this.trace = trace;
         this.maxArgumentBytes = maxArgumentBytes;
         this.run = request.run();
         this.expiresFrom = expiresFrom;
@@ -101,7 +105,8 @@ final class FireContext implements JobContext {
         }
         OutboxTask task;
         try {
-            task = OutboxTask.of(key, request, expiresFrom, json, maxArgumentBytes);
+            task = OutboxTask.of(key, request, expiresFrom, json, maxArgumentBytes, trace.traceparent(),
+                    trace.tracestate());
         } catch (IllegalArgumentException e) {
             // not dispatched: a job that catches this and goes on keeps a consistent count
             dispatched--;

@@ -2,10 +2,12 @@ package dev.onebeat.scheduler.engine.fire;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
+import dev.onebeat.scheduler.engine.trace.SpanHandle;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
@@ -45,6 +47,15 @@ public class FirePath {
      * @return what happened; failures are logged and returned, never thrown
      */
     public FireResult fire(PeriodicJob job, FireRequest request) {
+        try (SpanHandle span = services.traces().fire(job.name(), request.scheduledAt(),
+                request.trigger().name().toLowerCase(Locale.ROOT), request.node())) {
+            FireResult result = fireInSpan(job, request);
+            span.outcome(result.outcome().name().toLowerCase(Locale.ROOT), result.error());
+            return result;
+        }
+    }
+
+    private FireResult fireInSpan(PeriodicJob job, FireRequest request) {
         Clock clock = services.clock();
         if (!services.databaseClock().awaitReached(request.scheduledAt())) {
             return failed(job, request, clock.instant(), aheadOfDatabase(request.scheduledAt()));

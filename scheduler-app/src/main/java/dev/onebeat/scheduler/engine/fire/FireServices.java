@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.fire;
 import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
+import dev.onebeat.scheduler.engine.trace.Traces;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,11 +27,13 @@ import tools.jackson.databind.json.JsonMapper;
  * @param arguments the bound on a task's arguments
  * @param attempts records duplicate and skipped attempts
  * @param databaseClock the cluster's clock, before whose instant no fire begins
+ * @param traces the fire's span and the trace its tasks carry
  */
 @Component
 record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions, DataSource dataSource,
                     JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
-                    TaskArgumentsProperties arguments, FireAttempts attempts, DatabaseClock databaseClock) {
+                    TaskArgumentsProperties arguments, FireAttempts attempts, DatabaseClock databaseClock,
+                    Traces traces) {
 
     /**
      * @param job the job fired
@@ -42,7 +45,8 @@ record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate 
     FireContext context(String job, FireRequest request, Connection connection, Runnable beforeFirstWrite) {
         // a fire an operator asked for counts its tasks' expiry from now, not from its instant
         Instant expiresFrom = request.expiresFromFire() ? clock.instant() : null;
-        return new FireContext(job, request, expiresFrom, connection, outbox, json, properties.batchSize(),
-                arguments.maxBytes(), beforeFirstWrite);
+        // the fire's span is current: its tasks continue its trace, on whichever replica publishes them
+        return new FireContext(job, request, expiresFrom, traces.current(), connection, outbox, json,
+                properties.batchSize(), arguments.maxBytes(), beforeFirstWrite);
     }
 }

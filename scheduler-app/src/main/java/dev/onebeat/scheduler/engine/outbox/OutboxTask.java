@@ -4,6 +4,7 @@ import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.transport.TaskPayload;
+import dev.onebeat.transport.TraceContext;
 import java.time.Instant;
 import java.util.Objects;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,13 +39,16 @@ public record OutboxTask(IdempotencyKey key, String task, String queue, Entity e
      * @param expiresFrom when the task's expiry counts from, if not from the fire's scheduled instant; or null
      * @param json writes the arguments
      * @param maxArgumentBytes the most the payload may take as JSON ({@link TaskArguments})
+     * @param traceparent the W3C context of the fire's span, which the task's trace continues; or null
+     * @param tracestate its W3C tracestate, or null
      * @return the task
      * @throws IllegalArgumentException naming the task and both sizes when the payload is over the bound
      */
     public static OutboxTask of(IdempotencyKey key, TaskRequest request, Instant expiresFrom, JsonMapper json,
-                                long maxArgumentBytes) {
+                                long maxArgumentBytes, String traceparent, String tracestate) {
         TaskPayload payload = new TaskPayload(json.writeValueAsString(request.args()),
-                json.writeValueAsString(request.kwargs()), request.delivery(), expiresFrom);
+                json.writeValueAsString(request.kwargs()), request.delivery(), expiresFrom,
+                TraceContext.lenient(traceparent, tracestate));
         TaskArguments.requireWithin(payload, request.task(), maxArgumentBytes);
         return new OutboxTask(key, request.task(), request.queue(), request.entity(), payload, request.notBefore());
     }

@@ -5,6 +5,7 @@ import dev.onebeat.scheduler.engine.fire.FireListener;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
+import dev.onebeat.scheduler.engine.trace.Traces;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +50,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     private final int concurrency;
     private final OutboxGauges gauges;
     private final Clock clock;
+    private final Traces traces;
 
     private final List<RelayLoop> loops = new ArrayList<>();
     /** The loops a committed fire wakes: not those of onebeat's own alert queue, which no fire writes to. */
@@ -66,9 +68,11 @@ public final class Relay implements SmartLifecycle, FireListener {
      * @param gauges the pending-task gauges, registered at start
      * @param hook called between publish and marks (tests); {@link RelayHook#NONE} otherwise
      * @param clock for health's instants, publish durations and the drain's deadline
+     * @param traces each publish's span, continuing its task's fire
      */
     Relay(QueueRoutes routes, DataSource dataSource, String node, RelayProperties properties, RelayMetrics metrics,
-          OutboxGauges gauges, RelayHook hook, Clock clock) {
+          OutboxGauges gauges, RelayHook hook, Clock clock, Traces traces) {
+        this.traces = traces;
         this.routes = routes;
         this.dataSource = dataSource;
         this.node = node;
@@ -91,7 +95,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         } catch (RuntimeException e) {
             log.warn("outbox gauges not registered yet: {}", e.toString());
         }
-        relayNode = new RelayNode(routes, dataSource, node, settings, metrics, hook, clock);
+        relayNode = new RelayNode(routes, dataSource, node, settings, metrics, hook, clock, traces);
         running = true;
         if (!enabled) {
             log.info("relay disabled on this replica (onebeat.relay.enabled=false)");

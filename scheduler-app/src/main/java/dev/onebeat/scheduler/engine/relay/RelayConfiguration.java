@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.relay;
 
 import dev.onebeat.scheduler.engine.registry.JobsProperties;
+import dev.onebeat.scheduler.engine.trace.Traces;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.TransportProviders;
 import io.micrometer.core.instrument.Gauge;
@@ -68,10 +69,11 @@ class RelayConfiguration {
 
     @Bean
     Relay relay(QueueRoutes routes, DataSource dataSource, RelayProperties properties, RelayMetrics metrics,
-                JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook, Clock clock) {
+                JdbcTemplate jdbc, MeterRegistry registry, ObjectProvider<RelayHook> hook, Clock clock,
+                Traces traces) {
         OutboxGauges gauges = new OutboxGauges(jdbc, registry, properties.gaugeInterval());
         Relay relay = new Relay(routes, dataSource, nodeName(), properties, metrics, gauges,
-                hook.getIfAvailable(() -> RelayHook.NONE), clock);
+                hook.getIfAvailable(() -> RelayHook.NONE), clock, traces);
         Gauge.builder("onebeat.relay.publishing.overdue", relay,
                         r -> r.overdue().stream().mapToInt(RelayLoopHealth.Overdue::tasks).sum())
                 .description("Claims held by this replica's publishes past their deadline (or claim lease)")

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.relay;
 
+import dev.onebeat.scheduler.engine.trace.Traces;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
@@ -27,6 +28,12 @@ final class RelayNode implements AutoCloseable {
      */
     RelayNode(QueueRoutes routes, DataSource dataSource, String node, RelaySettings settings, RelayMetrics metrics,
               RelayHook hook, Clock clock) {
+        this(routes, dataSource, node, settings, metrics, hook, clock, Traces.OFF);
+    }
+
+    /** @param traces each publish's span, continuing its task's fire */
+    RelayNode(QueueRoutes routes, DataSource dataSource, String node, RelaySettings settings, RelayMetrics metrics,
+              RelayHook hook, Clock clock, Traces traces) {
         this.node = node;
         this.settings = settings;
         this.metrics = metrics;
@@ -35,7 +42,7 @@ final class RelayNode implements AutoCloseable {
         this.outbox = new RelayRepository(dataSource, node, settings.claimLease());
         this.transports = new RelayTransports(routes, node, metrics);
         this.renewal = new ClaimRenewal(outbox, node, settings.claimLease(), clock);
-        this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock);
+        this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock, traces);
     }
 
     /** @return a new loop relaying {@code queues}, all routed to {@code broker}; not started */

@@ -1,8 +1,12 @@
 package dev.onebeat.scheduler.engine.relay;
 
+import dev.onebeat.scheduler.engine.trace.SpanHandle;
+import dev.onebeat.scheduler.engine.trace.Traces;
+import dev.onebeat.scheduler.engine.trace.W3cContext;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.TraceContext;
 import dev.onebeat.transport.Transport;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +34,10 @@ final class RelayPublisher {
     private final ClaimRenewal renewal;
     private final Duration claimLease;
     private final Clock clock;
+    private final Traces traces;
 
-    RelayPublisher(RelayTransports transports, ClaimRenewal renewal, Duration claimLease, Clock clock) {
+    RelayPublisher(RelayTransports transports, ClaimRenewal renewal, Duration claimLease, Clock clock, Traces traces) {
+        this.traces = traces;
         this.transports = transports;
         this.renewal = renewal;
         this.claimLease = claimLease;
@@ -88,8 +95,19 @@ final class RelayPublisher {
 
     private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks, boolean failing, ClaimRenewal.Held held) {
         List<OutboundTask> outbound = new ArrayList<>(tasks.size());
-        for (ClaimedTask task : tasks) {
-            outbound.add(task.task());
+        List<SpanHandle> spans = traces.on() ? new ArrayList<>(tasks.size()) : List.of();
+        for (ClaimedTask claimed : tasks) {
+            OutboundTask task = claimed.task();
+            if (traces.on()) {
+                // the publish continues the fire's trace, stored with the row; the message carries the publish's
+                SpanHandle span = traces.publish(task.payload().trace().traceparent(), task.task(), task.queue(),
+                        route.transport(), task.key().value());
+                spans.add(span);
+                W3cContext context = span.context();
+                task = task.withPayload(task.payload().withTrace(TraceContext.lenient(context.traceparent(),
+                        task.payload().trace().tracestate())));
+            }
+            outbound.add(task);
         }
         try {
             Transport transport = transports.transport(route);
@@ -99,8 +117,14 @@ final class RelayPublisher {
                 throw new IllegalStateException("transport " + route.transport() + " returned "
                         + (outcomes == null ? "null" : outcomes.size() + " outcomes") + " for " + tasks.size() + " tasks");
             }
+            for (int i = 0; i < spans.size(); i++) {
+                Delivery outcome = outcomes.get(i);
+                spans.get(i).outcome(outcome.status().name().toLowerCase(Locale.ROOT), outcome.error() == null ? null
+                        : new IllegalStateException(outcome.error())).close();
+            }
             return outcomes;
         } catch (Exception e) {
+            spans.forEach(span -> span.outcome("retry", e).close());
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }

@@ -24,7 +24,8 @@ class OutboxTaskTest {
         TaskRequest request = TaskRequest.builder("billing.close").queue("invoices").args(42, "eu")
                 .kwargs(Map.of("late", true)).expires(Duration.ofMinutes(5)).build();
 
-        OutboxTask task = OutboxTask.of(key(request), request, FIRED, JSON, TaskArguments.DEFAULT_MAX_BYTES);
+        OutboxTask task = OutboxTask.of(key(request), request, FIRED, JSON, TaskArguments.DEFAULT_MAX_BYTES, null,
+                null);
 
         assertThat(task.payload()).isEqualTo(new TaskPayload("[42,\"eu\"]", "{\"late\":true}", request.delivery(),
                 FIRED));
@@ -37,7 +38,7 @@ class OutboxTaskTest {
         TaskRequest request = TaskRequest.builder("reports.build").args("x".repeat(2000)).build();
 
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> OutboxTask.of(key(request), request, null, JSON, 1024))
+                .isThrownBy(() -> OutboxTask.of(key(request), request, null, JSON, 1024, null, null))
                 .withMessage("args/kwargs: task 'reports.build' has arguments of 2025 bytes (2.0 KiB) as JSON, more than "
                         + "onebeat.fire.max-arguments-size allows (1024 bytes (1.0 KiB))");
     }
@@ -49,7 +50,7 @@ class OutboxTaskTest {
                 .build();
 
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> OutboxTask.of(key(request), request, null, JSON, 1024))
+                .isThrownBy(() -> OutboxTask.of(key(request), request, null, JSON, 1024, null, null))
                 .withMessageStartingWith("args/kwargs: task 'reports.build' has arguments of 1061 bytes");
     }
 

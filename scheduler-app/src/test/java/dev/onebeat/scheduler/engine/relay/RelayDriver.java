@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.relay;
 
+import dev.onebeat.scheduler.engine.trace.Traces;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -65,7 +66,7 @@ public final class RelayDriver implements AutoCloseable {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         return new Relay(routes, dataSource, node, properties, new RelayMetrics(registry),
                 new OutboxGauges(new JdbcTemplate(dataSource), registry, properties.gaugeInterval()), RelayHook.NONE,
-                Clock.systemUTC());
+                Clock.systemUTC(), Traces.OFF);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.relay;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.onebeat.scheduler.engine.trace.Traces;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
@@ -58,7 +59,8 @@ final class TestRelay implements AutoCloseable {
         HikariDataSource pool = OutboxTable.pool(database, node);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Relay relay = new Relay(routes, pool, node, properties, new RelayMetrics(meters),
-                new OutboxGauges(new JdbcTemplate(pool), meters, properties.gaugeInterval()), hook, Clock.systemUTC());
+                new OutboxGauges(new JdbcTemplate(pool), meters, properties.gaugeInterval()), hook, Clock.systemUTC(),
+                Traces.OFF);
         relay.start();
         return new TestRelay(relay, pool, meters);
     }
