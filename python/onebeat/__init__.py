@@ -5,6 +5,7 @@ sharing ``onebeat_processed``, ``onebeat_effect`` and ``onebeat_throttle`` (and 
 keys and the metric names) with Java consumers:
 
 * :func:`key`, :func:`scheduled_at`: what onebeat put in the Celery / RQ / Dramatiq / arq message;
+* :func:`trace_context`, :func:`trace_id`, :class:`consumer_span`: the trace from the fire to this task;
 * :func:`process_once` (context manager) and :func:`once` (decorator): the journal insert and the
   handler's work in one transaction;
 * :func:`record_effect`: an e-mail / push / HTTP call recorded in that transaction, sent by the
@@ -19,7 +20,7 @@ call needs it.
 from . import metrics
 from .effects import record_effect
 from .journal import MissingKeyError, Processing, once, process_once, step_key
-from .messages import current_message, key, parse_instant, scheduled_at
+from .messages import consumer_span, current_message, key, parse_instant, scheduled_at, trace_context, trace_id
 from .redis_filter import NO_FILTER, DuplicateFilter, RedisDuplicateFilter
 from .throttle import throttle
 
@@ -31,6 +32,7 @@ __all__ = [
     "NO_FILTER",
     "Processing",
     "RedisDuplicateFilter",
+    "consumer_span",
     "current_message",
     "key",
     "metrics",
@@ -41,4 +43,6 @@ __all__ = [
     "scheduled_at",
     "step_key",
     "throttle",
+    "trace_context",
+    "trace_id",
 ]

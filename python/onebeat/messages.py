@@ -276,3 +276,104 @@ def current_message() -> Any:
         except Exception:
             pass
     return None
+
+
+TRACEPARENT_FIELD = "traceparent"
+TRACESTATE_FIELD = "tracestate"
+_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
+
+
+def trace_context(source: Any = None) -> Optional[dict]:
+    """The W3C trace context onebeat sent with a message, as a carrier for OpenTelemetry, or None.
+
+    With tracing on (``management.tracing.export.enabled``), every message carries the relay's publish span,
+    a child of the span of the fire that dispatched the task: Celery in its headers (``self.request.traceparent``),
+    RQ in ``job.meta``, Dramatiq in ``message.options``, Kafka / AMQP / HTTP in their headers, the in-database
+    queue in the payload's ``trace``. arq has no place for it.
+
+    :param source: as for :func:`key`; None: the current Celery task, RQ job or Dramatiq message
+    :return: ``{"traceparent": ..., "tracestate": ...}`` (``tracestate`` only when sent), ready for
+        ``TraceContextTextMapPropagator().extract(carrier)``; None when the message carries no valid context
+    """
+    fields = _trace_fields(source)
+    if fields is None:
+        return None
+    parent = fields.get(TRACEPARENT_FIELD)
+    if isinstance(parent, bytes):
+        parent = parent.decode("utf-8")
+    if not isinstance(parent, str) or not _TRACEPARENT.match(parent):
+        return None
+    carrier = {TRACEPARENT_FIELD: parent}
+    state = fields.get(TRACESTATE_FIELD)
+    if isinstance(state, bytes):
+        state = state.decode("utf-8")
+    if isinstance(state, str) and state:
+        carrier[TRACESTATE_FIELD] = state
+    return carrier
+
+
+def trace_id(source: Any = None) -> Optional[str]:
+    """The 32 hex digits of the trace a message belongs to (see :func:`trace_context`), or None."""
+    carrier = trace_context(source)
+    return None if carrier is None else carrier[TRACEPARENT_FIELD][3:35]
+
+
+class consumer_span:  # noqa: N801 - used like a function: ``with onebeat.consumer_span("send"):``
+    """A context manager: the span of the task's work, child of the publish span onebeat sent, if
+    ``opentelemetry`` is importable and the message carries a context; else it does nothing and yields None.
+
+    :param name: the span's name
+    :param source: as for :func:`trace_context`
+    """
+
+    def __init__(self, name: str, source: Any = None):
+        self._name = name
+        self._source = source
+        self._manager = None
+
+    def __enter__(self) -> Any:
+        carrier = trace_context(self._source)
+        try:
+            from opentelemetry import trace
+            from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+        except ImportError:
+            return None
+        context = TraceContextTextMapPropagator().extract(carrier) if carrier is not None else None
+        self._manager = trace.get_tracer("onebeat").start_as_current_span(
+            self._name, context=context, kind=trace.SpanKind.CONSUMER)
+        return self._manager.__enter__()
+
+    def __exit__(self, *exc_info: Any) -> Any:
+        if self._manager is None:
+            return None
+        return self._manager.__exit__(*exc_info)
+
+
+def _trace_fields(source: Any) -> Optional[Mapping]:
+    """The mapping a source keeps its trace fields in, or None."""
+    if source is None:
+        source = current_message()
+        if source is None:
+            return None
+    if isinstance(source, Mapping):
+        options = source.get("options")
+        if isinstance(options, Mapping) and ("actor_name" in source or "message_id" in source):
+            return options  # a Dramatiq message as a dict
+        stored = source.get("trace")
+        if isinstance(stored, Mapping):
+            return stored  # an in-database task's payload
+        return {name: _lookup(source, name) for name in (TRACEPARENT_FIELD, TRACESTATE_FIELD)}
+    request = getattr(source, "request", None)
+    if request is not None and _looks_like_celery_task(source):
+        source = request
+    for holder in ("meta", "options"):  # an RQ job, a Dramatiq message
+        found = getattr(source, holder, None)
+        if isinstance(found, Mapping) and TRACEPARENT_FIELD in found:
+            return found
+    parent = _attribute(source, TRACEPARENT_FIELD)  # a Celery Context from a worker
+    if parent is not None:
+        return {TRACEPARENT_FIELD: parent, TRACESTATE_FIELD: _attribute(source, TRACESTATE_FIELD)}
+    headers = getattr(source, "headers", None)  # an eagerly applied task, a kombu message
+    if isinstance(headers, Mapping):
+        return {name: _lookup(headers, name) for name in (TRACEPARENT_FIELD, TRACESTATE_FIELD)}
+    return None
