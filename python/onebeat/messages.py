@@ -280,7 +280,13 @@ def current_message() -> Any:
 
 TRACEPARENT_FIELD = "traceparent"
 TRACESTATE_FIELD = "tracestate"
-_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
+_TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+
+
+def _valid_traceparent(value: str) -> bool:
+    """W3C's rules, as onebeat's Java side checks them: the shape, version not ff, ids not all zero."""
+    return (_TRACEPARENT.fullmatch(value) is not None and not value.startswith("ff")
+            and value[3:35] != "0" * 32 and value[36:52] != "0" * 16)
 
 
 def trace_context(source: Any = None) -> Optional[dict]:
@@ -301,13 +307,13 @@ def trace_context(source: Any = None) -> Optional[dict]:
     parent = fields.get(TRACEPARENT_FIELD)
     if isinstance(parent, bytes):
         parent = parent.decode("utf-8")
-    if not isinstance(parent, str) or not _TRACEPARENT.match(parent):
+    if not isinstance(parent, str) or not _valid_traceparent(parent):
         return None
     carrier = {TRACEPARENT_FIELD: parent}
     state = fields.get(TRACESTATE_FIELD)
     if isinstance(state, bytes):
         state = state.decode("utf-8")
-    if isinstance(state, str) and state:
+    if isinstance(state, str) and state and all(" " <= ch <= "~" for ch in state):
         carrier[TRACESTATE_FIELD] = state
     return carrier
 
@@ -319,8 +325,9 @@ def trace_id(source: Any = None) -> Optional[str]:
 
 
 class consumer_span:  # noqa: N801 - used like a function: ``with onebeat.consumer_span("send"):``
-    """A context manager: the span of the task's work, child of the publish span onebeat sent, if
-    ``opentelemetry`` is importable and the message carries a context; else it does nothing and yields None.
+    """A context manager: the span of the task's work, child of the publish span onebeat sent, when
+    ``opentelemetry`` is importable; a message without a context gets a span under the current context instead.
+    Without ``opentelemetry`` it does nothing and yields None.
 
     :param name: the span's name
     :param source: as for :func:`trace_context`
@@ -355,6 +362,8 @@ def _trace_fields(source: Any) -> Optional[Mapping]:
         source = current_message()
         if source is None:
             return None
+    if isinstance(source, (list, tuple)):  # Kafka clients' headers: [(name, bytes), ...]
+        source = {name: value for name, value in source if isinstance(name, str)}
     if isinstance(source, Mapping):
         options = source.get("options")
         if isinstance(options, Mapping) and ("actor_name" in source or "message_id" in source):

@@ -26,11 +26,14 @@ def test_rq_meta_dramatiq_options_headers_and_an_in_database_payload():
     kafka_headers = {"Traceparent": PARENT.encode("utf-8")}
     payload = {"args": [], "kwargs": {}, "trace": {"traceparent": PARENT}}
 
-    for source in (job, dramatiq, kafka_headers, payload):
+    kafka_list = [("idempotency-key", b"k"), ("traceparent", PARENT.encode("utf-8"))]
+
+    for source in (job, dramatiq, kafka_headers, payload, kafka_list):
         assert onebeat.trace_context(source) == {"traceparent": PARENT}, source
 
 
-@pytest.mark.parametrize("value", [None, "", "00-abc", PARENT.upper(), 7])
+@pytest.mark.parametrize("value", [None, "", "00-abc", PARENT.upper(), 7, PARENT + "\n", "ff" + PARENT[2:],
+                                   "00-" + "0" * 32 + PARENT[35:], PARENT[:36] + "0" * 16 + PARENT[52:]])
 def test_no_context_or_a_malformed_one_gives_none(value):
     assert onebeat.trace_context({"traceparent": value}) is None
     assert onebeat.trace_id({"traceparent": value}) is None

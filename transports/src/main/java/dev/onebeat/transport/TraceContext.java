@@ -39,23 +39,31 @@ public record TraceContext(String traceparent, String tracestate) {
                         + "(00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>, ids not all zero), was '"
                         + traceparent + "'");
             }
-            if (tracestate != null && (tracestate.isBlank() || tracestate.length() > MAX_TRACESTATE)) {
-                throw new IllegalArgumentException("tracestate: blank or longer than " + MAX_TRACESTATE
-                        + " characters, was '" + tracestate + "'");
+            // printable ASCII, as W3C allows: it goes into HTTP, AMQP and Kafka headers as it is
+            if (tracestate != null && (tracestate.isBlank() || tracestate.length() > MAX_TRACESTATE
+                    || !tracestate.chars().allMatch(c -> c >= 0x20 && c <= 0x7e))) {
+                throw new IllegalArgumentException("tracestate: blank, longer than " + MAX_TRACESTATE
+                        + " characters or not printable ASCII, was '" + tracestate + "'");
             }
         }
     }
 
     /**
-     * @return the context in these W3C fields, or {@link #NONE} if they do not make a valid one: a trace is never a
-     *     reason to refuse a task
+     * @return the context in these W3C fields, without a {@code tracestate} that is not valid, or {@link #NONE} if
+     *     the {@code traceparent} is not: a trace is never a reason to refuse a task
      */
     public static TraceContext lenient(String traceparent, String tracestate) {
-        try {
-            return traceparent == null ? NONE : new TraceContext(traceparent,
-                    tracestate == null || tracestate.isBlank() ? null : tracestate);
-        } catch (IllegalArgumentException e) {
+        if (traceparent == null) {
             return NONE;
+        }
+        try {
+            return new TraceContext(traceparent, tracestate == null || tracestate.isBlank() ? null : tracestate);
+        } catch (IllegalArgumentException e) {
+            try {
+                return new TraceContext(traceparent, null);
+            } catch (IllegalArgumentException malformed) {
+                return NONE;
+            }
         }
     }
 

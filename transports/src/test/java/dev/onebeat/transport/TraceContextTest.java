@@ -3,6 +3,7 @@ package dev.onebeat.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,8 +18,8 @@ class TraceContextTest {
 
         assertThat(trace.present()).isTrue();
         assertThat(trace.traceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
-        assertThat(trace.fields()).containsExactly(java.util.Map.entry("traceparent", PARENT),
-                java.util.Map.entry("tracestate", "congo=t61rcWkgMzE"));
+        assertThat(trace.fields()).containsExactly(Map.entry("traceparent", PARENT),
+                Map.entry("tracestate", "congo=t61rcWkgMzE"));
         assertThat(TraceContext.NONE.fields()).isEmpty();
         assertThat(TraceContext.NONE.present()).isFalse();
     }
@@ -36,8 +37,11 @@ class TraceContextTest {
     }
 
     @Test
-    void aTracestateWithoutATraceparentIsRefused() {
+    void aTracestateWithoutATraceparentOrNotPrintableAsciiIsRefusedAndLenientlyDropped() {
         assertThatThrownBy(() -> new TraceContext(null, "a=b")).hasMessageContaining("tracestate");
+        assertThatThrownBy(() -> new TraceContext(PARENT, "a=b\r\nX: y")).hasMessageContaining("tracestate");
+        assertThat(TraceContext.lenient(PARENT, "a=\u00e9")).as("the tracestate dropped, the parent kept")
+                .isEqualTo(new TraceContext(PARENT, null));
     }
 
     @Test

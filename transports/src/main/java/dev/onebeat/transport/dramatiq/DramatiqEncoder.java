@@ -95,7 +95,7 @@ final class DramatiqEncoder {
     public static DramatiqAmqpMessage amqp(String actor, String queue, IdempotencyKey key, Instant scheduledAt,
             String argsJson, String kwargsJson, Instant enqueuedAt, TraceContext trace) {
         byte[] body = message(actor, queue, key, scheduledAt, argsJson, kwargsJson, enqueuedAt,
-                Map.copyOf(trace.fields()));
+                new LinkedHashMap<>(trace.fields()));
         return new DramatiqAmqpMessage(queue, body, PERSISTENT, queues(queue));
     }
 

@@ -2,7 +2,6 @@ package dev.onebeat.transport.kafka;
 
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TaskJson;
-import dev.onebeat.transport.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.onebeat.job.Entity;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TaskPayload;
+import dev.onebeat.transport.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -79,7 +80,7 @@ class KafkaRecordsTest {
         IdempotencyKey key = IdempotencyKey.of("j", SCHEDULED_AT, "t", null);
         String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
         OutboundTask task = new OutboundTask(key, "j", SCHEDULED_AT, "t", "q", null, null,
-                TaskPayload.of("[]", "{}").withTrace(new dev.onebeat.transport.TraceContext(parent, "v=1")), null);
+                TaskPayload.of("[]", "{}").withTrace(new TraceContext(parent, "v=1")), null);
 
         ProducerRecord<byte[], byte[]> record = KafkaRecords.record("topic", task);
 

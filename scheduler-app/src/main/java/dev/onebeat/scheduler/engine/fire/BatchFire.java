@@ -100,20 +100,19 @@ public class BatchFire {
         Instant start = clock.instant();
         Batch batch;
         // one span for the batch's transaction, current in it: every task of its jobs continues its trace
-        try (SpanHandle span = services.traces().batch(jobs.size(), scheduledAt,
-                request.trigger().name().toLowerCase(Locale.ROOT), node)) {
-            try {
-                batch = services.transactions().execute(status -> run(jobs, request, start));
-            } catch (RuntimeException e) {
-                span.outcome("rolled-back", e);
-                throw e;
-            }
+        SpanHandle span = services.traces().batch(jobs.size(), scheduledAt,
+                request.trigger().name().toLowerCase(Locale.ROOT), node);
+        try {
+            batch = services.transactions().execute(status -> run(jobs, request, start));
             span.outcome(batch.failed.isEmpty() ? "committed" : "partly-failed", null);
         } catch (RuntimeException e) {
+            span.outcome("rolled-back", e);
             reports.databaseFailed(node, e);
             log.warn("batch of fires rolled back, firing its jobs one by one scheduledAt={} node={} jobs={} error={}",
                     scheduledAt, node, jobs.size(), e.toString(), e);
             return new Outcome(List.of(), jobs);
+        } finally {
+            span.close();
         }
         // the lag by the database's clock, the cluster's one (as FirePath's)
         report(batch, request, Duration.between(start, clock.instant()),

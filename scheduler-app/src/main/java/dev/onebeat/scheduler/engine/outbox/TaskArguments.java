@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.outbox;
 
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.transport.TaskPayload;
+import dev.onebeat.transport.TraceContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,7 +59,8 @@ public final class TaskArguments {
                 && (payload.argsJson().length() + payload.kwargsJson().length() + STORED_FORM_SLACK) * 3L <= maxBytes) {
             return;
         }
-        String payloadJson = payload.toJson();
+        // the trace a payload carries when tracing is on is onebeat's, not the job's: it does not count
+        String payloadJson = payload.withTrace(TraceContext.NONE).toJson();
         if (payloadJson.length() * 3L <= maxBytes) {
             return;
         }

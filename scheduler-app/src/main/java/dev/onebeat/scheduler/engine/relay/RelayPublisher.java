@@ -95,21 +95,11 @@ final class RelayPublisher {
 
     private List<Delivery> publish(QueueRoute route, List<ClaimedTask> tasks, boolean failing, ClaimRenewal.Held held) {
         List<OutboundTask> outbound = new ArrayList<>(tasks.size());
-        List<SpanHandle> spans = traces.on() ? new ArrayList<>(tasks.size()) : List.of();
-        for (ClaimedTask claimed : tasks) {
-            OutboundTask task = claimed.task();
-            if (traces.on()) {
-                // the publish continues the fire's trace, stored with the row; the message carries the publish's
-                SpanHandle span = traces.publish(task.payload().trace().traceparent(), task.task(), task.queue(),
-                        route.transport(), task.key().value());
-                spans.add(span);
-                W3cContext context = span.context();
-                task = task.withPayload(task.payload().withTrace(TraceContext.lenient(context.traceparent(),
-                        task.payload().trace().tracestate())));
-            }
-            outbound.add(task);
-        }
+        List<SpanHandle> spans = new ArrayList<>(traces.on() ? tasks.size() : 0);
         try {
+            for (ClaimedTask claimed : tasks) {
+                outbound.add(traces.on() ? traced(claimed.task(), route, spans) : claimed.task());
+            }
             Transport transport = transports.transport(route);
             held.publishing(route.describe(), transport.deadline(tasks.size()));
             List<Delivery> outcomes = transport.publish(outbound);
@@ -119,12 +109,12 @@ final class RelayPublisher {
             }
             for (int i = 0; i < spans.size(); i++) {
                 Delivery outcome = outcomes.get(i);
-                spans.get(i).outcome(outcome.status().name().toLowerCase(Locale.ROOT), outcome.error() == null ? null
-                        : new IllegalStateException(outcome.error())).close();
+                spans.get(i).outcome(outcome.status().name().toLowerCase(Locale.ROOT),
+                        outcome.error() == null ? null : new IllegalStateException(outcome.error()));
             }
             return outcomes;
         } catch (Exception e) {
-            spans.forEach(span -> span.outcome("retry", e).close());
+            spans.forEach(span -> span.outcome("retry", e));
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
@@ -142,6 +132,22 @@ final class RelayPublisher {
                 retry.add(outcome);
             }
             return retry;
+        } finally {
+            spans.forEach(SpanHandle::close);
         }
+    }
+
+    /**
+     * The task as it is published: its publish span started, a child of the fire's context stored with the row, and
+     * the span's context in place of that one, for the worker.
+     */
+    private OutboundTask traced(OutboundTask task, QueueRoute route, List<SpanHandle> spans) {
+        TraceContext stored = task.payload().trace();
+        SpanHandle span = traces.publish(stored.traceparent(), task.task(), task.queue(), route.transport(),
+                task.key().value());
+        spans.add(span);
+        W3cContext context = span.context();
+        return task.withPayload(task.payload().withTrace(TraceContext.lenient(context.traceparent(),
+                stored.tracestate())));
     }
 }

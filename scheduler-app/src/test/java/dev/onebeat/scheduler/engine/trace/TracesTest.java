@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.common.AttributeKey;
@@ -90,12 +91,12 @@ class TracesTest {
         beans.addBean("tracer", tracer);
         TracingConfiguration configuration = new TracingConfiguration();
 
-        assertThat(configuration.traces(new MockEnvironment(), beans.getBeanProvider(io.micrometer.tracing.Tracer.class))
+        assertThat(configuration.traces(new MockEnvironment(), beans.getBeanProvider(Tracer.class))
                 .on()).as("by default").isFalse();
         assertThat(configuration.traces(new MockEnvironment().withProperty(TracingConfiguration.EXPORT_ENABLED, "true"),
-                beans.getBeanProvider(io.micrometer.tracing.Tracer.class)).on()).isTrue();
+                beans.getBeanProvider(Tracer.class)).on()).isTrue();
         assertThat(configuration.traces(new MockEnvironment().withProperty(TracingConfiguration.EXPORT_ENABLED, "true"),
-                new StaticListableBeanFactory().getBeanProvider(io.micrometer.tracing.Tracer.class)).on())
+                new StaticListableBeanFactory().getBeanProvider(Tracer.class)).on())
                 .as("no tracer").isFalse();
     }
 
