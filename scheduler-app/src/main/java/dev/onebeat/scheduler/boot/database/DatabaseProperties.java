@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     failover, {@code default_transaction_read_only} turned on), and every other connection of the pool with it, so
  *     that new ones reach the new primary
  * @param evictOnLostSession when the server ends or loses one pooled session (SQLState class 08, 57P01 to 57P03: a
- *     failover, a restart, a terminated backend, a network cut), evict every other connection of the pool too, so
- *     that none of them is handed out dead and fails once more
+ *     failover, a restart, a terminated backend, a network cut, a statement past the driver's socketTimeout), evict
+ *     every other connection of the pool too, so that none of them is handed out dead and fails once more
  */
 @ConfigurationProperties("onebeat.database")
 public record DatabaseProperties(

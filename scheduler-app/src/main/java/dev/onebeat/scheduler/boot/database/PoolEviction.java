@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * other connections are no better than this one. Each evicts the connection and, softly, every other connection of
  * the pool: idle ones at once, busy ones when given back; new ones go where the URL now leads.
  * <ul>
- *   <li>{@link Reason#READ_ONLY}, SQLState {@value #READ_ONLY} ({@code read_only_sql_transaction}): a writer that a
+ *   <li>{@link Reason#READ_ONLY}, SQLState {@value #READ_ONLY_SQL_STATE} ({@code read_only_sql_transaction}): a writer that a
  *   failover demoted (Aurora, Patroni) or a server with {@code default_transaction_read_only} turned on still accepts
  *   connections and answers queries; only writes fail. Hikari evicts only broken connections, so without this every
  *   connection opened to the old writer would be handed out again and fail again for as long as it lives
@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  *   so each of them failed once more in turn, and Quartz waits {@code dbFailureRetryInterval} after each failure:
  *   the replica holding the next trigger, which failed to mark it fired on one dead connection and to give it back
  *   on the next, fired a second late or more ({@code StartupDuringFaultsIT}). A session ended alone (one
- *   {@code pg_terminate_backend}) costs only the pool's reconnection.
+ *   {@code pg_terminate_backend}) costs only the pool's reconnection. The driver reports a statement that outlasts
+ *   its {@code socketTimeout} as class 08 too, since it cannot tell a slow statement from a silent server: that
+ *   evicts the pool as well, which a frozen primary wants (each idle connection would wait out its own timeout) and
+ *   a job with longer SQL avoids by raising {@code socketTimeout} (docs/postgresql.md).
  * </ul>
  * Other errors keep Hikari's own verdict.
  *
@@ -39,7 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PoolEviction implements SQLExceptionOverride {
 
-    static final String READ_ONLY = "25006";
+    static final String READ_ONLY_SQL_STATE = "25006";
     static final String METRIC = "onebeat.database.connections.evicted";
     static final long RUN_GAP_NANOS = 60_000_000_000L;
 
@@ -51,8 +54,8 @@ final class PoolEviction implements SQLExceptionOverride {
     enum Reason {
         READ_ONLY("read-only", "database answered read-only, evicting the pool's connections so that new ones reach "
                 + "the primary"),
-        SESSION_LOST("session-lost", "database ended a session, evicting the pool's connections so that none is "
-                + "handed out dead");
+        SESSION_LOST("session-lost", "database ended a session or stopped answering it, evicting the pool's "
+                + "connections so that none is handed out dead");
 
         private final String tag;
         private final String message;
@@ -69,7 +72,7 @@ final class PoolEviction implements SQLExceptionOverride {
 
         /** @return the reason of an error with this SQLState, or {@code null} for any other */
         static Reason of(String sqlState) {
-            if (PoolEviction.READ_ONLY.equals(sqlState)) {
+            if (PoolEviction.READ_ONLY_SQL_STATE.equals(sqlState)) {
                 return Reason.READ_ONLY;
             }
             if (sqlState != null && (sqlState.startsWith("08") || SERVER_ENDED.contains(sqlState))) {

@@ -77,11 +77,11 @@ class FailoverConnectionsIT {
 
                 for (int i = 0; i < 3; i++) {
                     assertThatThrownBy(() -> insertProbe(keeping)).as("without the eviction, write %d", i)
-                            .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY);
+                            .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY_SQL_STATE);
                 }
                 assertThat(backendPid(keeping)).as("the same read-only session, handed out again").isEqualTo(keptSession);
                 assertThatThrownBy(() -> insertProbe(evicting))
-                        .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY);
+                        .hasFieldOrPropertyWithValue("SQLState", PoolEviction.READ_ONLY_SQL_STATE);
                 insertProbe(evicting);
 
                 Duration resumed = awaitFiresAfter(p2, before, promoted);

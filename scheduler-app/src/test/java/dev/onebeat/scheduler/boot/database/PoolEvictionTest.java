@@ -100,7 +100,7 @@ class PoolEvictionTest {
 
         assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).satisfiesExactly(
                 first -> assertThat(first).contains("reason=read-only", "sqlState=25006", "pool=onebeat"),
-                second -> assertThat(second).contains("database ended a session", "reason=session-lost",
+                second -> assertThat(second).contains("database ended a session or stopped answering it", "reason=session-lost",
                         "sqlState=57P01", "pool=onebeat", "error=\"terminated\""),
                 third -> assertThat(third).contains("reason=read-only"));
         assertThat(counted).hasSize(11);

@@ -7,8 +7,15 @@ import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.PrivatePostgres;
 import dev.onebeat.testsupport.TestDatabase;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
 /**
  * Replicas started while their database is away: every session terminated every 0.25 s (on an empty database, then
@@ -45,6 +53,9 @@ class StartupDuringFaultsIT {
     private static final String WAITING = "start-up waits for the database";
     private static final String CONTEXT = "Root WebApplicationContext: initialization completed";
     private static final String DECLARED_DEAD = "failed or restarted instances";
+    private static final String ADMIN = "faults-admin";
+    private static final String ADMIN_PASSWORD = "drop-the-sessions";
+    private static final String ADMIN_HASH = new BCryptPasswordEncoder(4).encode(ADMIN_PASSWORD);
 
     private final DataSource dataSource;
     private final Ledger ledger;
@@ -87,7 +98,7 @@ class StartupDuringFaultsIT {
 
     @Test
     @Order(2)
-    void oneDropOfTheSessionsOfTheTriggerHolderDelaysTheFollowingFiresByAtMostTheBound() {
+    void oneDropOfTheSessionsOfTheTriggerHolderDelaysTheFollowingFiresByAtMostTheBound() throws Exception {
         // dropped while the replica holds the job's next trigger, acquired ahead of its instant: its next statements
         // (taking Quartz's row lock to mark the trigger fired) meet dead connections
         Instant calm = Instant.now();
@@ -96,6 +107,7 @@ class StartupDuringFaultsIT {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
                 .until(() -> holder.updateAndGet(h -> ledger.nodeHoldingNextTrigger()) != null);
         long declaredDead = replicas.countLogLines(DECLARED_DEAD);
+        double evictedBefore = sessionLostEvictions(holder.get());
         Instant killedAt = Instant.now();
         int killed = DatabaseFaults.killSessionsOf(dataSource, holder.get());
         Instant until = killedAt.plusSeconds(8);
@@ -115,7 +127,8 @@ class StartupDuringFaultsIT {
         // its check-in, failed once, is made again a second later: well within the others' grace
         assertThat(replicas.countLogLines(DECLARED_DEAD)).as("replicas declared dead after the drop")
                 .isEqualTo(declaredDead);
-        assertThat(replicas.logged(holder.get(), "reason=session-lost")).as("the holder's pool evicted").isTrue();
+        assertThat(sessionLostEvictions(holder.get())).as("connections of the holder's pool that found their session "
+                + "ended and evicted the others").isGreaterThan(evictedBefore);
     }
 
     @Test
@@ -157,6 +170,20 @@ class StartupDuringFaultsIT {
         DatabaseFaults.killSessions(dataSource, KILLING, KILL_EVERY);
     }
 
+    /** @return the replica's {@code onebeat_database_connections_evicted_total{reason="session-lost"}}, as its admin */
+    private double sessionLostEvictions(String id) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(replicas.baseUrl(id) + "/actuator/prometheus")).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                        (ADMIN + ":" + ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("scrape of " + id).isEqualTo(200);
+        return response.body().lines()
+                .filter(line -> line.startsWith("onebeat_database_connections_evicted_total{")
+                        && line.contains("reason=\"session-lost\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     /**
      * A replica of the 1 s job whose sessions name it, so that they can be told from the others'. Hikari hands out a
      * connection used in the last 0.5 s without checking it; here it never checks, so that every terminated session
@@ -165,6 +192,8 @@ class StartupDuringFaultsIT {
      */
     private void start(String id) {
         replicas.start(id, "fanout", Map.of("com.zaxxer.hikari.aliveBypassWindowMs", "600000"),
-                "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id);
+                "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id,
+                "--onebeat.security.users[0].name=" + ADMIN, "--onebeat.security.users[0].password={bcrypt}"
+                        + ADMIN_HASH, "--onebeat.security.users[0].role=admin");
     }
 }
