@@ -46,8 +46,7 @@ record RecordFields(List<Path> sources, ClassLoader loader, String packagePrefix
     Optional<Element> element(String metadataType, String property) {
         Matcher map = Pattern.compile("java\\.util\\.Map<java\\.lang\\.String,([\\w.$]+)>").matcher(metadataType);
         Matcher list = Pattern.compile("java\\.util\\.(?:List|Set|Collection)<([\\w.$]+)>").matcher(metadataType);
-        String keyName = property.endsWith("s") ? property.substring(property.lastIndexOf('.') + 1,
-                property.length() - 1) : "key";
+        String keyName = singular(property.substring(property.lastIndexOf('.') + 1));
         if (map.matches()) {
             return load(map.group(1)).map(type -> new Element(type, ".<" + keyName + ">"));
         }
@@ -156,6 +155,14 @@ record RecordFields(List<Path> sources, ClassLoader loader, String packagePrefix
             }
         }
         return null;
+    }
+
+    /** The name of one value of a map property: {@code brokers} → {@code broker}, {@code policies} → {@code policy}. */
+    static String singular(String name) {
+        if (name.endsWith("ies")) {
+            return name.substring(0, name.length() - 3) + "y";
+        }
+        return name.endsWith("s") ? name.substring(0, name.length() - 1) : "key";
     }
 
     /** {@code maxCatchUp} → {@code max-catch-up}, as Spring Boot names properties. */
