@@ -46,24 +46,21 @@ public final class Traces {
 
     /** Starts the span of a fire of one job, current on this thread until the handle is closed. */
     public SpanHandle fire(String job, Instant scheduledAt, String trigger, String node) {
-        if (tracer == null) {
-            return SpanHandle.NONE;
-        }
-        Span span = tracer.nextSpan().name(FIRE).tag("onebeat.job", job)
-                .tag("onebeat.scheduled_at", scheduledAt.toString()).tag("onebeat.trigger", trigger)
-                .tag("onebeat.node", node).start();
-        return new SpanHandle(span, tracer.withSpan(span));
+        return tracer == null ? SpanHandle.NONE
+                : startCurrent(tracer.nextSpan().name(FIRE).tag("onebeat.job", job), scheduledAt, trigger, node);
     }
 
     /** Starts the span of the fires of {@code jobs} jobs of one instant in one transaction, current until closed. */
     public SpanHandle batch(int jobs, Instant scheduledAt, String trigger, String node) {
-        if (tracer == null) {
-            return SpanHandle.NONE;
-        }
-        Span span = tracer.nextSpan().name(BATCH).tag("onebeat.jobs", jobs)
-                .tag("onebeat.scheduled_at", scheduledAt.toString()).tag("onebeat.trigger", trigger)
+        return tracer == null ? SpanHandle.NONE
+                : startCurrent(tracer.nextSpan().name(BATCH).tag("onebeat.jobs", jobs), scheduledAt, trigger, node);
+    }
+
+    /** Tags a fire's span with what every fire has, starts it and makes it current on this thread. */
+    private SpanHandle startCurrent(Span span, Instant scheduledAt, String trigger, String node) {
+        Span started = span.tag("onebeat.scheduled_at", scheduledAt.toString()).tag("onebeat.trigger", trigger)
                 .tag("onebeat.node", node).start();
-        return new SpanHandle(span, tracer.withSpan(span));
+        return new SpanHandle(started, tracer.withSpan(started));
     }
 
     /** @return the current span's context, for the tasks being dispatched; {@link W3cContext#NONE} without one */
