@@ -60,7 +60,7 @@ public final class TaskArguments {
             return;
         }
         // the trace a payload carries when tracing is on is onebeat's, not the job's: it does not count
-        String payloadJson = payload.withTrace(TraceContext.NONE).toJson();
+        String payloadJson = (payload.trace().present() ? payload.withTrace(TraceContext.NONE) : payload).toJson();
         if (payloadJson.length() * 3L <= maxBytes) {
             return;
         }

@@ -2,7 +2,8 @@ package dev.onebeat.scheduler.engine.trace;
 
 /**
  * A span's context in W3C Trace Context form, as the outbox stores it for the tasks of a fire and a message carries
- * it to its worker: {@code 00-<trace id>-<span id>-<flags>}.
+ * it to its worker: {@code 00-<trace id>-<span id>-<flags>}. The engine's own type: the fire path may not depend on
+ * the transports ({@code EngineArchitectureTest}), whose {@code TraceContext} the outbox makes from it.
  *
  * @param traceparent the W3C {@code traceparent}, or {@code null} when there is no span
  * @param tracestate the W3C {@code tracestate}, or {@code null}
