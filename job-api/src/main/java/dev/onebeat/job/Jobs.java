@@ -39,6 +39,8 @@ public final class Jobs {
         private int maxCatchUp = PeriodicJob.DEFAULT_MAX_CATCH_UP;
         private OverlapPolicy overlapPolicy = OverlapPolicy.BUFFER_ONE;
         private AlertPolicy alerts = AlertPolicy.DEFAULT;
+        private Duration jitter = Duration.ZERO;
+        private Duration spread = Duration.ZERO;
 
         private Builder(String name, Schedule schedule) {
             this.name = JobNames.requireValid(name);
@@ -120,18 +122,45 @@ public final class Jobs {
         }
 
         /**
+         * @param jitter see {@link PeriodicJob#jitter()}; zero or positive
+         * @return this builder
+         */
+        public Builder jitter(Duration jitter) {
+            this.jitter = notNegative("jitter", jitter);
+            return this;
+        }
+
+        /**
+         * @param spread see {@link PeriodicJob#spread()}; zero or positive
+         * @return this builder
+         */
+        public Builder spread(Duration spread) {
+            this.spread = notNegative("spread", spread);
+            return this;
+        }
+
+        private static Duration notNegative(String field, Duration value) {
+            Objects.requireNonNull(value, field + " must not be null");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException(field + " must not be negative, was " + value);
+            }
+            return value;
+        }
+
+        /**
          * @param body the work of one fire
          * @return the finished, immutable job
          */
         public PeriodicJob execute(JobBody body) {
             return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow, maxCatchUp,
-                    overlapPolicy, alerts, Objects.requireNonNull(body, "body must not be null"));
+                    overlapPolicy, alerts, jitter, spread, Objects.requireNonNull(body, "body must not be null"));
         }
     }
 
     private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
                               Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
-                              OverlapPolicy overlapPolicy, AlertPolicy alerts, JobBody body)
+                              OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
+                              JobBody body)
             implements PeriodicJob {
         @Override
         public void run(JobContext context) throws Exception {

@@ -98,6 +98,33 @@ public interface PeriodicJob {
     }
 
     /**
+     * How far past each scheduled instant the fire may move: the job fires at its instant plus an offset in
+     * {@code [0, jitter)}, a different one for each instant, derived from the job's name and the instant so that
+     * every replica computes the same one. The instant itself, and so the idempotency keys, the ledger row and the
+     * outcome, does not move: only the moment the fire begins does. Use it so that many jobs on one instant do not
+     * reach their workers in the same second.
+     *
+     * @return zero (no jitter) or positive; shorter, with {@link #spread()}, than the schedule's shortest gap
+     *     between two instants and than the catch-up window
+     */
+    default Duration jitter() {
+        return Duration.ZERO;
+    }
+
+    /**
+     * The window over which the members of this job's schedule are spread: the job fires at a fixed offset in
+     * {@code [0, spread)} past each instant, the same at every instant, derived from the job's name alone. Jobs that
+     * share a schedule share its spread (it is part of the schedule, as its zone is), so a spread of {@code 60s} on
+     * 10,000 jobs at {@code 0 * * * *} lays their fires evenly over the hour's first minute, each job always in its
+     * own second. Added to the {@linkplain #jitter() jitter} when both are set; the instant does not move.
+     *
+     * @return zero (no spread) or positive
+     */
+    default Duration spread() {
+        return Duration.ZERO;
+    }
+
+    /**
      * When an instant of this job counts as missed, and which of its events go to the alert channels and to its own
      * monitors (Healthchecks, Sentry Crons).
      *

@@ -54,6 +54,26 @@ class JobsTest {
     }
 
     @Test
+    void firesAtItsInstantUnlessTheBuilderSetsAJitterOrASpread() {
+        PeriodicJob plain = Jobs.periodic("reports", EVERY_MINUTE).execute(context -> { });
+        PeriodicJob moved = Jobs.periodic("reports", EVERY_MINUTE).jitter(Duration.ofSeconds(5))
+                .spread(Duration.ofSeconds(20)).execute(context -> { });
+
+        assertThat(plain.jitter()).isZero();
+        assertThat(plain.spread()).isZero();
+        assertThat(moved.jitter()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(moved.spread()).isEqualTo(Duration.ofSeconds(20));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).jitter(Duration.ofSeconds(-1)))
+                .withMessage("jitter must not be negative, was PT-1S");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).spread(Duration.ofMillis(-5)))
+                .withMessage("spread must not be negative, was PT-0.005S");
+        assertThatNullPointerException().isThrownBy(() -> Jobs.periodic("reports", EVERY_MINUTE).spread(null))
+                .withMessage("spread must not be null");
+    }
+
+    @Test
     void alertsWithTheDefaultPolicyUnlessTheBuilderSaysOtherwise() {
         AlertPolicy quiet = AlertPolicy.DEFAULT.withThresholds(3, 2).disabled();
         PeriodicJob plain = Jobs.periodic("reports", EVERY_MINUTE).execute(context -> { });

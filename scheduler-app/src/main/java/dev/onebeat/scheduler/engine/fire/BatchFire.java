@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.fire;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.trace.SpanHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -114,9 +115,9 @@ public class BatchFire {
         } finally {
             span.close();
         }
-        // the lag by the database's clock, the cluster's one (as FirePath's)
+        // the lag by the database's clock, the cluster's one (as FirePath's), from each job's planned moment
         report(batch, request, Duration.between(start, clock.instant()),
-                Duration.between(scheduledAt, services.databaseClock().now()));
+                Duration.between(scheduledAt, services.databaseClock().now()), offsets(jobs, request));
         return new Outcome(batch.fired, batch.busy);
     }
 
@@ -204,7 +205,25 @@ public class BatchFire {
         tasks.clear();
     }
 
-    private void report(Batch batch, FireRequest request, Duration duration, Duration lag) {
+    /**
+     * @return how far past the instant each job's fire was planned ({@link FireMoments}), for the schedule's own fire
+     *     of jobs that have a jitter or a spread; empty otherwise
+     */
+    private static Map<String, Duration> offsets(List<PeriodicJob> jobs, FireRequest request) {
+        Map<String, Duration> offsets = new HashMap<>();
+        if (request.scheduled()) {
+            for (PeriodicJob job : jobs) {
+                if (FireMoments.moves(job)) {
+                    offsets.put(job.name(), FireMoments.offset(job, request.scheduledAt()));
+                }
+            }
+        }
+        return offsets;
+    }
+
+    /** @param sinceInstant commit time minus the instant; each job's lag is from its planned moment */
+    private void report(Batch batch, FireRequest request, Duration duration, Duration sinceInstant,
+                        Map<String, Duration> offsets) {
         FireTrigger trigger = request.trigger();
         String node = request.node();
         int committed = 0;
@@ -215,7 +234,8 @@ public class BatchFire {
                 case COMMITTED -> {
                     committed++;
                     tasks += result.dispatched();
-                    reports.committed(result, lag, node, trigger, true);
+                    reports.committed(result, sinceInstant.minus(offsets.getOrDefault(result.job(), Duration.ZERO)),
+                            node, trigger, true);
                 }
                 case DUPLICATE -> {
                     duplicates++;
@@ -227,7 +247,8 @@ public class BatchFire {
         }
         log.info("fires committed scheduledAt={} node={} trigger={} jobs={} tasks={} duplicates={} failed={} busy={} "
                         + "durationMs={} lagMs={}", request.scheduledAt(), node, trigger.column(), committed, tasks,
-                duplicates, batch.failed.size(), batch.busy.size(), duration.toMillis(), lag.toMillis());
+                duplicates, batch.failed.size(), batch.busy.size(), duration.toMillis(),
+                sinceInstant.minus(offsets.values().stream().min(Duration::compareTo).orElse(Duration.ZERO)).toMillis());
     }
 
     /** What one transaction of fires did. */

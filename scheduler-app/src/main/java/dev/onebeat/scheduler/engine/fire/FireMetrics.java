@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 /**
  * Fire metrics: {@code onebeat_fires_total{job,outcome}}, {@code onebeat_tasks_dispatched_total{job}},
  * {@code onebeat_tasks_duplicate_total{job}} and {@code onebeat_fire_lag_seconds{trigger}} (commit time
- * minus scheduled time, a histogram). The lag histogram is not per job: with its buckets, 10,000 jobs
+ * minus planned time, a histogram: a job's jitter and spread are not lateness). The lag histogram is not per job: with its buckets, 10,000 jobs
  * would make a scrape of 730,000 lines (48 MB, 3 s to write); a counter per job is one line.
  */
 @Component
@@ -32,7 +32,7 @@ class FireMetrics {
                 .tag("job", result.job()).register(registry).increment(result.dispatched());
         Counter.builder("onebeat.tasks.duplicate").description("Dispatches whose idempotency key already existed")
                 .tag("job", result.job()).register(registry).increment(result.duplicateTasks());
-        Timer.builder("onebeat.fire.lag").description("Commit time minus scheduled time of committed fires")
+        Timer.builder("onebeat.fire.lag").description("Commit time minus planned time (the instant plus the job's spread and jitter) of committed fires")
                 .tag("trigger", trigger.column()).publishPercentileHistogram()
                 .register(registry).record(lag.isNegative() ? Duration.ZERO : lag);
     }

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.fire;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.trace.SpanHandle;
 import java.time.Clock;
 import java.time.Duration;
@@ -100,8 +101,11 @@ public class FirePath {
         if (result.outcome() == FireOutcome.DUPLICATE) {
             services.reports().duplicate(result, request.node(), request.trigger(), false);
         } else {
-            // the lag by the database's clock, the cluster's one: the same whichever replica fired
-            services.reports().committed(result, Duration.between(request.scheduledAt(), services.databaseClock().now()),
+            // the lag by the database's clock, the cluster's one: the same whichever replica fired; from the job's
+            // planned moment, a jitter or a spread being no lateness
+            Instant planned = request.scheduled() ? FireMoments.plannedAt(job, request.scheduledAt())
+                    : request.scheduledAt();
+            services.reports().committed(result, Duration.between(planned, services.databaseClock().now()),
                     request.node(), request.trigger(), false);
         }
         return result;

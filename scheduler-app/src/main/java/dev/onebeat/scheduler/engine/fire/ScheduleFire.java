@@ -5,6 +5,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +50,10 @@ public class ScheduleFire implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
     private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
     private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
+    /** How long past a wave's first planned moment it starts, gathering the jobs planned in between. */
+    static final Duration WAVE_TICK = Duration.ofMillis(100);
+    /** The longest single wait for a wave: the fire clock is read again after it. */
+    private static final Duration MAX_WAVE_WAIT = Duration.ofSeconds(1);
 
     private final JobCatalog catalog;
     private final JobRegistry registry;
@@ -62,6 +67,8 @@ public class ScheduleFire implements DisposableBean {
     private final FireFaults faults;
     private final Clock clock;
     private volatile boolean stopping;
+    private volatile boolean hurry;
+    private final Object waves = new Object();
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
                  FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock) {
@@ -226,8 +233,72 @@ public class ScheduleFire implements DisposableBean {
         }
     }
 
-    /** Fires {@code jobs} for one instant: in batches, or alone; an instant older than a job's window is skipped. */
+    /**
+     * Fires {@code jobs} for one instant, each no earlier than its planned moment ({@link FireMoments}: the instant
+     * plus its spread and jitter): in waves, each wave the jobs whose moment has come, the wait for the next wave
+     * {@link #WAVE_TICK} past its first moment so that a wave gathers the jobs of a tick into shared transactions. A
+     * recovery or a misfire waits for the moments still to come in the same way; those passed fire at once. A replica
+     * that stops meanwhile fires the jobs still waiting at once ({@link #fireWaitingNow}), so none is lost.
+     */
     private void fireAt(List<PeriodicJob> jobs, FireRequest request) {
+        if (!request.scheduled() || jobs.stream().noneMatch(FireMoments::moves)) {
+            fireNow(jobs, request);
+            return;
+        }
+        Instant scheduledAt = request.scheduledAt();
+        List<Map.Entry<Instant, PeriodicJob>> planned = new ArrayList<>(jobs.size());
+        for (PeriodicJob job : jobs) {
+            planned.add(Map.entry(FireMoments.plannedAt(job, scheduledAt), job));
+        }
+        planned.sort(Map.Entry.comparingByKey());
+        int waves = 0;
+        for (int from = 0; from < planned.size(); waves++) {
+            Instant first = planned.get(from).getKey();
+            if (first.isAfter(clock.instant())) {
+                awaitMoment(first.plus(WAVE_TICK));
+            }
+            Instant now = clock.instant();
+            int to = from + 1;
+            while (to < planned.size() && (hurry || !planned.get(to).getKey().isAfter(now))) {
+                to++;
+            }
+            fireNow(planned.subList(from, to).stream().map(Map.Entry::getValue).toList(), request);
+            from = to;
+        }
+        log.debug("instant fired in waves scheduledAt={} jobs={} waves={} lastPlanned={}", scheduledAt, jobs.size(),
+                waves, planned.get(planned.size() - 1).getKey());
+    }
+
+    /** Waits until {@code moment} on the fire clock, or until the replica stops ({@link #fireWaitingNow}). */
+    private void awaitMoment(Instant moment) {
+        synchronized (waves) {
+            for (long left = Duration.between(clock.instant(), moment).toMillis(); left > 0 && !hurry;
+                 left = Duration.between(clock.instant(), moment).toMillis()) {
+                try {
+                    waves.wait(Math.min(left, MAX_WAVE_WAIT.toMillis()));
+                } catch (InterruptedException e) {
+                    // a fire that has begun finishes, as Quartz expects of a job at shutdown: its waves fire now
+                    Thread.currentThread().interrupt();
+                    hurry = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Fires now the jobs waiting for their planned moment (a jitter or a spread), early, instead of at their moments:
+     * called once the replica takes no more fires and waits for those running, so that a stop neither loses them nor
+     * waits out a spread.
+     */
+    public void fireWaitingNow() {
+        synchronized (waves) {
+            hurry = true;
+            waves.notifyAll();
+        }
+    }
+
+    /** Fires {@code jobs} for one instant now: in batches, or alone; an instant older than a job's window is skipped. */
+    private void fireNow(List<PeriodicJob> jobs, FireRequest request) {
         Instant scheduledAt = request.scheduledAt();
         List<PeriodicJob> batched = new ArrayList<>();
         List<PeriodicJob> alone = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.quartz;
 
+import dev.onebeat.scheduler.engine.fire.ScheduleFire;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,9 @@ import org.springframework.stereotype.Component;
  * {@code spring.lifecycle.timeout-per-shutdown-phase}, 30 s by default), and only then does the relay,
  * in {@code Relay.PHASE}, run its last rounds and stop, before the data source closes.
  *
+ * <p>Jobs of a running fire that wait for their planned moment (a jitter or a spread) fire at once, early, rather
+ * than hold the stop for up to their window.
+ *
  * <p>A fire still running after the timeout commits later; its tasks wait in the outbox for another
  * replica's relay or the next start, as before. The other replicas see this one checking in
  * meanwhile, so they do not recover its fires while it waits.
@@ -36,12 +40,14 @@ class RunningFiresAtShutdown implements SmartLifecycle {
     private static final Duration POLL = Duration.ofMillis(25);
 
     private final Scheduler scheduler;
+    private final ScheduleFire fires;
     private final Duration timeout;
     private final Clock clock;
     private volatile boolean running;
 
-    RunningFiresAtShutdown(Scheduler scheduler, LifecycleProperties lifecycle, Clock clock) {
+    RunningFiresAtShutdown(Scheduler scheduler, ScheduleFire fires, LifecycleProperties lifecycle, Clock clock) {
         this.scheduler = scheduler;
+        this.fires = fires;
         this.timeout = lifecycle.getTimeoutPerShutdownPhase();
         this.clock = clock;
     }
@@ -57,6 +63,8 @@ class RunningFiresAtShutdown implements SmartLifecycle {
         try {
             // Quartz's own lifecycle did this in the phase before; it is repeated so no fire can start past here
             scheduler.standby();
+            // jobs of a running fire still waiting for their moment (a jitter, a spread) fire now, not lost, not waited
+            fires.fireWaitingNow();
             awaitRunningFires();
         } catch (SchedulerException e) {
             log.warn("shutdown: could not wait for running fires, the relay stops now: {}", e.toString());

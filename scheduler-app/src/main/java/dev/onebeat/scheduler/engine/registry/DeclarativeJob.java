@@ -24,12 +24,15 @@ import java.time.Instant;
  * @param maxCatchUp how many missed instants {@code FIRE_ALL_MISSED} fires after an outage
  * @param overlapPolicy what an instant due while an earlier fire of the job runs does
  * @param alerts when an instant is missed and which events are sent
+ * @param jitter how far past each instant its fire may move, a different offset at each instant
+ * @param spread the window its schedule's members fire over, each at its own fixed offset
  * @param task the task each fire dispatches
  * @param templates its arguments' placeholders, filled from each fire's instant; {@code null} when they hold none
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
                       RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
-                      OverlapPolicy overlapPolicy, AlertPolicy alerts, TaskRequest task,
+                      OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
+                      TaskRequest task,
                       ArgumentTemplates templates) implements PeriodicJob {
 
     @Override

@@ -119,6 +119,10 @@ final class DeclarativeJobs {
         OverlapPolicy overlapPolicy = d.overlapPolicy() == null ? OverlapPolicy.BUFFER_ONE
                 : overlapPolicy(where, d.overlapPolicy());
         AlertPolicy alerts = alerts(where, d.alerts());
+        Duration jitter = d.jitter() == null ? Duration.ZERO
+                : Schedules.field(where, "jitter", () -> notNegative("jitter", Durations.parse(d.jitter())));
+        Duration spread = d.spread() == null ? Duration.ZERO
+                : Schedules.field(where, "spread", () -> notNegative("spread", Durations.parse(d.spread())));
         ArgumentTemplates templates;
         try {
             templates = ArgumentTemplates.of(task.args(), task.kwargs(), schedule.zone());
@@ -126,7 +130,7 @@ final class DeclarativeJobs {
             throw new JobDefinitionException(Schedules.path(where, e.getMessage()), e);
         }
         return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
-                new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
+                jitter, spread, new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
                         delivery), templates);
     }
 
@@ -194,6 +198,13 @@ final class DeclarativeJobs {
     private static Duration positive(String field, Duration duration) {
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException(field + " must be positive, was " + duration);
+        }
+        return duration;
+    }
+
+    private static Duration notNegative(String field, Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException(field + " must not be negative, was " + duration);
         }
         return duration;
     }

@@ -35,6 +35,8 @@ public final class DefinitionBuilder {
     private String overlapPolicy;
     private Alerts alerts;
     private Options options;
+    private String jitter;
+    private String spread;
 
     DefinitionBuilder() {
     }
@@ -58,6 +60,8 @@ public final class DefinitionBuilder {
         this.overlapPolicy = d.overlapPolicy();
         this.alerts = d.alerts();
         this.options = d.options();
+        this.jitter = d.jitter();
+        this.spread = d.spread();
     }
 
     public DefinitionBuilder name(String name) {
@@ -159,8 +163,18 @@ public final class DefinitionBuilder {
         return this;
     }
 
+    public DefinitionBuilder jitter(String jitter) {
+        this.jitter = jitter;
+        return this;
+    }
+
+    public DefinitionBuilder spread(String spread) {
+        this.spread = spread;
+        return this;
+    }
+
     public Definition build() {
         return new Definition(name, cron, every, zone, task, queue, args, kwargs, misfire, lockAtMostFor, gap, overlap,
-                retry, catchUpWindow, maxCatchUp, overlapPolicy, alerts, options);
+                retry, catchUpWindow, maxCatchUp, overlapPolicy, alerts, options, jitter, spread);
     }
 }

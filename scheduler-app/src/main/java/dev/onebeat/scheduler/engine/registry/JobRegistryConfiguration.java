@@ -8,6 +8,8 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +29,16 @@ class JobRegistryConfiguration {
     private static final Logger log = LoggerFactory.getLogger(JobRegistryConfiguration.class);
 
     @Bean
-    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, TaskArgumentsProperties arguments) {
+    JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, TaskArgumentsProperties arguments,
+                            Clock clock) {
         List<RegisteredJob> jobs = new ArrayList<>();
         for (Map.Entry<String, PeriodicJob> bean : context.getBeansOfType(PeriodicJob.class).entrySet()) {
             jobs.add(new RegisteredJob(bean.getValue(), "bean '" + bean.getKey() + "'"));
         }
         jobs.addAll(serviceProviders(jobsFolderLoader(Path.of(properties.jobsDir()))));
         jobs.addAll(DeclarativeJobs.from(properties.jobs(), arguments.maxBytes()));
-        jobs.forEach(JobValidation::validate);
+        Instant now = clock.instant();
+        jobs.forEach(job -> JobValidation.validate(job, now));
         JobRegistry registry = JobRegistry.of(jobs);
         registry.all().forEach(job -> log.info("job registered job={} schedule='{}' misfire={} origin={}", job.name(),
                 job.job().schedule().describe(), job.job().misfirePolicy(), job.origin()));

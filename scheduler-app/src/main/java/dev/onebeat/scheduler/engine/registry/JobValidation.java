@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.registry;
 import dev.onebeat.job.DstPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
 import java.text.ParseException;
 import java.time.Duration;
@@ -66,10 +67,16 @@ final class JobValidation {
                 ? ": every time it matches falls in a daylight-saving gap, and gap=skip skips it" : ""));
     }
 
-    static RegisteredJob validate(RegisteredJob registered) {
+    /**
+     * @param now the time the schedule's coming instants are read from, to check its jitter and spread
+     * @throws JobDefinitionException naming the job and the field at fault
+     */
+    static RegisteredJob validate(RegisteredJob registered, Instant now) {
+        // registered with an empty origin: a job of an API request, validated before it is stored
         PeriodicJob job = registered.job();
         String name = job.name();
-        String where = registered.origin() + " (job '" + name + "')";
+        // an API request's job is named by the request: its fields alone lead the message, as DeclarativeJobs words it
+        String where = registered.origin().isEmpty() ? "" : registered.origin() + " (job '" + name + "')";
         if (name == null || name.isBlank() || name.length() > 150) {
             throw new JobDefinitionException(
                     where + ".name: must be 1 to 150 UTF-16 code units (an emoji counts two), was '" + name + "'");
@@ -101,6 +108,42 @@ final class JobValidation {
         if (job.overlapPolicy() == null) {
             throw new JobDefinitionException(where + ".overlapPolicy: is missing");
         }
+        checkMove(where, job, now);
         return registered;
+    }
+
+    /**
+     * A fire moved by its jitter and spread must begin before the next instant is due, so that the fires of one job
+     * keep their order and its overlap policy means what it says, and inside the catch-up window, past which an
+     * instant is no longer fired.
+     */
+    private static void checkMove(String where, PeriodicJob job, Instant now) {
+        Duration jitter = job.jitter();
+        Duration spread = job.spread();
+        checkMove(where, "jitter", jitter);
+        checkMove(where, "spread", spread);
+        Duration moved = jitter.plus(spread);
+        if (moved.isZero()) {
+            return;
+        }
+        String field = jitter.isZero() ? "spread" : "jitter";
+        String what = jitter.isZero() ? "spread " + spread : spread.isZero() ? "jitter " + jitter
+                : "jitter " + jitter + " plus spread " + spread;
+        if (moved.compareTo(job.catchUpWindow()) >= 0) {
+            throw new JobDefinitionException(Schedules.path(where, field) + ": " + what + " must be shorter than the catch-up "
+                    + "window (" + job.catchUpWindow() + "): a fire moved that far would be too old to fire");
+        }
+        Duration gap = ScheduleMemo.shortestGap(job.schedule(), () -> FireMoments.shortestGap(job.schedule(), now));
+        if (gap != null && moved.compareTo(gap) >= 0) {
+            throw new JobDefinitionException(Schedules.path(where, field) + ": " + what + " must be shorter than the shortest "
+                    + "time between two instants of the schedule (" + gap + "): a fire would begin after the next "
+                    + "instant's");
+        }
+    }
+
+    private static void checkMove(String where, String field, Duration value) {
+        if (value == null || value.isNegative() || (!value.isZero() && value.toMillis() == 0)) {
+            throw new JobDefinitionException(Schedules.path(where, field) + ": must be zero or at least 1 ms, was " + value);
+        }
     }
 }

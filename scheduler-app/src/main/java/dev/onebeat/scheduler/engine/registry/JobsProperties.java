@@ -45,11 +45,16 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      *     the job's previous fire still runs does
      * @param alerts when an instant is missed and where its events go; unset fields keep their defaults
      * @param options how its task is delivered, over the queue route's options; unset fields keep the route's
+     * @param jitter how far past each instant its fire may move, a different offset in {@code [0, jitter)} at each
+     *     instant, the same on every replica (such as {@code 30s}); default none
+     * @param spread the window over which the members of its schedule fire: each job at its own fixed offset in
+     *     {@code [0, spread)} past every instant (such as {@code 1m}); part of the schedule, default none
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
                              String gap, String overlap, Retry retry, String catchUpWindow,
-                             Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options) {
+                             Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options,
+                             String jitter, String spread) {
 
         /** @return a builder of a definition with this name and nothing else set, for code that names what it sets */
         public static DefinitionBuilder builder(String name) {

@@ -11,7 +11,7 @@ import java.time.Duration;
 
 /**
  * A job defined in code or configuration, running on a schedule stored through the admin API instead
- * of its own. Its name, lock and body are the original's, so its keys are unchanged.
+ * of its own. Its name, lock, jitter, spread and body are the original's, so its keys are unchanged.
  */
 record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfirePolicy) implements PeriodicJob {
 
@@ -48,6 +48,16 @@ record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfir
     @Override
     public AlertPolicy alerts() {
         return original.alerts();
+    }
+
+    @Override
+    public Duration jitter() {
+        return original.jitter();
+    }
+
+    @Override
+    public Duration spread() {
+        return original.spread();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,19 +39,23 @@ public class RuntimeJobStore {
     private final JsonMapper json;
     private final JobRegistry registry;
     private final long maxArgumentBytes;
+    private final Clock clock;
     private volatile String loaded = "";
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
-        this(jdbc, json, registry, TaskArgumentsProperties.DEFAULTS);
+        this(jdbc, json, registry, TaskArgumentsProperties.DEFAULTS, Clock.systemUTC());
     }
 
     /**
      * @param registry the registry {@link #reload} lays the stored jobs over
      * @param arguments the bound on a job's arguments ({@code onebeat.fire.max-arguments-size})
+     * @param clock the time a job's coming instants are read from, to check its jitter and spread
      */
     @Autowired
-    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, TaskArgumentsProperties arguments) {
+    public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry, TaskArgumentsProperties arguments,
+                           Clock clock) {
+        this.clock = clock;
         this.maxArgumentBytes = arguments.maxBytes();
         this.jdbc = jdbc;
         this.json = json;
@@ -82,7 +87,7 @@ public class RuntimeJobStore {
                     + "with a letter or digit, was '" + definition.name() + "'");
         }
         PeriodicJob job = DeclarativeJobs.toJob("", definition, maxArgumentBytes);
-        JobValidation.validate(new RegisteredJob(job, "runtime job"));
+        JobValidation.validate(new RegisteredJob(job, ""), clock.instant());
         return job;
     }
 
@@ -96,7 +101,7 @@ public class RuntimeJobStore {
      */
     public PeriodicJob rescheduled(PeriodicJob original, JobsProperties.Definition change) {
         if (change.task() != null || change.queue() != null || change.args() != null || change.kwargs() != null
-                || change.lockAtMostFor() != null) {
+                || change.lockAtMostFor() != null || change.jitter() != null || change.spread() != null) {
             throw new JobDefinitionException("task: job '" + original.name() + "' is defined in code or configuration;"
                     + " only its schedule (cron or every, zone, gap, overlap, misfire) can be changed here");
         }
@@ -104,7 +109,9 @@ public class RuntimeJobStore {
                 change.overlap());
         MisfirePolicy misfire = change.misfire() == null ? original.misfirePolicy()
                 : DeclarativeJobs.misfire("", change.misfire());
-        return new Rescheduled(original, schedule, misfire);
+        // its jitter and spread stay, and must fit the new schedule
+        return JobValidation.validate(new RegisteredJob(new Rescheduled(original, schedule, misfire), ""),
+                clock.instant()).job();
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.HexFormat;
  *
  * <ul>
  *   <li>Jobs defined by data alone (configuration, the admin API) with the same schedule (expression,
- *       zone, daylight-saving policy) and misfire policy fire at the same instants in the same way, so
+ *       zone, daylight-saving policy), misfire policy and spread fire at the same instants in the same way, so
  *       they share one trigger, named {@code s} + a digest of that description, and fire in batches.</li>
  *   <li>A job written in code has a trigger of its own, named {@code j} + a digest of its name and
  *       schedule: it runs user code of unknown length, alone, and its overlap policy says what an instant
@@ -23,9 +23,13 @@ public final class ScheduleKeys {
     private ScheduleKeys() {
     }
 
-    /** @return what the job fires on: {@code cron 0 0 8 ? * MON-FRI Europe/Paris misfire=FIRE_ONCE_NOW} */
+    /**
+     * @return what the job fires on: {@code cron 0 0 8 ? * MON-FRI Europe/Paris misfire=FIRE_ONCE_NOW}, and
+     *     {@code spread=PT1M} when its schedule's members are spread (a schedule's members share its spread)
+     */
     public static String signature(PeriodicJob job) {
-        return job.schedule().describe() + " misfire=" + job.misfirePolicy();
+        String signature = job.schedule().describe() + " misfire=" + job.misfirePolicy();
+        return job.spread().isZero() ? signature : signature + " spread=" + job.spread();
     }
 
     /** @return the name of the trigger the job fires from: 25 characters, a letter and hex digits */

@@ -3,7 +3,10 @@ package dev.onebeat.scheduler.engine.registry;
 import dev.onebeat.job.Schedule;
 import java.util.Arrays;
 import java.util.List;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,6 +22,7 @@ final class ScheduleMemo {
     static final int LIMIT = 4096;
     private static final Map<List<String>, Schedule> PARSED = new ConcurrentHashMap<>();
     private static final Set<Schedule.Cron> CHECKED = ConcurrentHashMap.newKeySet();
+    private static final Map<Schedule, Optional<Duration>> GAPS = new ConcurrentHashMap<>();
 
     private ScheduleMemo() {
     }
@@ -45,5 +49,21 @@ final class ScheduleMemo {
             CHECKED.clear();
         }
         CHECKED.add(cron);
+    }
+
+    /**
+     * @param compute works the gap out when it is not remembered
+     * @return the schedule's shortest gap between two instants, as {@code compute} gave it once; null for none
+     */
+    static Duration shortestGap(Schedule schedule, Supplier<Duration> compute) {
+        Optional<Duration> known = GAPS.get(schedule);
+        if (known == null) {
+            if (GAPS.size() >= LIMIT) {
+                GAPS.clear();
+            }
+            known = Optional.ofNullable(compute.get());
+            GAPS.put(schedule, known);
+        }
+        return known.orElse(null);
     }
 }

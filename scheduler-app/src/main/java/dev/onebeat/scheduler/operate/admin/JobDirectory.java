@@ -99,7 +99,8 @@ public class JobDirectory {
                 job != null && registry.defined(name).isEmpty(), pauseReason, pausedUntil,
                 job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow(),
                 job == null ? null : job.maxCatchUp(), job == null ? null : job.overlapPolicy().name(),
-                job == null ? null : job.alerts());
+                job == null ? null : job.alerts(), job == null ? null : job.jitter(),
+                job == null ? null : job.spread());
     }
 
     private String schedulerName() {

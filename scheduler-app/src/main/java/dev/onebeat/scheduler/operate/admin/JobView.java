@@ -33,10 +33,15 @@ import java.time.Instant;
  * @param overlapPolicy what an instant due while the job's previous fire runs does ({@code SKIP},
  *                      {@code BUFFER_ONE}, {@code ALLOW}); null when not registered here
  * @param alerts when an instant of it is missed and where its events go; null when not registered here
+ * @param jitter how far past each instant its fire may move, a different offset at each; null when not registered
+ *               here
+ * @param spread the window its schedule's members fire over, each at its own fixed offset; null when not
+ *               registered here
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
                       String gap, String overlap,
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
                       boolean runtime, String pauseReason, Instant pausedUntil, Integer retryAttempts,
-                      Duration catchUpWindow, Integer maxCatchUp, String overlapPolicy, AlertPolicy alerts) {
+                      Duration catchUpWindow, Integer maxCatchUp, String overlapPolicy, AlertPolicy alerts,
+                      Duration jitter, Duration spread) {
 }

@@ -1,8 +1,12 @@
 package dev.onebeat.scheduler.operate.admin;
 
+import dev.onebeat.job.Durations;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -45,14 +49,67 @@ public final class SchedulePreview {
      * @param rule the rule that placed an instant in a gap or an overlap ({@code gap=shift},
      *     {@code overlap=both}, {@code elapsed time}), null for a regular one
      * @param note what happened to that wall-clock time, for an operator; null for a regular instant
+     * @param plannedAt when the job's fire of it begins: {@code utc} plus the job's spread and jitter
+     *     ({@link FireMoments}), {@code utc} itself without them; null for a time that does not fire
      */
     public record Fire(Instant utc, String local, String offset, String wallClock, ScheduledInstant.Kind kind,
-                       boolean fires, String rule, String note) {
+                       boolean fires, String rule, String note, Instant plannedAt) {
 
-        static Fire of(ScheduledInstant instant) {
+        static Fire of(ScheduledInstant instant, Moves moves) {
             return new Fire(instant.at(), DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.localAt()),
                     instant.offset().getId(), DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(instant.local()),
-                    instant.kind(), instant.fires(), instant.rule(), instant.note());
+                    instant.kind(), instant.fires(), instant.rule(), instant.note(),
+                    instant.fires() ? instant.at().plus(moves.offset(instant.at())) : null);
+        }
+    }
+
+    /**
+     * What moves a job's fires past their instants: its name, its jitter and its schedule's spread.
+     *
+     * @param name the job's name, which its offsets come from; may be null when neither is set
+     * @param jitter zero for none
+     * @param spread zero for none
+     */
+    public record Moves(String name, Duration jitter, Duration spread) {
+
+        /** Fires at the instants themselves. */
+        public static final Moves NONE = new Moves(null, Duration.ZERO, Duration.ZERO);
+
+        public Moves {
+            if (name == null && !(jitter.isZero() && spread.isZero())) {
+                throw new JobDefinitionException("name: is needed with a jitter or a spread; a job's offsets come "
+                        + "from its name");
+            }
+        }
+
+        /**
+         * @param name the job's name, or null
+         * @param jitter as written ({@code 30s}, {@code PT1M}), or null for none
+         * @param spread as written, or null for none
+         * @throws JobDefinitionException naming the field at fault
+         */
+        public static Moves parse(String name, String jitter, String spread) {
+            return new Moves(name == null || name.isBlank() ? null : name, duration("jitter", jitter),
+                    duration("spread", spread));
+        }
+
+        private static Duration duration(String field, String text) {
+            if (text == null || text.isBlank()) {
+                return Duration.ZERO;
+            }
+            try {
+                Duration value = Durations.parse(text);
+                if (value.isNegative()) {
+                    throw new IllegalArgumentException("must not be negative, was " + value);
+                }
+                return value;
+            } catch (IllegalArgumentException e) {
+                throw new JobDefinitionException(field + ": " + e.getMessage(), e);
+            }
+        }
+
+        Duration offset(Instant instant) {
+            return name == null ? Duration.ZERO : FireMoments.offset(name, jitter, spread, instant);
         }
     }
 
@@ -63,7 +120,15 @@ public final class SchedulePreview {
      *         start-up would use
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count) {
-        return of(schedule.parse(), from, count);
+        return of(schedule.parse(), from, count, Moves.NONE);
+    }
+
+    /**
+     * @param moves the job's name, jitter and spread, which place each fire's planned moment
+     * @return as {@link #of(ScheduleFields, Instant, int)}, each fire with its planned moment
+     */
+    public static Preview of(ScheduleFields schedule, Instant from, int count, Moves moves) {
+        return of(schedule.parse(), from, count, moves);
     }
 
     /**
@@ -71,7 +136,7 @@ public final class SchedulePreview {
      *         first, fewer if the schedule ends; the times a gap skipped before the last of them are listed
      *         too, marked as not firing
      */
-    public static Preview of(Schedule schedule, Instant from, int count) {
+    public static Preview of(Schedule schedule, Instant from, int count, Moves moves) {
         Timetable timetable = Timetable.of(schedule);
         List<ScheduledInstant> firing = new ArrayList<>(count);
         for (ScheduledInstant next = timetable.next(from.minusNanos(1)); next != null && firing.size() < count;
@@ -88,6 +153,6 @@ public final class SchedulePreview {
             overlap = cron.dst().overlap().text();
         }
         return new Preview(schedule.describe(), schedule.zone().getId(), gap, overlap,
-                instants.stream().map(Fire::of).toList());
+                instants.stream().map(instant -> Fire.of(instant, moves)).toList());
     }
 }

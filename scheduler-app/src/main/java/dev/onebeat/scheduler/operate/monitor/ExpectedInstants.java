@@ -1,11 +1,12 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Run;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
-import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
 import dev.onebeat.scheduler.operate.monitor.InstantJudge.Verdict;
@@ -55,13 +56,16 @@ public class ExpectedInstants {
      * @param note which daylight-saving rule gave it, or null
      * @param outcome {@link InstantOutcome#text()}
      * @param reason why it was skipped, failed, retried or missed, or null
-     * @param lagMillis how long after the instant its committed attempt began, negative if it began before (an early
-     *     fire), or null
+     * @param plannedAt when its fire was planned to begin: the instant plus the job's spread and jitter
+     *     ({@link FireMoments}), the instant itself for a job that has neither
+     * @param lagMillis how long after its planned moment its committed attempt began, negative if it began before (an
+     *     early fire), or null
      * @param trigger the committed fire's trigger kind, or null
      * @param attempt the committed fire's attempt, or the latest attempt's, or null
-     * @param graceEnds when a fire that has not begun makes the instant missed
+     * @param graceEnds when a fire that has not begun makes the instant missed: its planned moment plus the grace
      */
-    public record Expected(Instant instant, OffsetDateTime local, String note, String outcome, String reason,
+    public record Expected(Instant instant, Instant plannedAt, OffsetDateTime local, String note, String outcome,
+                           String reason,
                            Long lagMillis, String trigger, Integer attempt, Instant firedAt, Instant committedAt,
                            String node, Instant graceEnds) {
     }
@@ -125,17 +129,19 @@ public class ExpectedInstants {
             ScheduledInstant next = i + 1 < instants.size() ? instants.get(i + 1) : timetable.next(at.at());
             Duration grace = job.alerts().graceFor(next == null ? null : Duration.between(at.at(), next.at()));
             Slot slot = slots.getOrDefault(at.at(), Slot.EMPTY);
-            Verdict verdict = InstantJudge.judge(at.at(), at.fires(), slot, running.contains(at.at()), grace,
+            // a jitter or a spread is no lateness: the grace and the lag count from the planned moment
+            Instant planned = FireMoments.plannedAt(job, at.at());
+            Verdict verdict = InstantJudge.judge(planned, at.fires(), slot, running.contains(at.at()), grace,
                     properties.lateAfter(), job.catchUpWindow(), now, faults);
             counts.merge(verdict.outcome().text(), 1, Integer::sum);
-            expected.add(new Expected(at.at(), at.localAt(), at.note(), verdict.outcome().text(), verdict.reason(),
+            expected.add(new Expected(at.at(), planned, at.localAt(), at.note(), verdict.outcome().text(), verdict.reason(),
                     verdict.lag() == null ? null : verdict.lag().toMillis(),
                     slot.fire() == null ? null : slot.fire().trigger(),
                     slot.fire() != null ? Integer.valueOf(slot.fire().attempt())
                             : slot.attempt() == null ? null : slot.attempt().attempt(),
                     slot.fire() == null ? null : slot.fire().firedAt(),
                     slot.fire() == null ? null : slot.fire().committedAt(),
-                    slot.fire() == null ? null : slot.fire().node(), at.at().plus(grace)));
+                    slot.fire() == null ? null : slot.fire().node(), planned.plus(grace)));
         }
         Instant first = expected.isEmpty() ? start : expected.get(0).instant();
         // runs and events over the range the instants cover: from the year 1 a backward scan would otherwise walk

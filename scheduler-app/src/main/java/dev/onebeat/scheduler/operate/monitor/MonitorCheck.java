@@ -5,14 +5,15 @@ import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.fire.FireFaults;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Range;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
-import dev.onebeat.scheduler.engine.fire.InstantRecords;
-import dev.onebeat.scheduler.engine.registry.JobCatalog.Standing;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobCatalog.Standing;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.schedule.Descriptions;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
 import dev.onebeat.scheduler.operate.monitor.InstantJudge.Finding;
@@ -225,7 +226,9 @@ public class MonitorCheck {
             Duration grace = walk.orphaned ? Duration.ZERO
                     : policy.graceFor(next == null ? null : Duration.between(expected.at(), next));
             Slot slot = slots.getOrDefault(expected.at(), Slot.EMPTY);
-            Verdict verdict = InstantJudge.judge(expected.at(), expected.fires(), slot, running.contains(expected.at()),
+            // judged from the planned moment: a jitter or a spread is no lateness
+            Instant planned = FireMoments.plannedAt(job, expected.at());
+            Verdict verdict = InstantJudge.judge(planned, expected.fires(), slot, running.contains(expected.at()),
                     grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
             if (walk.orphaned && verdict.outcome() == InstantOutcome.MISSED) {
                 verdict = new Verdict(verdict.outcome(), "not fired: the job is orphaned, no live replica registers it",
@@ -233,7 +236,7 @@ public class MonitorCheck {
             }
             Finding finding = verdict.finding();
             if (finding == Finding.UNSETTLED) {
-                deadline = expected.at().plus(grace);
+                deadline = planned.plus(grace);
                 break;
             }
             if (walk.standing.paused() && finding == Finding.MISSED && slot.attempt() == null) {
@@ -252,7 +255,8 @@ public class MonitorCheck {
         flushUnreported(walk, node, now, events);
         if (deadline == null && !walk.standing.paused()) {
             Instant upcoming = nextAt(timetable, p.checkedUntil());
-            deadline = upcoming == null ? null : upcoming.plus(policy.graceFor(nextGap(timetable, upcoming)));
+            deadline = upcoming == null ? null
+                    : FireMoments.plannedAt(job, upcoming).plus(policy.graceFor(nextGap(timetable, upcoming)));
         }
         walk.progress = new Progress(p.job(), p.checkedUntil(), p.alerting(), p.failuresInRow(), p.successesInRow(),
                 p.lastSuccessAt(), walk.standing.paused() ? null : deadline);

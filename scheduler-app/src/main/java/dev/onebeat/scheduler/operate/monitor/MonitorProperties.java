@@ -15,7 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * @param enabled whether this replica takes part in the checks (one replica at a time runs each)
  * @param checkInterval how often the cluster's instants are judged: a miss is reported at most this long after the
  *     instant's grace ended
- * @param lateAfter a committed fire whose attempt began more than this after its instant is shown {@code late}
+ * @param lateAfter a committed fire whose attempt began more than this after its planned moment (its instant, plus
+ *     the job's spread and jitter) is shown {@code late}
  * @param maxInstantsPerCheck instants of one job judged in one check at most; a longer backlog (a per-second job
  *     after a day of outage) is worked off over the following checks
  * @param maxEventsPerCheck missed events of one job written one by one in one check; the misses after them in that

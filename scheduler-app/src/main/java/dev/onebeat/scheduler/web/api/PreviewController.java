@@ -12,7 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/schedules/preview}: the coming instants of a cron (with its zone and daylight-saving
- * policy) or an interval, in UTC and local time, each with how daylight saving placed it.
+ * policy) or an interval, in UTC and local time, each with how daylight saving placed it and, given a job's
+ * {@code name} with its {@code jitter} and {@code spread}, the moment its fire is planned for.
  */
 @RestController
 class PreviewController {
@@ -30,9 +31,12 @@ class PreviewController {
                                     @RequestParam(required = false) String gap,
                                     @RequestParam(required = false) String overlap,
                                     @RequestParam(defaultValue = "10") @Min(1) @Max(100) int count,
-                                    @RequestParam(required = false) Instant from) {
+                                    @RequestParam(required = false) Instant from,
+                                    @RequestParam(required = false) String name,
+                                    @RequestParam(required = false) String jitter,
+                                    @RequestParam(required = false) String spread) {
         InstantParameters.check("from", from);
         return SchedulePreview.of(new ScheduleFields(cron, every, zone, gap, overlap),
-                from == null ? clock.instant() : from, count);
+                from == null ? clock.instant() : from, count, SchedulePreview.Moves.parse(name, jitter, spread));
     }
 }

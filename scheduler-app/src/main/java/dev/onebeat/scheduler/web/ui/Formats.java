@@ -27,10 +27,13 @@ public class Formats {
         return node == null || node.isNull() ? "–" : node.toString();
     }
 
-    /** @return a setting's duration in its largest whole unit, as configuration writes it: {@code 1h}, {@code 90m}, {@code 45s} */
+    /** @return a setting's duration in its largest whole unit, as configuration writes it: {@code 1h}, {@code 90m}, {@code 45s}, {@code 1500ms} */
     public String setting(Duration duration) {
         if (duration == null) {
             return "–";
+        }
+        if (duration.toMillis() % 1000 != 0) {
+            return duration.toMillis() + "ms";
         }
         long seconds = duration.toSeconds();
         if (seconds > 0 && seconds % 3600 == 0) {

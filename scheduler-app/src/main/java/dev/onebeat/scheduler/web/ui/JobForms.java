@@ -93,9 +93,11 @@ class JobForms {
      */
     record JobForm(String name, String cron, String every, String zone, String gap, String overlap, String task,
                    String queue, String args, String kwargs, String misfire, String lockAtMostFor,
-                   String retryAttempts, String catchUpWindow, String maxCatchUp, String overlapPolicy) {
+                   String retryAttempts, String catchUpWindow, String maxCatchUp, String overlapPolicy, String jitter,
+                   String spread) {
 
-        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "", "", "", "", "");
+        static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "", "", "", "", "",
+                "", "");
     }
 
     /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
@@ -116,6 +118,8 @@ class JobForms {
                 .catchUpWindow(blankToNull(form.catchUpWindow()))
                 .maxCatchUp(number("max-catch-up", form.maxCatchUp()))
                 .overlapPolicy(blankToNull(form.overlapPolicy()))
+                .jitter(blankToNull(form.jitter()))
+                .spread(blankToNull(form.spread()))
                 .build();
     }
 

@@ -61,7 +61,7 @@ class JobPages {
     private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "gap", "overlap", "misfire");
     private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "gap", "overlap", "task",
             "queue", "args", "kwargs", "misfire", "lockAtMostFor", "retryAttempts", "catchUpWindow", "maxCatchUp",
-            "overlapPolicy");
+            "overlapPolicy", "jitter", "spread");
 
     private final JobDirectory directory;
     private final JobRegistry registry;
@@ -197,7 +197,8 @@ class JobPages {
         JobView job = known(name);
         try {
             if (action.equals("preview")) {
-                model.addAttribute("preview", SchedulePreview.of(form.fields(), clock.instant(), PREVIEW));
+                model.addAttribute("preview", SchedulePreview.of(form.fields(), clock.instant(), PREVIEW,
+                        moves(registry.find(name).map(RegisteredJob::job).orElse(null))));
                 return jobPage(job, null, null, form, Map.of(), model);
             }
             runtimeJobs.reschedule(name, form.fields(), JobForms.blankToNull(form.misfire()));
@@ -290,7 +291,13 @@ class JobPages {
             return List.of();
         }
         Schedule schedule = job.schedule();
-        return SchedulePreview.of(schedule, clock.instant(), UPCOMING).fires();
+        return SchedulePreview.of(schedule, clock.instant(), UPCOMING, moves(job)).fires();
+    }
+
+    /** @return what moves the job's fires past their instants (its jitter and spread); none for an unknown job */
+    private static SchedulePreview.Moves moves(PeriodicJob job) {
+        return job == null ? SchedulePreview.Moves.NONE
+                : new SchedulePreview.Moves(job.name(), job.jitter(), job.spread());
     }
 
     /**

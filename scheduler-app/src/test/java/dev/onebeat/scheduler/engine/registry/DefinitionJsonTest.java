@@ -72,8 +72,23 @@ class DefinitionJsonTest {
 
         @Test
         void aDefinitionIsWrittenAsEarlierVersionsWroteIt() {
-            assertThat(JSON.writeValueAsString(FULL)).isEqualTo(STORED_FULL);
-            assertThat(JSON.writeValueAsString(SPARSE)).isEqualTo(STORED_SPARSE);
+            // the fields added later come last, unset when not given
+            assertThat(JSON.writeValueAsString(FULL)).isEqualTo(withLaterFields(STORED_FULL, "null", "null"));
+            assertThat(JSON.writeValueAsString(SPARSE)).isEqualTo(withLaterFields(STORED_SPARSE, "null", "null"));
+        }
+
+        @Test
+        void aJitterAndASpreadAreWrittenAfterTheFieldsOfEarlierVersions() {
+            Definition moved = FULL.toBuilder().jitter("30s").spread("1m").build();
+
+            String written = JSON.writeValueAsString(moved);
+
+            assertThat(written).isEqualTo(withLaterFields(STORED_FULL, "\"30s\"", "\"1m\""));
+            assertThat(JSON.readValue(written, Definition.class)).isEqualTo(moved);
+        }
+
+        private static String withLaterFields(String stored, String jitter, String spread) {
+            return stored.substring(0, stored.length() - 1) + ",\"jitter\":" + jitter + ",\"spread\":" + spread + "}";
         }
     }
 
@@ -83,7 +98,7 @@ class DefinitionJsonTest {
         @Test
         void leavesEveryFieldItIsNotGivenUnset() {
             assertThat(Definition.builder("tick").build()).isEqualTo(new Definition("tick", null, null, null, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null));
+                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
         }
 
         @Test
@@ -94,7 +109,7 @@ class DefinitionJsonTest {
                             List.of(1, "two"), Map.of("k", true), "fire-all-missed", "5m", "skip", "both",
                             new Retry(5, "30s", "10m"), "2h", 4, "skip",
                             new Alerts(true, "1m", 2, 3, "https://hc.example/ping/abc", "nightly"),
-                            new Options("1h", 7, "exports-x", "exports.rk", Map.of("x-team", "data"))));
+                            new Options("1h", 7, "exports-x", "exports.rk", Map.of("x-team", "data")), null, null));
         }
 
         @Test

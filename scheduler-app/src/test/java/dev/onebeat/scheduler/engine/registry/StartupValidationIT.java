@@ -33,6 +33,11 @@ class StartupValidationIT {
             unknown gap rule    | cron=30 2 * * *;gap=later;task=r | onebeat.jobs[0] (job 'nightly').gap: 'later' is not one of shift, skip
             unknown overlap rule | cron=30 2 * * *;overlap=second;task=r | onebeat.jobs[0] (job 'nightly').overlap: 'second' is not one of first, last, both
             gap on an interval  | every=10s;gap=skip;task=r     | onebeat.jobs[0] (job 'nightly').gap: 'skip' applies to cron schedules only; an every schedule counts elapsed seconds
+            jitter not a duration | every=1m;jitter=soon;task=r | onebeat.jobs[0] (job 'nightly').jitter: 
+            jitter of a period  | every=1m;jitter=1m;task=r      | onebeat.jobs[0] (job 'nightly').jitter: jitter PT1M must be shorter than the shortest time between two instants of the schedule (PT1M)
+            spread past catch-up | cron=0 2 * * *;spread=2h;task=r | onebeat.jobs[0] (job 'nightly').spread: spread PT2H must be shorter than the catch-up window (PT1H)
+            jitter plus spread  | cron=*/5 * * * *;jitter=3m;spread=2m;task=r | onebeat.jobs[0] (job 'nightly').jitter: jitter PT3M plus spread PT2M must be shorter than the shortest time between two instants of the schedule (PT5M)
+            sub-millisecond spread | every=1m;spread=PT0.0001S;task=r | onebeat.jobs[0] (job 'nightly').spread: must be zero or at least 1 ms, was PT0.0001S
             """)
     void badDefinitionStopsStartupNamingJobAndField(String caseName, String fields, String expected,
                                                      TestDatabase database) {
