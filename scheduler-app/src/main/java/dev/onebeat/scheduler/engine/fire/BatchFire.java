@@ -211,7 +211,7 @@ public class BatchFire {
      */
     private static Map<String, Duration> offsets(List<PeriodicJob> jobs, FireRequest request) {
         Map<String, Duration> offsets = new HashMap<>();
-        if (request.scheduled()) {
+        if (request.waitsForPlannedMoment()) {
             for (PeriodicJob job : jobs) {
                 if (FireMoments.moves(job)) {
                     offsets.put(job.name(), FireMoments.offset(job, request.scheduledAt()));

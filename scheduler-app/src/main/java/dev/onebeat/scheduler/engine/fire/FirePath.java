@@ -103,7 +103,7 @@ public class FirePath {
         } else {
             // the lag by the database's clock, the cluster's one: the same whichever replica fired; from the job's
             // planned moment, a jitter or a spread being no lateness
-            Instant planned = request.scheduled() ? FireMoments.plannedAt(job, request.scheduledAt())
+            Instant planned = request.waitsForPlannedMoment() ? FireMoments.plannedAt(job, request.scheduledAt())
                     : request.scheduledAt();
             services.reports().committed(result, Duration.between(planned, services.databaseClock().now()),
                     request.node(), request.trigger(), false);

@@ -51,6 +51,15 @@ public record FireRequest(Instant scheduledAt, FireTrigger trigger, String node,
         return run == null && trigger.scheduled();
     }
 
+    /**
+     * @return whether the fire begins at each job's planned moment (its instant plus its spread and jitter): the
+     *     schedule's own fire of the instant, on time, after a misfire or recovered; a run, a retry or a backfill fires
+     *     when it is asked for
+     */
+    boolean waitsForPlannedMoment() {
+        return run == null && (trigger.scheduled() || trigger == FireTrigger.RECOVERY);
+    }
+
     /** @return whether its tasks' expiry counts from the moment it runs ({@link FireTrigger#expiresFromFire}) */
     boolean expiresFromFire() {
         return trigger.expiresFromFire(run);

@@ -241,7 +241,7 @@ public class ScheduleFire implements DisposableBean {
      * that stops meanwhile fires the jobs still waiting at once ({@link #fireWaitingNow}), so none is lost.
      */
     private void fireAt(List<PeriodicJob> jobs, FireRequest request) {
-        if (!request.scheduled() || jobs.stream().noneMatch(FireMoments::moves)) {
+        if (!request.waitsForPlannedMoment() || jobs.stream().noneMatch(FireMoments::moves)) {
             fireNow(jobs, request);
             return;
         }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class FireRequestTest {
 
@@ -26,6 +28,16 @@ class FireRequestTest {
 
         assertThat(request.scheduled()).isFalse();
         assertThat(request.expiresFromFire()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(FireTrigger.class)
+    void onlyTheSchedulesOwnFireWaitsForEachJobsPlannedMomentRecoveredOrNot(FireTrigger trigger) {
+        boolean own = trigger == FireTrigger.SCHEDULED || trigger == FireTrigger.MISFIRE
+                || trigger == FireTrigger.RECOVERY;
+
+        assertThat(FireRequest.of(T, trigger, "node-a").waitsForPlannedMoment()).isEqualTo(own);
+        assertThat(FireRequest.of(T, trigger, "node-a").withRun("request-1").waitsForPlannedMoment()).isFalse();
     }
 
     @Test
