@@ -124,7 +124,8 @@ public final class FireBenchmark {
                 String name = String.format(Locale.ROOT, "burst-%05d", i);
                 names.add(name);
                 definitions.add(String.format(Locale.ROOT, "{\"name\":\"%s\",\"every\":\"%ds\",\"task\":\"bench.tick\","
-                        + "\"queue\":\"bench\",\"args\":[%d]}", name, options.period().toSeconds(), i));
+                        + "\"queue\":\"bench\",\"args\":[%d]%s}", name, options.period().toSeconds(), i,
+                        options.burstSpread().isZero() ? "" : ",\"spread\":\"" + options.burstSpread().toSeconds() + "s\""));
             }
             insertJobs(database, names, definitions);
             ReplicaProcesses.StartUp first = replicas.start("replica-1");
@@ -190,7 +191,11 @@ public final class FireBenchmark {
                 distinctKeys, attempts[1], attempts[2],
                 TransactionMarks.perFire(burstEnd.minus(burstStart), window, burstStart.minus(idleStart), IDLE_WINDOW,
                         lags.fires()));
-        printBatches(commits.batches(instant));
+        if (options.burstSpread().isZero()) {
+            printBatches(commits.batches(instant));
+        } else {
+            System.out.print(SpreadHistogram.of(database, instant, options.burstSpread()));
+        }
         summary.add(String.format(Locale.ROOT, "burst of %,d at %s: last commit %s, %.0f fires/s, p50 %s, p99 %s,"
                         + " missing %d, doubled %d, %s", options.jobs(), instant, CommitTimes.millis(lags.max()), rate,
                 CommitTimes.millis(lags.p50()), CommitTimes.millis(lags.p99()), lags.missing(),

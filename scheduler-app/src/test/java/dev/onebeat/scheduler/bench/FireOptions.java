@@ -18,9 +18,12 @@ import java.util.Map;
  * @param spreadWindow how long the spread mode is measured
  * @param rawJobs one-shot triggers raw Quartz fires per batch size; 0 leaves raw Quartz out
  * @param rawThreads raw Quartz's worker threads
+ * @param burstSpread the burst jobs' {@code spread}: zero fires them all at the instant, a window lays them over it
+ *     and the burst's report shows the fires per second
  */
 record FireOptions(String adminUrl, String mode, int jobs, int replicas, int instants, Duration period,
-                   int spreadJobs, int spreadSchedules, Duration spreadWindow, int rawJobs, int rawThreads) {
+                   int spreadJobs, int spreadSchedules, Duration spreadWindow, int rawJobs, int rawThreads,
+                   Duration burstSpread) {
 
     static final String REPLICA_OPTS_VARIABLE = "ONEBEAT_BENCH_REPLICA_OPTS";
     /** The spread schedules fall on the seconds of a 10 s period: 10 offsets times this many zones. */
@@ -29,8 +32,9 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
     static final String USAGE = """
             usage: fire.sh [--mode=all|burst|spread] [--jobs=10000] [--replicas=3] [--instants=2] [--period=60]
                            [--spread-jobs=1000] [--spread-schedules=100] [--spread-window=60]
-                           [--raw-jobs=<jobs>] [--raw-threads=20] [--help]
-            --period and --spread-window are seconds; --raw-jobs=0 leaves raw Quartz out
+                           [--raw-jobs=<jobs>] [--raw-threads=20] [--burst-spread=0] [--help]
+            --period, --spread-window and --burst-spread are seconds; --raw-jobs=0 leaves raw Quartz out;
+            --burst-spread=60 --period=120 lays the burst's jobs over a minute (their spread) and shows its histogram
             environment: %s (default %s), %s (replica JVM options, default -Xmx1g)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, REPLICA_OPTS_VARIABLE);
 
@@ -51,6 +55,11 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
         BenchOptions.requireAtLeast("spread-window", (int) spreadWindow.toSeconds(), 20);
         BenchOptions.requireAtLeast("raw-jobs", rawJobs, 0);
         BenchOptions.requireAtLeast("raw-threads", rawThreads, 1);
+        BenchOptions.requireAtLeast("burst-spread", (int) burstSpread.toSeconds(), 0);
+        if (burstSpread.plus(Duration.ofSeconds(30)).compareTo(period) > 0) {
+            throw new IllegalArgumentException("burst-spread must leave at least 30 s of the period, was "
+                    + burstSpread.toSeconds() + " of " + period.toSeconds());
+        }
         if (spreadSchedules % SPREAD_PERIOD_SECONDS != 0) {
             throw new IllegalArgumentException("spread-schedules must be a multiple of " + SPREAD_PERIOD_SECONDS
                     + " (offsets of the " + SPREAD_PERIOD_SECONDS + " s period times zones), was " + spreadSchedules);
@@ -78,6 +87,7 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
         int spreadWindow = 60;
         Integer rawJobs = null;
         int rawThreads = 20;
+        int burstSpread = 0;
         for (String arg : args) {
             String name = BenchOptions.argName(arg);
             String value = BenchOptions.argValue(arg);
@@ -92,10 +102,12 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
                 case "--spread-window" -> spreadWindow = BenchOptions.number(name, value);
                 case "--raw-jobs" -> rawJobs = BenchOptions.number(name, value);
                 case "--raw-threads" -> rawThreads = BenchOptions.number(name, value);
+                case "--burst-spread" -> burstSpread = BenchOptions.number(name, value);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
         return new FireOptions(adminUrl, mode, jobs, replicas, instants, Duration.ofSeconds(period), spreadJobs,
-                spreadSchedules, Duration.ofSeconds(spreadWindow), rawJobs == null ? jobs : rawJobs, rawThreads);
+                spreadSchedules, Duration.ofSeconds(spreadWindow), rawJobs == null ? jobs : rawJobs, rawThreads,
+                Duration.ofSeconds(burstSpread));
     }
 }

@@ -273,8 +273,8 @@ public class BatchFire {
             this.job = job;
             this.connection = connection;
             // a batch fires the schedule's own fires (on time, after a misfire, recovered): their expiry counts from
-            // the instant
-            this.context = services.context(job.name(), request, connection, this::setSavepoint);
+            // the instant, or from the job's planned moment when a jitter or a spread moves it
+            this.context = services.context(job, request, connection, this::setSavepoint);
         }
 
         /** @return whether the job succeeded; if not, what it did is rolled back and {@link #error} says why */

@@ -120,7 +120,7 @@ public class FirePath {
             return new FireResult(job.name(), request.scheduledAt(), FireOutcome.DUPLICATE, 0, 0,
                     Duration.between(start, clock.instant()), null);
         }
-        FireContext context = services.context(job.name(), request, DataSourceUtils.getConnection(dataSource), () -> { });
+        FireContext context = services.context(job, request, DataSourceUtils.getConnection(dataSource), () -> { });
         try {
             job.run(context);
         } catch (Exception e) {

@@ -1,8 +1,10 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.cluster.DatabaseClock;
 import dev.onebeat.scheduler.engine.outbox.OutboxWriter;
 import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.engine.trace.Traces;
 import java.sql.Connection;
 import java.time.Clock;
@@ -36,17 +38,20 @@ record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate 
                     Traces traces) {
 
     /**
-     * @param job the job fired
+     * @param job the job fired; its tasks' expiry counts from its planned moment when it has one
      * @param request the fire: its instant and run make the tasks' keys
      * @param connection the fire's connection, in its transaction
      * @param beforeFirstWrite told before the fire first touches the database
      * @return the context the job runs with
      */
-    FireContext context(String job, FireRequest request, Connection connection, Runnable beforeFirstWrite) {
-        // a fire an operator asked for counts its tasks' expiry from now, not from its instant
-        Instant expiresFrom = request.expiresFromFire() ? clock.instant() : null;
+    FireContext context(PeriodicJob job, FireRequest request, Connection connection, Runnable beforeFirstWrite) {
+        // a fire an operator asked for counts its tasks' expiry from now, not from its instant; one moved by a jitter or
+        // a spread from its planned moment, so that a task reaches its worker no more expired than an unmoved one
+        Instant expiresFrom = request.expiresFromFire() ? clock.instant()
+                : request.waitsForPlannedMoment() && FireMoments.moves(job)
+                        ? FireMoments.plannedAt(job, request.scheduledAt()) : null;
         // the fire's span is current: its tasks continue its trace, on whichever replica publishes them
-        return new FireContext(job, request, expiresFrom, traces.current(), connection, outbox, json,
+        return new FireContext(job.name(), request, expiresFrom, traces.current(), connection, outbox, json,
                 properties.batchSize(), arguments.maxBytes(), beforeFirstWrite);
     }
 }

@@ -58,7 +58,7 @@ class JitterSpreadIT {
                     + "\"spread\":\"5s\"}"));
         }
         created(api.send("POST", "/api/jobs", "{\"name\":\"jittered\",\"every\":\"6s\",\"task\":\"t.jitter\","
-                + "\"jitter\":\"4s\"}"));
+                + "\"jitter\":\"4s\",\"options\":{\"expires\":\"30s\"}}"));
         List<String> all = new ArrayList<>(spread);
         all.add("jittered");
 
@@ -84,6 +84,14 @@ class JitterSpreadIT {
             jitterOffsets.add(checkedMoment("jittered", instant, JITTER, Duration.ZERO));
         }
         assertThat(jitterOffsets).as("an offset of its own at each instant").hasSizeGreaterThan(1);
+        for (JsonNode instant : committed("jittered")) {
+            String expiresFrom = jdbc.sql("""
+                            SELECT payload -> 'delivery' ->> 'expires_from' FROM onebeat_task
+                            WHERE job_name = 'jittered' AND scheduled_at = ?::timestamptz""")
+                    .param(instant.get("instant").asString()).query(String.class).single();
+            assertThat(Instant.parse(expiresFrom)).as("its expiry counts from the planned moment, not the instant")
+                    .isEqualTo(Instant.parse(instant.get("plannedAt").asString()));
+        }
         assertThat(jdbc.sql("SELECT idempotency_key FROM onebeat_task WHERE job_name = 'jittered' ORDER BY scheduled_at")
                 .query(String.class).list()).as("the instant's keys, not the moment's")
                 .allSatisfy(key -> assertThat(Instant.parse(key.split("/")[1]).getEpochSecond() % PERIOD.toSeconds())

@@ -371,6 +371,29 @@ class ConsolePagesIT {
     }
 
     @Test
+    void newJobFormSetsAJitterAndASpreadThatTheJobPageShowsWithEachComingFiresMoment() throws Exception {
+        MockHttpServletResponse tooLong = page(post("/ui/jobs").param("name", "spread-sync").param("cron", "0 * * * *")
+                .param("task", "tenants.sync").param("spread", "1h").with(csrf()), "admin");
+
+        assertThat(tooLong.getStatus()).isEqualTo(400);
+        assertThat(tooLong.getContentAsString()).contains("id=\"spread-error\"")
+                .contains("spread PT1H must be shorter than the catch-up window (PT1H)");
+        assertThat(directory.find("spread-sync")).isEmpty();
+
+        MockHttpServletResponse created = page(post("/ui/jobs").param("name", "spread-sync").param("cron", "0 * * * *")
+                .param("task", "tenants.sync").param("spread", "1m").param("jitter", "1500ms").with(csrf()), "admin");
+
+        assertThat(created.getStatus()).isEqualTo(302);
+        JobView job = directory.find("spread-sync").orElseThrow();
+        assertThat(job.spread()).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(job.jitter()).isEqualTo(java.time.Duration.ofMillis(1500));
+        String shown = page(get("/ui/jobs/spread-sync"), "viewer").getContentAsString();
+        assertThat(shown).contains("id=\"job-moves\">at its own offset in a 1m spread, plus a jitter of up to 1500ms;"
+                + " keys and outcomes stay the instant&#39;s<");
+        assertThat(shown).as("each coming fire with its moment").contains("class=\"planned\"").contains("fires at ");
+    }
+
+    @Test
     void jobPageShowsThePolicyAndNotesTheComingTimesAGapSkips() throws Exception {
         // every Sunday of March at 02:30 in Paris: the last one falls in the spring-forward gap, every year
         MockHttpServletResponse created = page(post("/ui/jobs").param("name", "dst-sundays")
