@@ -7,6 +7,7 @@ import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
+import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,7 +35,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
         "onebeat.jobs[1].alerts.after-failures=2", "onebeat.jobs[1].alerts.resolve-after=2",
         "onebeat.jobs[2].name=quiet", "onebeat.jobs[2].every=60s", "onebeat.jobs[2].task=t",
         "onebeat.jobs[2].alerts.enabled=false",
-        "onebeat.jobs[3].name=held", "onebeat.jobs[3].every=60s", "onebeat.jobs[3].task=t"})
+        "onebeat.jobs[3].name=held", "onebeat.jobs[3].every=60s", "onebeat.jobs[3].task=t",
+        "onebeat.jobs[4].name=spread-wide", "onebeat.jobs[4].every=60s", "onebeat.jobs[4].task=t",
+        "onebeat.jobs[4].spread=50s", "onebeat.jobs[4].alerts.grace=10s"})
 class MonitorCheckIT {
 
     /** A round minute well after the jobs were stored; each test works a day of its own after it. */
@@ -88,6 +91,29 @@ class MonitorCheckIT {
         assertThat(progress.alerting()).isFalse();
         assertThat(progress.lastSuccessAt()).isEqualTo(m3.plusMillis(150 + 30));
         assertThat(progress.nextDeadline()).as("the next instant plus its grace").isEqualTo(m3.plusSeconds(70));
+    }
+
+    @Test
+    void aSpreadJobsInstantIsAwaitedUntilItsPlannedMomentPlusTheGraceAndJudgedFromThere() {
+        Instant base = day(20);
+        check.run(base.plusSeconds(1), "n1");
+        Instant first = base.plusSeconds(60);
+        Instant second = base.plusSeconds(120);
+        Duration offset = FireMoments.offset("spread-wide", Duration.ZERO, Duration.ofSeconds(50), first);
+        assertThat(offset).as("the same offset at every instant")
+                .isEqualTo(FireMoments.offset("spread-wide", Duration.ZERO, Duration.ofSeconds(50), second))
+                .as("far enough past the instant to tell the two deadlines apart").isGreaterThan(Duration.ofSeconds(1));
+        commit("spread-wide", first, first.plus(offset).plusMillis(120));
+
+        List<Event> beforeDeadline = of("spread-wide", check.run(second.plus(offset).plusSeconds(9), "n1").events());
+        List<Event> afterDeadline = of("spread-wide", check.run(second.plus(offset).plusSeconds(11), "n1").events());
+
+        assertThat(beforeDeadline).as("its first instant on time, its second inside the grace of its moment").isEmpty();
+        assertThat(afterDeadline).extracting(Event::instant, Event::kind).containsExactly(tuple(second, "missed"));
+        assertThat(afterDeadline.get(0).reason()).isEqualTo("no fire began by " + second.plus(offset).plusSeconds(10)
+                + " (grace PT10S)");
+        assertThat(table.progress().get("spread-wide").nextDeadline()).as("the next planned moment plus the grace")
+                .isEqualTo(second.plusSeconds(60).plus(offset).plusSeconds(10));
     }
 
     @Test
