@@ -41,6 +41,7 @@ public final class Jobs {
         private AlertPolicy alerts = AlertPolicy.DEFAULT;
         private Duration jitter = Duration.ZERO;
         private Duration spread = Duration.ZERO;
+        private CalendarPolicy calendars = CalendarPolicy.NONE;
 
         private Builder(String name, Schedule schedule) {
             this.name = JobNames.requireValid(name);
@@ -139,6 +140,15 @@ public final class Jobs {
             return this;
         }
 
+        /**
+         * @param policy see {@link PeriodicJob#calendars()}
+         * @return this builder
+         */
+        public Builder calendars(CalendarPolicy policy) {
+            this.calendars = Objects.requireNonNull(policy, "calendars must not be null");
+            return this;
+        }
+
         private static Duration notNegative(String field, Duration value) {
             Objects.requireNonNull(value, field + " must not be null");
             if (value.isNegative()) {
@@ -153,14 +163,15 @@ public final class Jobs {
          */
         public PeriodicJob execute(JobBody body) {
             return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow, maxCatchUp,
-                    overlapPolicy, alerts, jitter, spread, Objects.requireNonNull(body, "body must not be null"));
+                    overlapPolicy, alerts, jitter, spread, calendars,
+                    Objects.requireNonNull(body, "body must not be null"));
         }
     }
 
     private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
                               Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
                               OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
-                              JobBody body)
+                              CalendarPolicy calendars, JobBody body)
             implements PeriodicJob {
         @Override
         public void run(JobContext context) throws Exception {

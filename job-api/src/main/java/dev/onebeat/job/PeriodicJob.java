@@ -125,6 +125,16 @@ public interface PeriodicJob {
     }
 
     /**
+     * Which instants of the schedule fire: calendars the job fires inside or not inside, and its active period. An
+     * instant left out is recorded skipped, with the calendar named, and is not alerted on.
+     *
+     * @return {@link CalendarPolicy#NONE} (every instant fires) unless overridden
+     */
+    default CalendarPolicy calendars() {
+        return CalendarPolicy.NONE;
+    }
+
+    /**
      * When an instant of this job counts as missed, and which of its events go to the alert channels and to its own
      * monitors (Healthchecks, Sentry Crons).
      *

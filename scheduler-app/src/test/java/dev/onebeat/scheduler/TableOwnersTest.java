@@ -54,6 +54,7 @@ class TableOwnersTest {
             Map.entry("shedlock", List.of("engine.fire.JobLockTable")),
             Map.entry("onebeat_job", List.of("engine.registry.JobCatalog", "engine.registry.JobListing")),
             Map.entry("onebeat_runtime_job", List.of("engine.registry.RuntimeJobStore")),
+            Map.entry("onebeat_calendar", List.of("engine.calendar.CalendarStore")),
             Map.entry("onebeat_node", List.of("engine.cluster.NodeTable")),
             Map.entry("onebeat_node_job", List.of("engine.cluster.NodeTable")),
             Map.entry("qrtz_triggers", List.of("engine.quartz.ScheduleTriggers")),

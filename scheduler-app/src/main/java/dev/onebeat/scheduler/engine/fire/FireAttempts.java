@@ -211,6 +211,16 @@ public class FireAttempts implements DisposableBean {
      * the instant was not going to fire either way.
      */
     public void skipped(List<String> jobs, Instant scheduledAt, SkipReason reason, FireTrigger trigger, String node) {
+        skipped(jobs, scheduledAt, reason.text(), trigger, node);
+    }
+
+    /**
+     * As {@link #skipped(List, Instant, SkipReason, FireTrigger, String)}, for a reason of the job's own definition
+     * rather than one of {@link SkipReason}: a calendar it is excluded by, its active period.
+     *
+     * @param reason the reason as the history shows it, at most 200 characters
+     */
+    public void skipped(List<String> jobs, Instant scheduledAt, String reason, FireTrigger trigger, String node) {
         if (jobs.isEmpty()) {
             return;
         }
@@ -221,9 +231,9 @@ public class FireAttempts implements DisposableBean {
                         ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                         RETURNING job_name, reason
                         """)
-                .params(Timestamp.from(scheduledAt), reason.text(), node, trigger.column(),
+                .params(Timestamp.from(scheduledAt), reason, node, trigger.column(),
                         Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
-                .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason.text() + " jobs="
+                .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason + " jobs="
                 + (jobs.size() <= 10 ? jobs : jobs.size()));
     }
 

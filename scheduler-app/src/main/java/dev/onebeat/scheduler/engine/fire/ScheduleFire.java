@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.fire;
 
 import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -20,6 +22,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -66,12 +69,14 @@ public class ScheduleFire implements DisposableBean {
     private final FireAttempts attempts;
     private final FireFaults faults;
     private final Clock clock;
+    private final Calendars calendars;
     private volatile boolean stopping;
     private volatile boolean hurry;
     private final Object waves = new Object();
 
     ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
-                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock) {
+                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock, Calendars calendars) {
+        this.calendars = calendars;
         this.attempts = attempts;
         this.faults = faults;
         this.clock = clock;
@@ -241,6 +246,16 @@ public class ScheduleFire implements DisposableBean {
      * that stops meanwhile fires the jobs still waiting at once ({@link #fireWaitingNow}), so none is lost.
      */
     private void fireAt(List<PeriodicJob> jobs, FireRequest request) {
+        Map<String, List<String>> excluded = calendars.excluded(jobs, request.scheduledAt());
+        if (!excluded.isEmpty()) {
+            // a calendar's or the active period's choice, recorded as such: neither fired nor missed
+            excluded.forEach((reason, names) -> attempts.skipped(names, request.scheduledAt(), reason,
+                    request.trigger(), request.node()));
+            Set<String> left = excluded.values().stream().flatMap(List::stream).collect(Collectors.toSet());
+            jobs = jobs.stream().filter(job -> !left.contains(job.name())).toList();
+            log.debug("jobs left out by their calendars scheduledAt={} reasons={}", request.scheduledAt(),
+                    excluded.keySet());
+        }
         if (!request.waitsForPlannedMoment() || jobs.stream().noneMatch(FireMoments::moves)) {
             fireNow(jobs, request);
             return;

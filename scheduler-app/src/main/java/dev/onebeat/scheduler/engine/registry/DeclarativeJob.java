@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.CalendarPolicy;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.OverlapPolicy;
@@ -26,13 +27,14 @@ import java.time.Instant;
  * @param alerts when an instant is missed and which events are sent
  * @param jitter how far past each instant its fire may move, a different offset at each instant
  * @param spread the window its schedule's members fire over, each at its own fixed offset
+ * @param calendars the calendars it fires inside or not, and its active period
  * @param task the task each fire dispatches
  * @param templates its arguments' placeholders, filled from each fire's instant; {@code null} when they hold none
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
                       RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
                       OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
-                      TaskRequest task,
+                      CalendarPolicy calendars, TaskRequest task,
                       ArgumentTemplates templates) implements PeriodicJob {
 
     @Override

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.CalendarPolicy;
 import dev.onebeat.job.DeliveryOptions;
 import dev.onebeat.job.Durations;
 import dev.onebeat.job.Jobs;
@@ -14,6 +15,10 @@ import dev.onebeat.scheduler.engine.outbox.JsonValues;
 import dev.onebeat.scheduler.engine.outbox.OutboxTask;
 import dev.onebeat.scheduler.engine.outbox.TaskArguments;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -123,6 +128,7 @@ final class DeclarativeJobs {
                 : Schedules.field(where, "jitter", () -> notNegative("jitter", Durations.parse(d.jitter())));
         Duration spread = d.spread() == null ? Duration.ZERO
                 : Schedules.field(where, "spread", () -> notNegative("spread", Durations.parse(d.spread())));
+        CalendarPolicy calendars = calendars(where, d, schedule.zone());
         ArgumentTemplates templates;
         try {
             templates = ArgumentTemplates.of(task.args(), task.kwargs(), schedule.zone());
@@ -130,7 +136,7 @@ final class DeclarativeJobs {
             throw new JobDefinitionException(Schedules.path(where, e.getMessage()), e);
         }
         return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
-                jitter, spread, new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
+                jitter, spread, calendars, new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
                         delivery), templates);
     }
 
@@ -200,6 +206,39 @@ final class DeclarativeJobs {
             throw new IllegalArgumentException(field + " must be positive, was " + duration);
         }
         return duration;
+    }
+
+    /** @throws JobDefinitionException naming {@code calendars.*}, {@code active-from} or {@code active-until} */
+    static CalendarPolicy calendars(String where, JobsProperties.Definition d, ZoneId zone) {
+        JobsProperties.JobCalendars named = d.calendars();
+        if (named == null && d.activeFrom() == null && d.activeUntil() == null) {
+            return CalendarPolicy.NONE;
+        }
+        Instant from = d.activeFrom() == null ? null
+                : Schedules.field(where, "active-from", () -> activeBound(d.activeFrom(), zone));
+        Instant until = d.activeUntil() == null ? null
+                : Schedules.field(where, "active-until", () -> activeBound(d.activeUntil(), zone));
+        List<String> include = named == null || named.include() == null ? List.of() : named.include();
+        List<String> exclude = named == null || named.exclude() == null ? List.of() : named.exclude();
+        try {
+            // each list checked alone, so the message names it: calendars.exclude[1]: …
+            new CalendarPolicy(include, List.of(), null, null);
+            new CalendarPolicy(List.of(), exclude, null, null);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(Schedules.path(where, "calendars." + e.getMessage()), e);
+        }
+        return Schedules.field(where, "active-until", () -> new CalendarPolicy(include, exclude, from, until));
+    }
+
+    /** @return an instant as written, or the start of a day in the job's zone */
+    private static Instant activeBound(String text, ZoneId zone) {
+        String trimmed = text.trim();
+        try {
+            return trimmed.contains("T") ? Instant.parse(trimmed) : LocalDate.parse(trimmed).atStartOfDay(zone).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not an instant (2027-01-01T08:00:00Z) or a day "
+                    + "(2027-01-01)", e);
+        }
     }
 
     private static Duration notNegative(String field, Duration duration) {

@@ -37,6 +37,9 @@ public final class DefinitionBuilder {
     private Options options;
     private String jitter;
     private String spread;
+    private JobsProperties.JobCalendars calendars;
+    private String activeFrom;
+    private String activeUntil;
 
     DefinitionBuilder() {
     }
@@ -62,6 +65,9 @@ public final class DefinitionBuilder {
         this.options = d.options();
         this.jitter = d.jitter();
         this.spread = d.spread();
+        this.calendars = d.calendars();
+        this.activeFrom = d.activeFrom();
+        this.activeUntil = d.activeUntil();
     }
 
     public DefinitionBuilder name(String name) {
@@ -173,8 +179,24 @@ public final class DefinitionBuilder {
         return this;
     }
 
+    public DefinitionBuilder calendars(JobsProperties.JobCalendars calendars) {
+        this.calendars = calendars;
+        return this;
+    }
+
+    public DefinitionBuilder activeFrom(String activeFrom) {
+        this.activeFrom = activeFrom;
+        return this;
+    }
+
+    public DefinitionBuilder activeUntil(String activeUntil) {
+        this.activeUntil = activeUntil;
+        return this;
+    }
+
     public Definition build() {
         return new Definition(name, cron, every, zone, task, queue, args, kwargs, misfire, lockAtMostFor, gap, overlap,
-                retry, catchUpWindow, maxCatchUp, overlapPolicy, alerts, options, jitter, spread);
+                retry, catchUpWindow, maxCatchUp, overlapPolicy, alerts, options, jitter, spread, calendars,
+                activeFrom, activeUntil);
     }
 }

@@ -49,6 +49,11 @@ public final class JobRegistry {
         return Optional.ofNullable(defined.get(name));
     }
 
+    /** @return the jobs defined in code and configuration, as defined, in registration order */
+    public Collection<RegisteredJob> definedJobs() {
+        return defined.values();
+    }
+
     /** @return all jobs: those defined in code and configuration first, in registration order */
     public Collection<RegisteredJob> all() {
         return jobs.values();

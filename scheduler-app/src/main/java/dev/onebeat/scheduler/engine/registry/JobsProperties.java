@@ -49,12 +49,17 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      *     instant, the same on every replica (such as {@code 30s}); default none
      * @param spread the window over which the members of its schedule fire: each job at its own fixed offset in
      *     {@code [0, spread)} past every instant (such as {@code 1m}); part of the schedule, default none
+     * @param calendars named calendars ({@code onebeat.calendars}) it fires inside only, or never inside
+     * @param activeFrom the start of its active period: an instant ({@code 2027-01-01T08:00:00Z}) or a day, from its
+     *     start in the job's zone ({@code 2027-01-01}); default none
+     * @param activeUntil the end of its active period, excluded, written as {@code activeFrom}; default none
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
                              String gap, String overlap, Retry retry, String catchUpWindow,
                              Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options,
-                             String jitter, String spread) {
+                             String jitter, String spread, JobCalendars calendars, String activeFrom,
+                             String activeUntil) {
 
         /** @return a builder of a definition with this name and nothing else set, for code that names what it sets */
         public static DefinitionBuilder builder(String name) {
@@ -65,6 +70,15 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
         public DefinitionBuilder toBuilder() {
             return new DefinitionBuilder(this);
         }
+    }
+
+    /**
+     * The calendars a declarative job fires inside or never inside ({@link dev.onebeat.job.CalendarPolicy}).
+     *
+     * @param include calendars it fires inside only; when several, inside any of them
+     * @param exclude calendars it never fires inside
+     */
+    public record JobCalendars(List<String> include, List<String> exclude) {
     }
 
     /**

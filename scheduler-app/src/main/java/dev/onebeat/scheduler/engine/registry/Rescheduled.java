@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.registry;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.CalendarPolicy;
 import dev.onebeat.job.JobContext;
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.OverlapPolicy;
@@ -11,7 +12,7 @@ import java.time.Duration;
 
 /**
  * A job defined in code or configuration, running on a schedule stored through the admin API instead
- * of its own. Its name, lock, jitter, spread and body are the original's, so its keys are unchanged.
+ * of its own. Its name, lock, jitter, spread, calendars and body are the original's, so its keys are unchanged.
  */
 record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfirePolicy) implements PeriodicJob {
 
@@ -58,6 +59,11 @@ record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfir
     @Override
     public Duration spread() {
         return original.spread();
+    }
+
+    @Override
+    public CalendarPolicy calendars() {
+        return original.calendars();
     }
 
     @Override

@@ -100,7 +100,7 @@ public class JobDirectory {
                 job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow(),
                 job == null ? null : job.maxCatchUp(), job == null ? null : job.overlapPolicy().name(),
                 job == null ? null : job.alerts(), job == null ? null : job.jitter(),
-                job == null ? null : job.spread());
+                job == null ? null : job.spread(), job == null ? null : job.calendars());
     }
 
     private String schedulerName() {

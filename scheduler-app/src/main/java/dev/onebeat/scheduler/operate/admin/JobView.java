@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.admin;
 
 import dev.onebeat.job.AlertPolicy;
+import dev.onebeat.job.CalendarPolicy;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -37,11 +38,13 @@ import java.time.Instant;
  *               here
  * @param spread the window its schedule's members fire over, each at its own fixed offset; null when not
  *               registered here
+ * @param calendars the calendars it fires inside or never inside, and its active period; null when not registered
+ *                  here
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
                       String gap, String overlap,
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
                       boolean runtime, String pauseReason, Instant pausedUntil, Integer retryAttempts,
                       Duration catchUpWindow, Integer maxCatchUp, String overlapPolicy, AlertPolicy alerts,
-                      Duration jitter, Duration spread) {
+                      Duration jitter, Duration spread, CalendarPolicy calendars) {
 }

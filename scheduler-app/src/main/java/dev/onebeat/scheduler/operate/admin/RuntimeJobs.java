@@ -2,15 +2,16 @@ package dev.onebeat.scheduler.operate.admin;
 
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.boot.outbound.OutboundUrls;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
 import dev.onebeat.scheduler.engine.quartz.ScheduleSync;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.Kind;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.StoredJob;
-import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -32,9 +33,11 @@ public class RuntimeJobs {
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final OutboundUrls outbound;
+    private final Calendars calendars;
 
     RuntimeJobs(RuntimeJobStore store, JobRegistry registry, ScheduleSync sync, AuditLog audit,
-                TransactionTemplate transactions, OutboundUrls outbound) {
+                TransactionTemplate transactions, OutboundUrls outbound, Calendars calendars) {
+        this.calendars = calendars;
         this.store = store;
         this.registry = registry;
         this.sync = sync;
@@ -61,6 +64,7 @@ public class RuntimeJobs {
      */
     public Definition create(Definition definition) {
         PeriodicJob job = store.runtimeJob(definition);
+        calendars.requireDefined(job.calendars());
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             store.lock(job.name());
@@ -100,6 +104,7 @@ public class RuntimeJobs {
         }
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
+        calendars.requireDefined(job.calendars());
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             // after a concurrent delete this finds no row, and the change is refused, not re-inserted
@@ -126,7 +131,10 @@ public class RuntimeJobs {
     private static void refuseSettings(String name, Definition change) {
         String setting = change.retry() != null ? "retry" : change.catchUpWindow() != null ? "catchUpWindow"
                 : change.maxCatchUp() != null ? "maxCatchUp" : change.overlapPolicy() != null ? "overlapPolicy"
-                : change.alerts() != null ? "alerts" : change.options() != null ? "options" : null;
+                : change.alerts() != null ? "alerts" : change.options() != null ? "options"
+                : change.jitter() != null ? "jitter" : change.spread() != null ? "spread"
+                : change.calendars() != null ? "calendars" : change.activeFrom() != null ? "activeFrom"
+                : change.activeUntil() != null ? "activeUntil" : null;
         if (setting != null) {
             throw new JobDefinitionException(setting + ": job '" + name + "' is defined in code or configuration, "
                     + "where its " + setting + " is set; only its schedule (cron or every, zone, gap, overlap, misfire) "

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The coming instants of a schedule as onebeat computes them ({@link Timetable}), each in UTC and in
@@ -51,17 +52,24 @@ public final class SchedulePreview {
      * @param note what happened to that wall-clock time, for an operator; null for a regular instant
      * @param plannedAt when the job's fire of it begins: {@code utc} plus the job's spread and jitter
      *     ({@link FireMoments}), {@code utc} itself without them; null for a time that does not fire
+     * @param skippedBy why the job's calendars or active period leave the instant out ({@code excluded by calendar
+     *     'fr-holidays'}), or null when they do not: the schedule has the instant, the job does not fire it
      */
     public record Fire(Instant utc, String local, String offset, String wallClock, ScheduledInstant.Kind kind,
-                       boolean fires, String rule, String note, Instant plannedAt) {
+                       boolean fires, String rule, String note, Instant plannedAt, String skippedBy) {
 
-        static Fire of(ScheduledInstant instant, Moves moves) {
+        static Fire of(ScheduledInstant instant, Moves moves, Function<Instant, String> exclusions) {
+            String skippedBy = instant.fires() ? exclusions.apply(instant.at()) : null;
             return new Fire(instant.at(), DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.localAt()),
                     instant.offset().getId(), DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(instant.local()),
                     instant.kind(), instant.fires(), instant.rule(), instant.note(),
-                    instant.fires() ? instant.at().plus(moves.offset(instant.at())) : null);
+                    instant.fires() && skippedBy == null ? instant.at().plus(moves.offset(instant.at())) : null,
+                    skippedBy);
         }
     }
+
+    /** Leaves no instant out: a schedule without a job's calendars. */
+    public static final Function<Instant, String> NO_EXCLUSION = instant -> null;
 
     /**
      * What moves a job's fires past their instants: its name, its jitter and its schedule's spread.
@@ -120,7 +128,7 @@ public final class SchedulePreview {
      *         start-up would use
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count) {
-        return of(schedule.parse(), from, count, Moves.NONE);
+        return of(schedule.parse(), from, count, Moves.NONE, NO_EXCLUSION);
     }
 
     /**
@@ -128,7 +136,16 @@ public final class SchedulePreview {
      * @return as {@link #of(ScheduleFields, Instant, int)}, each fire with its planned moment
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count, Moves moves) {
-        return of(schedule.parse(), from, count, moves);
+        return of(schedule.parse(), from, count, moves, NO_EXCLUSION);
+    }
+
+    /**
+     * @param exclusions why the job's calendars leave each instant out, null for none ({@code Calendars#exclusions})
+     * @return as {@link #of(ScheduleFields, Instant, int, Moves)}, each fire saying whether the calendars skip it
+     */
+    public static Preview of(ScheduleFields schedule, Instant from, int count, Moves moves,
+                             Function<Instant, String> exclusions) {
+        return of(schedule.parse(), from, count, moves, exclusions);
     }
 
     /**
@@ -136,7 +153,8 @@ public final class SchedulePreview {
      *         first, fewer if the schedule ends; the times a gap skipped before the last of them are listed
      *         too, marked as not firing
      */
-    public static Preview of(Schedule schedule, Instant from, int count, Moves moves) {
+    public static Preview of(Schedule schedule, Instant from, int count, Moves moves,
+                             Function<Instant, String> exclusions) {
         Timetable timetable = Timetable.of(schedule);
         List<ScheduledInstant> firing = new ArrayList<>(count);
         for (ScheduledInstant next = timetable.next(from.minusNanos(1)); next != null && firing.size() < count;
@@ -153,6 +171,6 @@ public final class SchedulePreview {
             overlap = cron.dst().overlap().text();
         }
         return new Preview(schedule.describe(), schedule.zone().getId(), gap, overlap,
-                instants.stream().map(instant -> Fire.of(instant, moves)).toList());
+                instants.stream().map(instant -> Fire.of(instant, moves, exclusions)).toList());
     }
 }

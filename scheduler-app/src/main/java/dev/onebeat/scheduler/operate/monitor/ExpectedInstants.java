@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Run;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Slot;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,8 +43,11 @@ public class ExpectedInstants {
     private final MonitorTable table;
     private final JobCatalog catalog;
     private final MonitorProperties properties;
+    private final Calendars calendars;
 
-    ExpectedInstants(InstantRecords records, MonitorTable table, JobCatalog catalog, MonitorProperties properties) {
+    ExpectedInstants(InstantRecords records, MonitorTable table, JobCatalog catalog, MonitorProperties properties,
+                     Calendars calendars) {
+        this.calendars = calendars;
         this.catalog = catalog;
         this.records = records;
         this.table = table;
@@ -124,6 +129,7 @@ public class ExpectedInstants {
         for (InstantOutcome outcome : InstantOutcome.values()) {
             counts.put(outcome.text(), 0);
         }
+        Function<Instant, String> exclusions = calendars.exclusions(job);
         for (int i = 0; i < instants.size(); i++) {
             ScheduledInstant at = instants.get(i);
             ScheduledInstant next = i + 1 < instants.size() ? instants.get(i + 1) : timetable.next(at.at());
@@ -131,8 +137,8 @@ public class ExpectedInstants {
             Slot slot = slots.getOrDefault(at.at(), Slot.EMPTY);
             // a jitter or a spread is no lateness: the grace and the lag count from the planned moment
             Instant planned = FireMoments.plannedAt(job, at.at());
-            Verdict verdict = InstantJudge.judge(planned, at.fires(), slot, running.contains(at.at()), grace,
-                    properties.lateAfter(), job.catchUpWindow(), now, faults);
+            Verdict verdict = InstantJudge.judge(planned, at.fires(), exclusions.apply(at.at()), slot,
+                    running.contains(at.at()), grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
             counts.merge(verdict.outcome().text(), 1, Integer::sum);
             expected.add(new Expected(at.at(), planned, at.localAt(), at.note(), verdict.outcome().text(), verdict.reason(),
                     verdict.lag() == null ? null : verdict.lag().toMillis(),

@@ -97,6 +97,20 @@ final class InstantJudge {
      */
     static Verdict judge(Instant instant, boolean fires, Slot slot, boolean running, Duration grace, Duration lateAfter,
                          Duration catchUpWindow, Instant now, List<Fault> faults) {
+        return judge(instant, fires, null, slot, running, grace, lateAfter, catchUpWindow, now, faults);
+    }
+
+    /**
+     * As {@link #judge(Instant, boolean, Slot, boolean, Duration, Duration, Duration, Instant, List)}, for an instant
+     * that the job's calendars or active period may leave out: one that nothing is recorded of is then {@code skipped}
+     * with that reason, neither awaited nor missed. What is recorded of it (a fire, a skip, a failure) comes first: the
+     * calendars may have changed since.
+     *
+     * @param exclusion why the job's calendars leave the instant out ({@link
+     *     dev.onebeat.scheduler.engine.calendar.Calendars#exclusion}), or null
+     */
+    static Verdict judge(Instant instant, boolean fires, String exclusion, Slot slot, boolean running, Duration grace,
+                         Duration lateAfter, Duration catchUpWindow, Instant now, List<Fault> faults) {
         Fire fire = slot.fire();
         if (fire != null) {
             // never clamped: a fire that began before its instant is shown as early, by how much
@@ -122,6 +136,9 @@ final class InstantJudge {
         }
         if (!fires) {
             return new Verdict(InstantOutcome.SKIPPED, SkipReason.DST_GAP.text(), null, Finding.NEUTRAL);
+        }
+        if (exclusion != null) {
+            return new Verdict(InstantOutcome.SKIPPED, exclusion, null, Finding.NEUTRAL);
         }
         if (running) {
             return new Verdict(InstantOutcome.RUNNING, null, null, Finding.UNSETTLED);

@@ -4,6 +4,7 @@ import dev.onebeat.job.AlertPolicy;
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.fire.FireFaults;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.fire.InstantRecords.Range;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -96,11 +98,13 @@ public class MonitorCheck {
 
     private final MonitorMetrics metrics;
     private final FireFaults faults;
+    private final Calendars calendars;
 
     MonitorCheck(JobRegistry registry, JobCatalog catalog, InstantRecords records, MonitorTable table,
                  TransactionTemplate transactions, MonitorProperties properties, ObjectProvider<JobEventSink> sinks,
-                 MonitorMetrics metrics, FireFaults faults) {
+                 MonitorMetrics metrics, FireFaults faults, Calendars calendars) {
         this.faults = faults;
+        this.calendars = calendars;
         this.registry = registry;
         this.catalog = catalog;
         this.records = records;
@@ -219,6 +223,8 @@ public class MonitorCheck {
         Progress p = walk.progress;
         int count = 0;
         Instant deadline = null;
+        // an instant its calendars leave out is skipped, not awaited: the walk goes past it
+        Function<Instant, String> exclusions = walk.orphaned ? instant -> null : calendars.exclusions(job);
         for (int i = 0; i < walk.instants.size(); i++) {
             ScheduledInstant expected = walk.instants.get(i);
             Instant next = i + 1 < walk.instants.size() ? walk.instants.get(i + 1).at() : nextAt(timetable, expected.at());
@@ -228,8 +234,8 @@ public class MonitorCheck {
             Slot slot = slots.getOrDefault(expected.at(), Slot.EMPTY);
             // judged from the planned moment: a jitter or a spread is no lateness
             Instant planned = FireMoments.plannedAt(job, expected.at());
-            Verdict verdict = InstantJudge.judge(planned, expected.fires(), slot, running.contains(expected.at()),
-                    grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
+            Verdict verdict = InstantJudge.judge(planned, expected.fires(), exclusions.apply(expected.at()), slot,
+                    running.contains(expected.at()), grace, properties.lateAfter(), job.catchUpWindow(), now, faults);
             if (walk.orphaned && verdict.outcome() == InstantOutcome.MISSED) {
                 verdict = new Verdict(verdict.outcome(), "not fired: the job is orphaned, no live replica registers it",
                         verdict.lag(), verdict.finding());

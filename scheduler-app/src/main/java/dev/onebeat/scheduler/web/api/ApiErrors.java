@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.web.api;
 
 import dev.onebeat.scheduler.operate.admin.AdminConflictException;
 import dev.onebeat.scheduler.operate.admin.NoScheduleOverrideException;
+import dev.onebeat.scheduler.operate.admin.UnknownCalendarException;
 import dev.onebeat.scheduler.operate.admin.UnknownJobException;
 import dev.onebeat.scheduler.operate.admin.UnknownTaskException;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
@@ -56,7 +57,8 @@ class ApiErrors {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
-    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class, NoScheduleOverrideException.class})
+    @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class, NoScheduleOverrideException.class,
+            UnknownCalendarException.class})
     ProblemDetail notFound(RuntimeException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
     }

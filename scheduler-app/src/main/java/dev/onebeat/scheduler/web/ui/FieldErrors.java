@@ -41,6 +41,7 @@ final class FieldErrors {
     }
 
     private static String normal(String name) {
-        return name.strip().replace("-", "").replace(".", "").toLowerCase(Locale.ROOT);
+        // calendars.exclude[1] is the calendarsExclude field
+        return name.strip().replaceAll("\\[\\d+]", "").replace("-", "").replace(".", "").toLowerCase(Locale.ROOT);
     }
 }

@@ -94,10 +94,11 @@ class JobForms {
     record JobForm(String name, String cron, String every, String zone, String gap, String overlap, String task,
                    String queue, String args, String kwargs, String misfire, String lockAtMostFor,
                    String retryAttempts, String catchUpWindow, String maxCatchUp, String overlapPolicy, String jitter,
-                   String spread) {
+                   String spread, String calendarsInclude, String calendarsExclude, String activeFrom,
+                   String activeUntil) {
 
         static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "", "", "", "", "",
-                "", "");
+                "", "", "", "", "", "");
     }
 
     /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
@@ -120,7 +121,23 @@ class JobForms {
                 .overlapPolicy(blankToNull(form.overlapPolicy()))
                 .jitter(blankToNull(form.jitter()))
                 .spread(blankToNull(form.spread()))
+                .calendars(calendars(form.calendarsInclude(), form.calendarsExclude()))
+                .activeFrom(blankToNull(form.activeFrom()))
+                .activeUntil(blankToNull(form.activeUntil()))
                 .build();
+    }
+
+    /** @return the calendars named in two comma-separated fields, or null when both are blank */
+    private static JobsProperties.JobCalendars calendars(String include, String exclude) {
+        List<String> included = names(include);
+        List<String> excluded = names(exclude);
+        return included.isEmpty() && excluded.isEmpty() ? null : new JobsProperties.JobCalendars(included, excluded);
+    }
+
+    private static List<String> names(String text) {
+        String given = blankToNull(text);
+        return given == null ? List.of() : Arrays.stream(given.split(",")).map(String::strip)
+                .filter(name -> !name.isEmpty()).toList();
     }
 
     private static JobsProperties.Retry retry(String attempts) {

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.web.ui;
 import dev.onebeat.job.Durations;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.fire.FireFilter;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
@@ -61,9 +62,10 @@ class JobPages {
     private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "gap", "overlap", "misfire");
     private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "gap", "overlap", "task",
             "queue", "args", "kwargs", "misfire", "lockAtMostFor", "retryAttempts", "catchUpWindow", "maxCatchUp",
-            "overlapPolicy", "jitter", "spread");
+            "overlapPolicy", "jitter", "spread", "calendarsInclude", "calendarsExclude", "activeFrom", "activeUntil");
 
     private final JobDirectory directory;
+    private final Calendars calendars;
     private final JobRegistry registry;
     private final FireLedger ledger;
     private final JobControl control;
@@ -78,7 +80,8 @@ class JobPages {
 
     JobPages(JobDirectory directory, JobRegistry registry, FireLedger ledger, JobControl control,
              ManualTriggers triggers, RuntimeJobs runtimeJobs, AuditLog audit, JobForms forms, Clock clock,
-             InstantRuns instantRuns, JobTimeline timeline) {
+             InstantRuns instantRuns, JobTimeline timeline, Calendars calendars) {
+        this.calendars = calendars;
         this.timeline = timeline;
         this.instantRuns = instantRuns;
         this.directory = directory;
@@ -197,8 +200,10 @@ class JobPages {
         JobView job = known(name);
         try {
             if (action.equals("preview")) {
+                PeriodicJob registered = registry.find(name).map(RegisteredJob::job).orElse(null);
                 model.addAttribute("preview", SchedulePreview.of(form.fields(), clock.instant(), PREVIEW,
-                        moves(registry.find(name).map(RegisteredJob::job).orElse(null))));
+                        moves(registered), registered == null ? SchedulePreview.NO_EXCLUSION
+                                : calendars.exclusions(registered)));
                 return jobPage(job, null, null, form, Map.of(), model);
             }
             runtimeJobs.reschedule(name, form.fields(), JobForms.blankToNull(form.misfire()));
@@ -291,7 +296,7 @@ class JobPages {
             return List.of();
         }
         Schedule schedule = job.schedule();
-        return SchedulePreview.of(schedule, clock.instant(), UPCOMING, moves(job)).fires();
+        return SchedulePreview.of(schedule, clock.instant(), UPCOMING, moves(job), calendars.exclusions(job)).fires();
     }
 
     /** @return what moves the job's fires past their instants (its jitter and spread); none for an unknown job */

@@ -88,7 +88,8 @@ class DefinitionJsonTest {
         }
 
         private static String withLaterFields(String stored, String jitter, String spread) {
-            return stored.substring(0, stored.length() - 1) + ",\"jitter\":" + jitter + ",\"spread\":" + spread + "}";
+            return stored.substring(0, stored.length() - 1) + ",\"jitter\":" + jitter + ",\"spread\":" + spread
+                    + ",\"calendars\":null,\"activeFrom\":null,\"activeUntil\":null}";
         }
     }
 
@@ -98,7 +99,8 @@ class DefinitionJsonTest {
         @Test
         void leavesEveryFieldItIsNotGivenUnset() {
             assertThat(Definition.builder("tick").build()).isEqualTo(new Definition("tick", null, null, null, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, null));
         }
 
         @Test
@@ -109,7 +111,8 @@ class DefinitionJsonTest {
                             List.of(1, "two"), Map.of("k", true), "fire-all-missed", "5m", "skip", "both",
                             new Retry(5, "30s", "10m"), "2h", 4, "skip",
                             new Alerts(true, "1m", 2, 3, "https://hc.example/ping/abc", "nightly"),
-                            new Options("1h", 7, "exports-x", "exports.rk", Map.of("x-team", "data")), null, null));
+                            new Options("1h", 7, "exports-x", "exports.rk", Map.of("x-team", "data")), null, null, null, null,
+                            null));
         }
 
         @Test

@@ -1,0 +1,134 @@
+package dev.onebeat.scheduler.operate.admin;
+
+import dev.onebeat.scheduler.engine.calendar.Calendar;
+import dev.onebeat.scheduler.engine.calendar.CalendarStore;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
+import dev.onebeat.scheduler.engine.calendar.CalendarsProperties;
+import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Lists the calendars and creates, changes and deletes those made through the admin API: each change stores the
+ * calendar and writes its audit row in one transaction; this replica reads the calendars again at once, the others
+ * within their poll interval. A calendar of configuration is changed there, never here; a calendar a job names is
+ * not deleted.
+ */
+@Component
+public class CalendarAdmin {
+
+    private final Calendars calendars;
+    private final CalendarStore store;
+    private final JobRegistry registry;
+    private final AuditLog audit;
+    private final TransactionTemplate transactions;
+
+    CalendarAdmin(Calendars calendars, CalendarStore store, JobRegistry registry, AuditLog audit,
+                  TransactionTemplate transactions) {
+        this.calendars = calendars;
+        this.store = store;
+        this.registry = registry;
+        this.audit = audit;
+        this.transactions = transactions;
+    }
+
+    /**
+     * A calendar as the API shows it.
+     *
+     * @param name its name
+     * @param origin {@code configuration} or {@code admin API}
+     * @param zone the zone its days and times are read in
+     * @param dates single days
+     * @param ranges runs of days, both ends included ({@code 2027-12-24..2028-01-02})
+     * @param yearly days of every year ({@code 12-25})
+     * @param weekly windows of every week ({@code MON-FRI 08:00-18:00})
+     * @param usedBy the jobs registered here that name it
+     */
+    public record CalendarView(String name, String origin, String zone, List<String> dates, List<String> ranges,
+                               List<String> yearly, List<String> weekly, List<String> usedBy) {
+    }
+
+    /** @return every calendar, those of configuration first */
+    public List<CalendarView> list() {
+        return calendars.all().values().stream().map(this::view).toList();
+    }
+
+    /** @return the calendar of that name, if there is one */
+    public Optional<CalendarView> find(String name) {
+        return calendars.find(name).map(this::view);
+    }
+
+    /**
+     * Creates or replaces a calendar made through the API.
+     *
+     * @return whether it was created (rather than replaced)
+     * @throws JobDefinitionException naming the field at fault
+     * @throws AdminConflictException if configuration defines a calendar of that name
+     */
+    public boolean save(String name, CalendarsProperties.Definition definition) {
+        Calendars.parse("", name, definition);
+        refuseConfigured(name);
+        boolean created = Boolean.TRUE.equals(transactions.execute(status -> {
+            store.lock(name);
+            Optional<CalendarsProperties.Definition> before = store.find(name);
+            store.save(name, definition, Actor.current());
+            audit.record(before.isEmpty() ? "calendar.create" : "calendar.update", "calendar", name,
+                    before.orElse(null), definition, null);
+            return before.isEmpty();
+        }));
+        calendars.refresh();
+        return created;
+    }
+
+    /**
+     * @throws UnknownCalendarException if no calendar of that name was made through the API
+     * @throws AdminConflictException if configuration defines it, or a job names it
+     */
+    public void delete(String name) {
+        refuseConfigured(name);
+        List<String> users = usedBy(name);
+        if (!users.isEmpty()) {
+            throw new AdminConflictException("calendar '" + name + "' is named by job" + (users.size() == 1 ? " " : "s ")
+                    + String.join(", ", users.subList(0, Math.min(10, users.size())))
+                    + (users.size() > 10 ? " and " + (users.size() - 10) + " more" : "")
+                    + "; take it out of their calendars first");
+        }
+        transactions.executeWithoutResult(status -> {
+            store.lock(name);
+            CalendarsProperties.Definition before = store.find(name).orElseThrow(() -> new UnknownCalendarException(name));
+            store.delete(name);
+            audit.record("calendar.delete", "calendar", name, before, null, null);
+        });
+        calendars.refresh();
+    }
+
+    private void refuseConfigured(String name) {
+        if (calendars.isConfigured(name)) {
+            throw new AdminConflictException("calendar '" + name + "' is defined in configuration "
+                    + "(onebeat.calendars." + name + "); change it there");
+        }
+    }
+
+    private List<String> usedBy(String name) {
+        List<String> users = new ArrayList<>();
+        for (RegisteredJob job : registry.all()) {
+            if (job.job().calendars().calendars().contains(name)) {
+                users.add(job.name());
+            }
+        }
+        return users;
+    }
+
+    private CalendarView view(Calendar calendar) {
+        return new CalendarView(calendar.name(), calendars.isConfigured(calendar.name()) ? "configuration" : "admin API",
+                calendar.zone().getId(), calendar.dates().stream().map(Object::toString).toList(),
+                calendar.ranges().stream().map(Object::toString).toList(),
+                calendar.yearly().stream().map(day -> day.toString().substring(2)).toList(),
+                calendar.weekly().stream().map(Object::toString).toList(), usedBy(calendar.name()));
+    }
+}
