@@ -144,6 +144,8 @@ class Entry:
     relative: bool = False
     unknown_keys: Sequence[str] = ()
     zone: Optional[str] = None  # a crontab's own zone, when the row says it
+    active_from: Optional[str] = None  # a django-celery-beat row's start_time still to come, ISO-8601 UTC
+    active_until: Optional[str] = None  # a django-celery-beat row's expires, ISO-8601 UTC
     refusal: Optional[str] = None  # decided while reading (a solar or clocked row)
     skipped: Optional[str] = None
     unsupported: List[str] = field(default_factory=list)
@@ -817,7 +819,17 @@ def convert(entries: List[Entry], default_zone: str) -> List[Converted]:
         conv.fields.extend(arguments)
         if options:
             conv.fields.append(("options", options))
+        if entry.active_from is not None:
+            conv.fields.append(("active-from", yaml_str(entry.active_from)))
+        if entry.active_until is not None:
+            conv.fields.append(("active-until", yaml_str(entry.active_until)))
     return out
+
+
+def _utc_text(moment: "_dt.datetime") -> str:
+    """A django-celery-beat datetime as onebeat reads an instant: UTC, ISO-8601, to the second or finer."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=_dt.timezone.utc)
+    return aware.astimezone(_dt.timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def render_yaml(results: List[Converted], source: str) -> str:
@@ -1044,19 +1056,18 @@ def _row_entry(row, now, app, default_queue: str) -> Entry:
         options["expires"] = row.expire_seconds
     entry.options = options
     if row.expires is not None:
-        entry.refusal = (f"expires={row.expires.isoformat()}: the task stops running after that point in time; "
-                         "onebeat jobs have no end date (pause or delete the job then)")
-        return entry
+        # the row stops at that point in time: the end of the job's active period
+        entry.active_until = _utc_text(row.expires)
     if row.one_off:
         entry.refusal = "one_off=True: the task runs once; onebeat's jobs are periodic (use the admin API's trigger)"
         return entry
     if row.start_time is not None:
         start = row.start_time if row.start_time.tzinfo else row.start_time.replace(tzinfo=_dt.timezone.utc)
         if start > now:
-            entry.refusal = (f"start_time={start.isoformat()} is in the future; onebeat would fire before it "
-                             "(import it after that time)")
-            return entry
-        entry.notes.append(f"start_time={start.isoformat()} has passed; not carried over")
+            # the row begins at that point in time: the start of the job's active period
+            entry.active_from = _utc_text(start)
+        else:
+            entry.notes.append(f"start_time={start.isoformat()} has passed; not carried over")
     if row.interval is not None:
         iv = row.interval
         entry.schedule = timedelta(**{iv.period: iv.every})

@@ -101,14 +101,20 @@ def test_interval_rows_become_every(imported):
     assert "start_time=" in done.stderr and "has passed; not carried over" in done.stderr
 
 
+def test_a_start_time_to_come_and_an_end_become_the_jobs_active_period(imported):
+    done, jobs = imported
+    later = jobs["later"]["active-from"]
+    assert later.endswith("Z") and later > "2026"
+    assert jobs["until-2031"]["active-until"].startswith("2031-")
+    assert "active-from" not in jobs["heartbeat"]
+
+
 @pytest.mark.parametrize("name, reason", [
     ("friday-13th", "are both restricted"),
     ("too-fast", "not a whole number of seconds"),
     ("sunset-lights", "solar schedule 'sunset'"),
     ("launch", "one_off=True"),
     ("one-off", "one_off=True"),
-    ("later", "is in the future"),
-    ("until-2031", "onebeat jobs have no end date"),
 ])
 def test_refused_rows_are_listed(imported, name, reason):
     done, jobs = imported
@@ -126,8 +132,9 @@ def test_disabled_rows_are_skipped_and_listed(imported):
 
 def test_every_row_is_accounted_for(imported):
     done, jobs = imported
-    assert sorted(jobs) == ["every-other-day", "heartbeat", "ny-office-hours", "paris-mornings"]
-    assert "4 job(s) imported, 7 entr(y/ies) refused, 1 skipped" in done.stderr
+    assert sorted(jobs) == ["every-other-day", "heartbeat", "later", "ny-office-hours", "paris-mornings",
+                            "until-2031"]
+    assert "6 job(s) imported, 5 entr(y/ies) refused, 1 skipped" in done.stderr
 
 
 def test_a_clocked_row_alone_is_refused_as_clocked(database):

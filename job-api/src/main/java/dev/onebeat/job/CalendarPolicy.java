@@ -22,11 +22,32 @@ import java.util.stream.Stream;
  * @param exclude calendars the job never fires inside (public holidays, a freeze)
  * @param activeFrom the first instant the job fires at or after, or {@code null} for no start
  * @param activeUntil the instant before which the job's last fire falls (exclusive), or {@code null} for no end
+ * @param pick which of a month's instants that the calendars let through fire: all of them, or only the first or the
+ *     last (a cron of every weekday, the holidays excluded and {@link Pick#LAST_IN_MONTH}: the last business day)
  */
-public record CalendarPolicy(List<String> include, List<String> exclude, Instant activeFrom, Instant activeUntil) {
+public record CalendarPolicy(List<String> include, List<String> exclude, Instant activeFrom, Instant activeUntil,
+                             Pick pick) {
 
     /** No calendar and no active period: every instant of the schedule fires. */
-    public static final CalendarPolicy NONE = new CalendarPolicy(List.of(), List.of(), null, null);
+    public static final CalendarPolicy NONE = new CalendarPolicy(List.of(), List.of(), null, null, Pick.ALL);
+
+    /**
+     * Which of the instants of a month, in the schedule's zone, that the calendars and the active period let through
+     * fire. The others are recorded skipped, saying so.
+     */
+    public enum Pick {
+        /** Every one. */
+        ALL,
+        /** The first of each month: with a cron of every weekday and the holidays excluded, the first business day. */
+        FIRST_IN_MONTH,
+        /** The last of each month: with a cron of every weekday and the holidays excluded, the last business day. */
+        LAST_IN_MONTH
+    }
+
+    /** A policy of these calendars and active period that fires every instant they let through. */
+    public CalendarPolicy(List<String> include, List<String> exclude, Instant activeFrom, Instant activeUntil) {
+        this(include, exclude, activeFrom, activeUntil, Pick.ALL);
+    }
 
     /** What a calendar's name may be: as a job's, letters, digits, '.', '_', ':' and '-'. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
@@ -34,6 +55,7 @@ public record CalendarPolicy(List<String> include, List<String> exclude, Instant
     public CalendarPolicy {
         include = names("include", include);
         exclude = names("exclude", exclude);
+        Objects.requireNonNull(pick, "pick must not be null");
         if (activeFrom != null && activeUntil != null && !activeFrom.isBefore(activeUntil)) {
             throw new IllegalArgumentException("activeUntil must be after activeFrom (" + activeFrom + "), was "
                     + activeUntil);
@@ -52,12 +74,12 @@ public record CalendarPolicy(List<String> include, List<String> exclude, Instant
 
     /** @return this policy, also firing only inside the named calendars */
     public CalendarPolicy andIncluding(String... calendars) {
-        return new CalendarPolicy(concat(include, calendars), exclude, activeFrom, activeUntil);
+        return new CalendarPolicy(concat(include, calendars), exclude, activeFrom, activeUntil, pick);
     }
 
     /** @return this policy, also never firing inside the named calendars */
     public CalendarPolicy andExcluding(String... calendars) {
-        return new CalendarPolicy(include, concat(exclude, calendars), activeFrom, activeUntil);
+        return new CalendarPolicy(include, concat(exclude, calendars), activeFrom, activeUntil, pick);
     }
 
     /**
@@ -66,12 +88,17 @@ public record CalendarPolicy(List<String> include, List<String> exclude, Instant
      * @return this policy, active in {@code [from, until)}
      */
     public CalendarPolicy activeBetween(Instant from, Instant until) {
-        return new CalendarPolicy(include, exclude, from, until);
+        return new CalendarPolicy(include, exclude, from, until, pick);
+    }
+
+    /** @return this policy, firing only the first or the last of each month's instants that it lets through */
+    public CalendarPolicy picking(Pick pick) {
+        return new CalendarPolicy(include, exclude, activeFrom, activeUntil, pick);
     }
 
     /** @return whether the policy leaves every instant of the schedule to fire */
     public boolean none() {
-        return include.isEmpty() && exclude.isEmpty() && activeFrom == null && activeUntil == null;
+        return include.isEmpty() && exclude.isEmpty() && activeFrom == null && activeUntil == null && pick == Pick.ALL;
     }
 
     /** @return every calendar the policy names, included ones first */

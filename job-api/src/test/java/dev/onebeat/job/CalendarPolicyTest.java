@@ -28,6 +28,8 @@ class CalendarPolicyTest {
         assertThat(policy.exclude()).containsExactly("fr-holidays", "freeze");
         assertThat(policy.calendars()).containsExactly("business-hours", "fr-holidays", "freeze");
         assertThat(policy.none()).isFalse();
+        assertThat(policy.pick()).isEqualTo(CalendarPolicy.Pick.ALL);
+        assertThat(CalendarPolicy.NONE.picking(CalendarPolicy.Pick.LAST_IN_MONTH).none()).isFalse();
     }
 
     @Test

@@ -6,6 +6,8 @@ import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
+import dev.onebeat.scheduler.engine.schedule.Timetable;
 import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.MonthDay;
 import java.time.ZoneId;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -38,6 +41,8 @@ public class Calendars {
 
     private static final Logger log = LoggerFactory.getLogger(Calendars.class);
     private static final int MAX_REASON = 300;
+    /** The most instants of a month a pick looks at: a pick is for a schedule of a few instants a day. */
+    static final int MAX_PICKED = 1000;
 
     private final Map<String, Calendar> configured;
     private final CalendarStore store;
@@ -129,8 +134,7 @@ public class Calendars {
      *     'business-hours'}, {@code before its active period (from …)}), or null when it fires
      */
     public String exclusion(PeriodicJob job, Instant instant) {
-        CalendarPolicy policy = job.calendars();
-        return policy.none() ? null : exclusion(policy, instant, current().all());
+        return job.calendars().none() ? null : exclusion(job, instant, current().all());
     }
 
     /** @return a function giving the job's exclusion of each instant, over one reading of the calendars */
@@ -140,7 +144,7 @@ public class Calendars {
             return instant -> null;
         }
         Map<String, Calendar> all = current().all();
-        return instant -> exclusion(policy, instant, all);
+        return instant -> exclusion(job, instant, all);
     }
 
     /** @return a function giving the exclusion of each instant under {@code policy}, as of now */
@@ -158,12 +162,44 @@ public class Calendars {
                 continue;
             }
             all = all == null ? current().all() : all;
-            String reason = exclusion(job.calendars(), instant, all);
+            String reason = exclusion(job, instant, all);
             if (reason != null) {
                 excluded.computeIfAbsent(reason, key -> new ArrayList<>()).add(job.name());
             }
         }
         return excluded;
+    }
+
+    /**
+     * @return why the job's instant does not fire: its calendars and active period ({@link #exclusion(CalendarPolicy,
+     *     Instant, Map)}), then its pick of the month's instants they let through; null when it fires
+     */
+    static String exclusion(PeriodicJob job, Instant instant, Map<String, Calendar> all) {
+        CalendarPolicy policy = job.calendars();
+        String reason = exclusion(policy, instant, all);
+        if (reason != null || policy.pick() == CalendarPolicy.Pick.ALL) {
+            return reason;
+        }
+        Timetable timetable = Timetable.of(job.schedule());
+        ZoneId zone = job.schedule().zone();
+        YearMonth month = YearMonth.from(instant.atZone(zone));
+        if (policy.pick() == CalendarPolicy.Pick.LAST_IN_MONTH) {
+            ScheduledInstant next = timetable.next(instant);
+            for (int seen = 0; next != null && seen < MAX_PICKED && YearMonth.from(next.at().atZone(zone)).equals(month);
+                 seen++, next = timetable.next(next.at())) {
+                if (next.fires() && exclusion(policy, next.at(), all) == null) {
+                    return "not the last of its month let through (pick=last-in-month)";
+                }
+            }
+            return null;
+        }
+        Instant monthStart = month.atDay(1).atStartOfDay(zone).toInstant();
+        for (ScheduledInstant earlier : timetable.between(monthStart, instant, MAX_PICKED)) {
+            if (earlier.at().isBefore(instant) && earlier.fires() && exclusion(policy, earlier.at(), all) == null) {
+                return "not the first of its month let through (pick=first-in-month)";
+            }
+        }
+        return null;
     }
 
     static String exclusion(CalendarPolicy policy, Instant instant, Map<String, Calendar> all) {

@@ -227,7 +227,11 @@ final class DeclarativeJobs {
         } catch (IllegalArgumentException e) {
             throw new JobDefinitionException(Schedules.path(where, "calendars." + e.getMessage()), e);
         }
-        return Schedules.field(where, "active-until", () -> new CalendarPolicy(include, exclude, from, until));
+        CalendarPolicy.Pick pick = named == null || named.pick() == null ? CalendarPolicy.Pick.ALL
+                : constant(CalendarPolicy.Pick.class, named.pick()).orElseThrow(() -> new JobDefinitionException(
+                        Schedules.path(where, "calendars.pick") + ": '" + named.pick() + "' is not one of "
+                                + Arrays.stream(CalendarPolicy.Pick.values()).map(DeclarativeJobs::text).toList()));
+        return Schedules.field(where, "active-until", () -> new CalendarPolicy(include, exclude, from, until, pick));
     }
 
     /** @return an instant as written, or the start of a day in the job's zone */

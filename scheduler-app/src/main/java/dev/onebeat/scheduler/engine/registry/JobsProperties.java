@@ -77,8 +77,10 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      *
      * @param include calendars it fires inside only; when several, inside any of them
      * @param exclude calendars it never fires inside
+     * @param pick {@code all} (default), {@code first-in-month} or {@code last-in-month}: which of a month's instants
+     *     that the calendars let through fire (every weekday, the holidays excluded, the last: the last business day)
      */
-    public record JobCalendars(List<String> include, List<String> exclude) {
+    public record JobCalendars(List<String> include, List<String> exclude, String pick) {
     }
 
     /**

@@ -131,7 +131,8 @@ class JobForms {
     private static JobsProperties.JobCalendars calendars(String include, String exclude) {
         List<String> included = names(include);
         List<String> excluded = names(exclude);
-        return included.isEmpty() && excluded.isEmpty() ? null : new JobsProperties.JobCalendars(included, excluded);
+        return included.isEmpty() && excluded.isEmpty() ? null
+                : new JobsProperties.JobCalendars(included, excluded, null);
     }
 
     private static List<String> names(String text) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.job.CalendarPolicy;
+import dev.onebeat.job.Jobs;
+import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import java.time.DayOfWeek;
 import java.time.Instant;
@@ -174,6 +177,30 @@ class CalendarTest {
                     .isEqualTo("before its active period (from 2027-05-02T22:00:00Z)");
             assertThat(Calendars.exclusion(policy, until, all))
                     .isEqualTo("after its active period (until 2027-05-03T22:00:00Z)");
+        }
+
+        @Test
+        void everyWeekdayWithTheHolidaysExcludedAndTheLastPickedIsTheLastBusinessDayOfTheMonth() {
+            // 31 December 2027 is a Friday and a holiday here: the last business day of the month is Thursday the 30th
+            Map<String, Calendar> calendars = Map.of("holidays", calendar(Map.of("dates", List.of("2027-12-31"),
+                    "yearly", List.of("01-01"))));
+            Schedule weekdays = Schedule.unixCron("0 18 * * MON-FRI", PARIS);
+            PeriodicJob last = Jobs.periodic("month-end", weekdays).calendars(CalendarPolicy.excluding("holidays")
+                    .picking(CalendarPolicy.Pick.LAST_IN_MONTH)).execute(context -> { });
+            PeriodicJob first = Jobs.periodic("month-start", weekdays).calendars(CalendarPolicy.excluding("holidays")
+                    .picking(CalendarPolicy.Pick.FIRST_IN_MONTH)).execute(context -> { });
+
+            assertThat(Calendars.exclusion(last, paris(2027, 12, 30, 18), calendars)).isNull();
+            assertThat(Calendars.exclusion(last, paris(2027, 12, 31, 18), calendars))
+                    .isEqualTo("excluded by calendar 'holidays'");
+            assertThat(Calendars.exclusion(last, paris(2027, 12, 29, 18), calendars))
+                    .isEqualTo("not the last of its month let through (pick=last-in-month)");
+            assertThat(Calendars.exclusion(last, paris(2027, 11, 30, 18), calendars)).as("a Tuesday, the 30th")
+                    .isNull();
+            // 1 January 2028 is a Saturday: the first business day is Monday the 3rd
+            assertThat(Calendars.exclusion(first, paris(2028, 1, 3, 18), calendars)).isNull();
+            assertThat(Calendars.exclusion(first, paris(2028, 1, 4, 18), calendars))
+                    .isEqualTo("not the first of its month let through (pick=first-in-month)");
         }
 
         @Test

@@ -52,6 +52,27 @@ class StartupValidationIT {
         assertThat(definitionError(failure)).hasMessageStartingWith(expected);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            bad yearly day      | calendars.fr.yearly[0]=13-01;jobs[0].every=1h;jobs[0].task=r | onebeat.calendars.fr.yearly[0]: '13-01' is not a day of the year (MM-DD)
+            bad weekly window   | calendars.office.weekly[0]=MON-FRI 8-18;jobs[0].every=1h;jobs[0].task=r | onebeat.calendars.office.weekly[0]: 'MON-FRI 8-18' is not a weekly window
+            unknown calendar    | calendars.fr.yearly[0]=05-01;jobs[0].every=1h;jobs[0].task=r;jobs[0].calendars.exclude[0]=fr;jobs[0].calendars.exclude[1]=de | onebeat.jobs[0] (job 'nightly').calendars.exclude[1]: no calendar is named 'de'; defined: fr
+            bad active period   | jobs[0].every=1h;jobs[0].task=r;jobs[0].active-from=2027-02-01;jobs[0].active-until=2027-01-01 | onebeat.jobs[0] (job 'nightly').active-until: activeUntil must be after activeFrom
+            active day unread   | jobs[0].every=1h;jobs[0].task=r;jobs[0].active-from=tomorrow | onebeat.jobs[0] (job 'nightly').active-from: 'tomorrow' is not an instant
+            """)
+    void badCalendarOrCalendarsOfAJobStopStartupNamingTheField(String caseName, String fields, String expected,
+                                                              TestDatabase database) {
+        List<String> args = new ArrayList<>(baseArgs(database));
+        args.add("--onebeat.jobs[0].name=nightly");
+        for (String field : fields.split(";")) {
+            args.add("--onebeat." + field);
+        }
+
+        Throwable failure = catchThrowable(() -> start(args));
+
+        assertThat(definitionError(failure)).hasMessageStartingWith(expected);
+    }
+
     @Test
     void duplicateNameStopsStartupNamingBothDefinitions(TestDatabase database, CapturedOutput output) {
         List<String> args = new ArrayList<>(baseArgs(database));

@@ -1,0 +1,204 @@
+package dev.onebeat.scheduler.web.api;
+
+import static dev.onebeat.scheduler.ApiClient.detail;
+import static dev.onebeat.scheduler.ApiClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.ApiClient;
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.WebIT;
+import dev.onebeat.scheduler.engine.fire.FireRequest;
+import dev.onebeat.scheduler.engine.fire.FireTrigger;
+import dev.onebeat.scheduler.engine.fire.ScheduleFire;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
+import java.net.http.HttpResponse;
+import java.sql.Timestamp;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Calendars through the admin API, on a real replica: made, changed and deleted by an admin and audited; named by
+ * runtime jobs, whose instants the instants API judges skipped where a calendar leaves them out (read in the
+ * calendar's zone, across a daylight-saving change), whose fires are recorded skipped with the calendar's name, and
+ * whose coming fires the preview marks; a calendar of configuration or one in use is not changed or deleted here.
+ */
+@WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
+        "onebeat.calendars.configured-holidays.zone=Europe/Paris",
+        "onebeat.calendars.configured-holidays.yearly[0]=01-01",
+        "onebeat.calendars.configured-holidays.yearly[1]=05-01"})
+class CalendarsIT {
+
+    private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
+
+    @Autowired
+    ApiClient server;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    ScheduleFire scheduleFire;
+    @Autowired
+    JobRegistry registry;
+
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = server.as("admin");
+    }
+
+    @Test
+    void anAdminMakesChangesAndDeletesACalendarEachStepAudited() throws Exception {
+        HttpResponse<String> created = api.send("PUT", "/api/calendars/freeze", """
+                {"zone": "Europe/Paris", "ranges": ["2027-12-20..2028-01-03"]}""");
+        HttpResponse<String> changed = api.send("PUT", "/api/calendars/freeze", """
+                {"zone": "Europe/Paris", "ranges": ["2027-12-18..2028-01-03"], "weekly": ["sat,sun"]}""");
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+        JsonNode shown = json(api.get("/api/calendars/freeze"));
+        assertThat(shown.get("origin").asString()).isEqualTo("admin API");
+        assertThat(shown.get("ranges").get(0).asString()).isEqualTo("2027-12-18..2028-01-03");
+        assertThat(shown.get("weekly").get(0).asString()).isEqualTo("SAT,SUN");
+        List<String> names = new ArrayList<>();
+        json(api.get("/api/calendars")).forEach(calendar -> names.add(calendar.get("name").asString()));
+        assertThat(names).as("configuration's first").startsWith("configured-holidays").contains("freeze");
+        assertThat(server.as("viewer").get("/api/calendars/freeze").statusCode()).isEqualTo(200);
+        assertThat(server.as("operator").send("PUT", "/api/calendars/freeze", "{\"dates\": [\"2027-01-01\"]}")
+                .statusCode()).isEqualTo(403);
+
+        assertThat(api.send("DELETE", "/api/calendars/freeze", null).statusCode()).isEqualTo(204);
+        assertThat(api.get("/api/calendars/freeze").statusCode()).isEqualTo(404);
+        assertThat(api.send("DELETE", "/api/calendars/freeze", null).statusCode()).isEqualTo(404);
+        List<String> audit = new ArrayList<>();
+        json(api.get("/api/audit?target=freeze")).forEach(entry -> audit.add(entry.get("action").asString()));
+        assertThat(audit).containsExactlyInAnyOrder("calendar.create", "calendar.update", "calendar.delete");
+    }
+
+    @Test
+    void aBadCalendarAConfiguredOneOrOneInUseIsRefusedSayingWhy() throws Exception {
+        HttpResponse<String> badDay = api.send("PUT", "/api/calendars/bad", "{\"yearly\": [\"12-25\", \"13-01\"]}");
+        HttpResponse<String> unknownField = api.send("PUT", "/api/calendars/bad", "{\"days\": [\"2027-01-01\"]}");
+        HttpResponse<String> configured = api.send("PUT", "/api/calendars/configured-holidays",
+                "{\"dates\": [\"2027-01-01\"]}");
+        api.send("PUT", "/api/calendars/in-use", "{\"weekly\": [\"SAT,SUN\"]}");
+        api.send("POST", "/api/jobs", "{\"name\":\"weekday-digest\",\"cron\":\"0 6 * * *\",\"task\":\"t\","
+                + "\"calendars\":{\"exclude\":[\"in-use\"]}}");
+        HttpResponse<String> inUse = api.send("DELETE", "/api/calendars/in-use", null);
+        HttpResponse<String> unknownCalendar = api.send("POST", "/api/jobs", "{\"name\":\"digest-2\",\"cron\":\"0 6 * * *\","
+                + "\"task\":\"t\",\"calendars\":{\"exclude\":[\"in-use\", \"nowhere\"]}}");
+
+        assertThat(badDay.statusCode()).isEqualTo(400);
+        assertThat(detail(badDay)).isEqualTo("yearly[1]: '13-01' is not a day of the year (MM-DD)");
+        assertThat(unknownField.statusCode()).isEqualTo(400);
+        assertThat(detail(unknownField)).contains("days");
+        assertThat(configured.statusCode()).isEqualTo(409);
+        assertThat(detail(configured)).startsWith("calendar 'configured-holidays' is defined in configuration");
+        assertThat(inUse.statusCode()).isEqualTo(409);
+        assertThat(detail(inUse)).isEqualTo("calendar 'in-use' is named by job weekday-digest; take it out of their"
+                + " calendars first");
+        assertThat(unknownCalendar.statusCode()).isEqualTo(400);
+        assertThat(detail(unknownCalendar)).startsWith("calendars.exclude[1]: no calendar is named 'nowhere'; defined: ");
+        assertThat(json(api.get("/api/calendars/in-use")).get("usedBy").get(0).asString()).isEqualTo("weekday-digest");
+    }
+
+    /**
+     * An hourly job in UTC that fires only in Paris office hours, over the weekend the clocks went forward in 2026
+     * (29 March): the instants API says which hours fire, and they move an hour earlier in UTC on the Monday after. The
+     * reference is java.time's wall-clock time in Paris of each hour.
+     */
+    @Test
+    void theInstantsApiSkipsTheHoursOutsideACalendarReadInItsZoneAcrossTheSpringChange() throws Exception {
+        assertThat(api.send("PUT", "/api/calendars/paris-office", """
+                {"zone": "Europe/Paris", "weekly": ["MON-FRI 08:00-18:00"]}""").statusCode()).isEqualTo(201);
+        assertThat(api.send("POST", "/api/jobs", "{\"name\":\"office-hourly\",\"cron\":\"0 * * * *\",\"task\":\"t\","
+                + "\"calendars\":{\"include\":[\"paris-office\"],\"exclude\":[\"configured-holidays\"]}}").statusCode())
+                .isEqualTo(201);
+        jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'office-hourly'").update();
+
+        JsonNode instants = json(api.get("/api/jobs/office-hourly/instants?from=2026-03-27T00:00:00Z"
+                + "&to=2026-03-31T00:00:00Z&limit=200")).get("instants");
+
+        assertThat(instants).hasSize(96);
+        Map<Boolean, List<Instant>> bySkip = new java.util.HashMap<>();
+        for (JsonNode instant : instants) {
+            Instant at = Instant.parse(instant.get("instant").asString());
+            boolean skipped = instant.get("outcome").asString().equals("skipped");
+            bySkip.computeIfAbsent(skipped, key -> new ArrayList<>()).add(at);
+            ZonedDateTime local = at.atZone(PARIS);
+            boolean office = local.getDayOfWeek().getValue() <= DayOfWeek.FRIDAY.getValue()
+                    && !local.toLocalTime().isBefore(LocalTime.of(8, 0)) && local.toLocalTime().isBefore(LocalTime.of(18, 0));
+            assertThat(skipped).as("%s, %s in Paris", at, local).isEqualTo(!office);
+            if (skipped) {
+                assertThat(instant.get("reason").asString()).isEqualTo("outside calendar 'paris-office'");
+            } else {
+                assertThat(instant.get("outcome").asString()).as("no fire was made that long ago").isEqualTo("missed");
+            }
+        }
+        assertThat(hoursUtc(bySkip.get(false), "2026-03-27")).as("Friday, UTC+1")
+                .containsExactly(7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(hoursUtc(bySkip.get(false), "2026-03-30")).as("Monday, UTC+2")
+                .containsExactly(6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        assertThat(hoursUtc(bySkip.get(false), "2026-03-28")).as("Saturday").isEmpty();
+    }
+
+    @Test
+    void aFireOfAnExcludedInstantIsRecordedSkippedNamingTheCalendarAndThePreviewMarksIt() throws Exception {
+        // two instants of an hourly job within its catch-up window, the later one inside a maintenance window
+        Instant inWindow = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        Instant before = inWindow.minus(1, ChronoUnit.HOURS);
+        ZonedDateTime window = inWindow.atZone(ZoneId.of("UTC"));
+        String day = window.getDayOfWeek().name().substring(0, 3);
+        api.send("PUT", "/api/calendars/maintenance", "{\"weekly\":[\"" + day + " "
+                + String.format("%02d:00-%02d:59", window.getHour(), window.getHour()) + "\"]}");
+        assertThat(api.send("POST", "/api/jobs", "{\"name\":\"hourly-sync\",\"cron\":\"0 * * * *\","
+                + "\"task\":\"t\",\"catchUpWindow\":\"3h\",\"calendars\":{\"exclude\":[\"maintenance\","
+                + "\"configured-holidays\"]}}").statusCode()).isEqualTo(201);
+        jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'hourly-sync'").update();
+        jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'hourly-sync'").update();
+        String schedule = ScheduleKeys.key(registry.find("hourly-sync").orElseThrow().job());
+
+        scheduleFire.fire(schedule, FireRequest.of(inWindow, FireTrigger.SCHEDULED, "test-node"));
+        scheduleFire.fire(schedule, FireRequest.of(before, FireTrigger.MISFIRE, "test-node"));
+
+        assertThat(jdbc.sql("""
+                        SELECT reason FROM onebeat_fire_attempt
+                        WHERE job_name = 'hourly-sync' AND scheduled_at = ? AND outcome = 'skipped'""")
+                .param(Timestamp.from(inWindow)).query(String.class).list())
+                .containsExactly("excluded by calendar 'maintenance'");
+        assertThat(jdbc.sql("SELECT scheduled_at FROM onebeat_fire WHERE job_name = 'hourly-sync'")
+                .query((rs, row) -> rs.getTimestamp(1).toInstant()).list()).as("the hour before fired, not the excluded")
+                .containsExactly(before);
+        JsonNode instant = json(api.get("/api/jobs/hourly-sync/instants?from=" + before + "&to="
+                + inWindow.plusSeconds(1))).get("instants");
+        assertThat(instant.get(1).get("outcome").asString()).isEqualTo("skipped");
+        assertThat(instant.get(1).get("reason").asString()).isEqualTo("excluded by calendar 'maintenance'");
+
+        api.send("PUT", "/api/calendars/maintenance-days", "{\"zone\":\"Europe/Paris\",\"dates\":[\"2027-05-13\"]}");
+        JsonNode fires = json(api.get("/api/schedules/preview?cron=0+2+*+*+*&zone=Europe/Paris&count=3"
+                + "&from=2027-05-12T00:00:00Z&exclude=maintenance-days,configured-holidays")).get("fires");
+        assertThat(fires.get(1).get("skippedBy").asString()).isEqualTo("excluded by calendar 'maintenance-days'");
+        assertThat(fires.get(1).get("plannedAt").isNull()).isTrue();
+        assertThat(fires.get(0).get("skippedBy").isNull()).isTrue();
+        assertThat(detail(api.get("/api/schedules/preview?cron=0+2+*+*+*&include=nowhere")))
+                .startsWith("calendars.include[0]: no calendar is named 'nowhere'");
+    }
+
+    private static List<Integer> hoursUtc(List<Instant> instants, String day) {
+        return instants.stream().filter(at -> at.toString().startsWith(day))
+                .map(at -> at.atZone(ZoneId.of("UTC")).getHour()).sorted().collect(Collectors.toList());
+    }
+}
