@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.backfill;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FirePath;
 import dev.onebeat.scheduler.engine.fire.FireRequest;
@@ -51,6 +52,7 @@ class BackfillRunner implements InitializingBean, DisposableBean {
     private final BackfillTable table;
     private final JobRegistry registry;
     private final FirePath firePath;
+    private final Calendars calendars;
     private final LockProvider locks;
     private final Scheduler scheduler;
     private final BackfillProperties properties;
@@ -63,7 +65,8 @@ class BackfillRunner implements InitializingBean, DisposableBean {
     private volatile boolean stopping;
 
     BackfillRunner(BackfillTable table, JobRegistry registry, FirePath firePath, LockProvider locks, Scheduler scheduler,
-                   BackfillProperties properties, Clock clock) {
+                   BackfillProperties properties, Clock clock, Calendars calendars) {
+        this.calendars = calendars;
         this.table = table;
         this.registry = registry;
         this.firePath = firePath;
@@ -150,7 +153,9 @@ class BackfillRunner implements InitializingBean, DisposableBean {
 
     private void fire(Backfill backfill, PeriodicJob job, Instant instant, String node) {
         FireResult result = null;
-        if (!table.committed(job.name(), instant)) {
+        // an instant the job's calendars leave out stays out, as the plan said: advanced over, not fired
+        String excluded = calendars.exclusion(job, instant);
+        if (excluded == null && !table.committed(job.name(), instant)) {
             result = firePath.fire(job, FireRequest.of(instant, FireTrigger.BACKFILL, node)
                     .withAttempt(table.nextAttempt(job.name(), instant)));
         }
@@ -158,7 +163,7 @@ class BackfillRunner implements InitializingBean, DisposableBean {
         boolean failed = result != null && result.outcome() == FireOutcome.FAILED;
         table.advance(backfill.id(), instant, fired, failed, clock.instant());
         log.debug("backfill instant job={} id={} scheduledAt={} outcome={}", job.name(), backfill.id(), instant,
-                result == null ? "committed already" : result.outcome());
+                excluded != null ? "skipped: " + excluded : result == null ? "committed already" : result.outcome());
     }
 
     private void pause() {

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.backfill;
 
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.fire.FireHorizon;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -47,11 +49,14 @@ public class Backfills {
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final Calendars calendars;
     private final InstantRecords records;
     private final FireHorizon horizons;
 
     Backfills(BackfillTable table, JobCatalog catalog, JobRegistry registry, AuditLog audit,
-              TransactionTemplate transactions, Clock clock, InstantRecords records, FireHorizon horizons) {
+              TransactionTemplate transactions, Clock clock, InstantRecords records, FireHorizon horizons,
+              Calendars calendars) {
+        this.calendars = calendars;
         this.records = records;
         this.horizons = horizons;
         this.table = table;
@@ -80,7 +85,7 @@ public class Backfills {
      * @param outcome {@code committed (<trigger>)}, {@code failed}, {@code skipped: <reason>},
      *     {@value #BEYOND_HORIZON}, or {@code none}
      * @param fires whether a backfill fires it: an instant of the schedule (not a time a gap removed) with no
-     *     committed fire, after the job's retention horizon
+     *     committed fire, after the job's retention horizon, that its calendars do not leave out
      */
     public record PlannedInstant(Instant instant, OffsetDateTime local, String note, String outcome, boolean fires) {
     }
@@ -126,15 +131,19 @@ public class Backfills {
         }
         Optional<Instant> horizon = horizons.of(name);
         Map<Instant, InstantRecords.Slot> slots = records.slots(name, from, to);
+        // a backfill does what the schedule would have done: an instant its calendars leave out stays out
+        Function<Instant, String> exclusions = calendars.exclusions(job);
         List<PlannedInstant> planned = instants.stream().map(instant -> {
             InstantRecords.Slot slot = slots.get(instant.at());
             boolean committed = slot != null && slot.fire() != null;
+            String excluded = committed || !instant.fires() ? null : exclusions.apply(instant.at());
             String outcome = committed ? outcome(slot)
+                    : excluded != null ? "skipped: " + excluded
                     : instant.fires() && FireHorizon.beyond(horizon, instant.at()) ? BEYOND_HORIZON
                     : slot != null ? outcome(slot) : instant.fires() ? "none"
                     : "skipped: in a daylight-saving gap (gap=skip)";
             return new PlannedInstant(instant.at(), instant.localAt(), instant.note(), outcome,
-                    instant.fires() && !committed && !BEYOND_HORIZON.equals(outcome));
+                    instant.fires() && !committed && excluded == null && !BEYOND_HORIZON.equals(outcome));
         }).toList();
         long toFire = planned.stream().filter(PlannedInstant::fires).count();
         if (dryRun) {

@@ -34,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  * Calendars through the admin API, on a real replica: made, changed and deleted by an admin and audited; named by
  * runtime jobs, whose instants the instants API judges skipped where a calendar leaves them out (read in the
  * calendar's zone, across a daylight-saving change), whose fires are recorded skipped with the calendar's name, and
- * whose coming fires the preview marks; a calendar of configuration or one in use is not changed or deleted here.
+ * whose coming fires the preview marks, and which a backfill leaves out; a calendar of configuration or one in use is
+ * not changed or deleted here.
  */
 @WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.calendars.configured-holidays.zone=Europe/Paris",
@@ -153,6 +154,14 @@ class CalendarsIT {
         assertThat(hoursUtc(bySkip.get(false), "2026-03-30")).as("Monday, UTC+2")
                 .containsExactly(6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         assertThat(hoursUtc(bySkip.get(false), "2026-03-28")).as("Saturday").isEmpty();
+
+        // a backfill of the Friday does what the schedule would have done: the office hours only
+        JsonNode plan = json(api.send("POST", "/api/jobs/office-hourly/backfill", "{\"from\":\"2026-03-27T00:00:00Z\","
+                + "\"to\":\"2026-03-28T00:00:00Z\",\"dryRun\":true}"));
+        assertThat(plan.get("toFire").asLong()).isEqualTo(10);
+        assertThat(plan.get("instants").get(0).get("outcome").asString())
+                .isEqualTo("skipped: outside calendar 'paris-office'");
+        assertThat(plan.get("instants").get(7).get("outcome").asString()).as("08:00 in Paris").isEqualTo("none");
     }
 
     @Test
