@@ -5,7 +5,6 @@ import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.ApiClient;
-import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.WebIT;
 import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
@@ -24,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,13 +34,11 @@ import tools.jackson.databind.JsonNode;
  * Calendars through the admin API, on a real replica: made, changed and deleted by an admin and audited; named by
  * runtime jobs, whose instants the instants API judges skipped where a calendar leaves them out (read in the
  * calendar's zone, across a daylight-saving change), whose fires are recorded skipped with the calendar's name, and
- * whose coming fires the preview marks, and which a backfill leaves out; a calendar of configuration or one in use is
- * not changed or deleted here.
+ * whose coming fires the preview marks, and which a backfill leaves out; a calendar in use is not deleted. (A calendar
+ * of configuration, which the API does not change, is tested on the packaged application: {@code PackagedFeaturesIT}.)
+ * Shares its replica with {@link JitterSpreadIT}; each removes what it made.
  */
-@WebIT(properties = {SchedulerTestDatabase.NO_DEMO,
-        "onebeat.calendars.configured-holidays.zone=Europe/Paris",
-        "onebeat.calendars.configured-holidays.yearly[0]=01-01",
-        "onebeat.calendars.configured-holidays.yearly[1]=05-01"})
+@WebIT
 class CalendarsIT {
 
     private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
@@ -61,6 +59,17 @@ class CalendarsIT {
         api = server.as("admin");
     }
 
+    /** Removes the jobs, then the calendars, this class made: the replica is shared with other classes. */
+    @AfterEach
+    void removeWhatTheTestMade() throws Exception {
+        for (String job : List.of("weekday-digest", "office-hourly", "hourly-sync")) {
+            api.send("DELETE", "/api/jobs/" + job, null);
+        }
+        for (JsonNode calendar : json(api.get("/api/calendars"))) {
+            api.send("DELETE", "/api/calendars/" + calendar.get("name").asString(), null);
+        }
+    }
+
     @Test
     void anAdminMakesChangesAndDeletesACalendarEachStepAudited() throws Exception {
         HttpResponse<String> created = api.send("PUT", "/api/calendars/freeze", """
@@ -76,7 +85,7 @@ class CalendarsIT {
         assertThat(shown.get("weekly").get(0).asString()).isEqualTo("SAT,SUN");
         List<String> names = new ArrayList<>();
         json(api.get("/api/calendars")).forEach(calendar -> names.add(calendar.get("name").asString()));
-        assertThat(names).as("configuration's first").startsWith("configured-holidays").contains("freeze");
+        assertThat(names).contains("freeze");
         assertThat(server.as("viewer").get("/api/calendars/freeze").statusCode()).isEqualTo(200);
         assertThat(server.as("operator").send("PUT", "/api/calendars/freeze", "{\"dates\": [\"2027-01-01\"]}")
                 .statusCode()).isEqualTo(403);
@@ -90,11 +99,9 @@ class CalendarsIT {
     }
 
     @Test
-    void aBadCalendarAConfiguredOneOrOneInUseIsRefusedSayingWhy() throws Exception {
+    void aBadCalendarOrOneInUseIsRefusedSayingWhy() throws Exception {
         HttpResponse<String> badDay = api.send("PUT", "/api/calendars/bad", "{\"yearly\": [\"12-25\", \"13-01\"]}");
         HttpResponse<String> unknownField = api.send("PUT", "/api/calendars/bad", "{\"days\": [\"2027-01-01\"]}");
-        HttpResponse<String> configured = api.send("PUT", "/api/calendars/configured-holidays",
-                "{\"dates\": [\"2027-01-01\"]}");
         api.send("PUT", "/api/calendars/in-use", "{\"weekly\": [\"SAT,SUN\"]}");
         api.send("POST", "/api/jobs", "{\"name\":\"weekday-digest\",\"cron\":\"0 6 * * *\",\"task\":\"t\","
                 + "\"calendars\":{\"exclude\":[\"in-use\"]}}");
@@ -106,8 +113,6 @@ class CalendarsIT {
         assertThat(detail(badDay)).isEqualTo("yearly[1]: '13-01' is not a day of the year (MM-DD)");
         assertThat(unknownField.statusCode()).isEqualTo(400);
         assertThat(detail(unknownField)).contains("days");
-        assertThat(configured.statusCode()).isEqualTo(409);
-        assertThat(detail(configured)).startsWith("calendar 'configured-holidays' is defined in configuration");
         assertThat(inUse.statusCode()).isEqualTo(409);
         assertThat(detail(inUse)).isEqualTo("calendar 'in-use' is named by job weekday-digest; take it out of their"
                 + " calendars first");
@@ -126,7 +131,7 @@ class CalendarsIT {
         assertThat(api.send("PUT", "/api/calendars/paris-office", """
                 {"zone": "Europe/Paris", "weekly": ["MON-FRI 08:00-18:00"]}""").statusCode()).isEqualTo(201);
         assertThat(api.send("POST", "/api/jobs", "{\"name\":\"office-hourly\",\"cron\":\"0 * * * *\",\"task\":\"t\","
-                + "\"calendars\":{\"include\":[\"paris-office\"],\"exclude\":[\"configured-holidays\"]}}").statusCode())
+                + "\"calendars\":{\"include\":[\"paris-office\"]}}").statusCode())
                 .isEqualTo(201);
         jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'office-hourly'").update();
 
@@ -174,8 +179,8 @@ class CalendarsIT {
         api.send("PUT", "/api/calendars/maintenance", "{\"weekly\":[\"" + day + " "
                 + String.format("%02d:00-%02d:59", window.getHour(), window.getHour()) + "\"]}");
         assertThat(api.send("POST", "/api/jobs", "{\"name\":\"hourly-sync\",\"cron\":\"0 * * * *\","
-                + "\"task\":\"t\",\"catchUpWindow\":\"3h\",\"calendars\":{\"exclude\":[\"maintenance\","
-                + "\"configured-holidays\"]}}").statusCode()).isEqualTo(201);
+                + "\"task\":\"t\",\"catchUpWindow\":\"3h\",\"calendars\":{\"exclude\":[\"maintenance\"]}}")
+                .statusCode()).isEqualTo(201);
         jdbc.sql("UPDATE onebeat_job SET member_since = '2026-01-01T00:00:00Z' WHERE name = 'hourly-sync'").update();
         jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = 'hourly-sync'").update();
         String schedule = ScheduleKeys.key(registry.find("hourly-sync").orElseThrow().job());
@@ -198,7 +203,7 @@ class CalendarsIT {
 
         api.send("PUT", "/api/calendars/maintenance-days", "{\"zone\":\"Europe/Paris\",\"dates\":[\"2027-05-13\"]}");
         JsonNode fires = json(api.get("/api/schedules/preview?cron=0+2+*+*+*&zone=Europe/Paris&count=3"
-                + "&from=2027-05-12T00:00:00Z&exclude=maintenance-days,configured-holidays")).get("fires");
+                + "&from=2027-05-12T00:00:00Z&exclude=maintenance-days")).get("fires");
         assertThat(fires.get(1).get("skippedBy").asString()).isEqualTo("excluded by calendar 'maintenance-days'");
         assertThat(fires.get(1).get("plannedAt").isNull()).isTrue();
         assertThat(fires.get(0).get("skippedBy").isNull()).isTrue();
