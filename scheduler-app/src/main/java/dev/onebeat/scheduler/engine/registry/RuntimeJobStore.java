@@ -172,6 +172,16 @@ public class RuntimeJobStore {
         return stored.isPresent() ? stored : registry.defined(name);
     }
 
+    /** @return the runtime jobs whose stored definition names the calendar, in name order */
+    public List<String> namingCalendar(String calendar) {
+        return jdbc.sql("""
+                        SELECT name FROM onebeat_runtime_job
+                        WHERE kind = 'job' AND (definition -> 'calendars' -> 'include' @> jsonb_build_array(?::text)
+                                                OR definition -> 'calendars' -> 'exclude' @> jsonb_build_array(?::text))
+                        ORDER BY name""")
+                .params(calendar, calendar).query(String.class).list();
+    }
+
     /** @return the stored row of that name */
     public Optional<StoredJob> find(String name) {
         return jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job WHERE name = ?")

@@ -7,9 +7,12 @@ import dev.onebeat.scheduler.engine.calendar.CalendarsProperties;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -25,11 +28,13 @@ public class CalendarAdmin {
     private final Calendars calendars;
     private final CalendarStore store;
     private final JobRegistry registry;
+    private final RuntimeJobStore runtimeJobs;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
 
-    CalendarAdmin(Calendars calendars, CalendarStore store, JobRegistry registry, AuditLog audit,
-                  TransactionTemplate transactions) {
+    CalendarAdmin(Calendars calendars, CalendarStore store, JobRegistry registry, RuntimeJobStore runtimeJobs,
+                  AuditLog audit, TransactionTemplate transactions) {
+        this.runtimeJobs = runtimeJobs;
         this.calendars = calendars;
         this.store = store;
         this.registry = registry;
@@ -91,16 +96,19 @@ public class CalendarAdmin {
      */
     public void delete(String name) {
         refuseConfigured(name);
-        List<String> users = usedBy(name);
-        if (!users.isEmpty()) {
-            throw new AdminConflictException("calendar '" + name + "' is named by job" + (users.size() == 1 ? " " : "s ")
-                    + String.join(", ", users.subList(0, Math.min(10, users.size())))
-                    + (users.size() > 10 ? " and " + (users.size() - 10) + " more" : "")
-                    + "; take it out of their calendars first");
-        }
         transactions.executeWithoutResult(status -> {
+            // the lock a job naming the calendar takes to be stored: none is stored between the check and the delete
             store.lock(name);
             CalendarsProperties.Definition before = store.find(name).orElseThrow(() -> new UnknownCalendarException(name));
+            Set<String> users = new TreeSet<>(usedBy(name));
+            users.addAll(runtimeJobs.namingCalendar(name));
+            if (!users.isEmpty()) {
+                List<String> named = List.copyOf(users);
+                throw new AdminConflictException("calendar '" + name + "' is named by job" + (named.size() == 1 ? " "
+                        : "s ") + String.join(", ", named.subList(0, Math.min(10, named.size())))
+                        + (named.size() > 10 ? " and " + (named.size() - 10) + " more" : "")
+                        + "; take it out of their calendars first");
+            }
             store.delete(name);
             audit.record("calendar.delete", "calendar", name, before, null, null);
         });

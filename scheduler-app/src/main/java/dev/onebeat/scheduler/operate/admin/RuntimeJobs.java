@@ -1,7 +1,9 @@
 package dev.onebeat.scheduler.operate.admin;
 
+import dev.onebeat.job.CalendarPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.boot.outbound.OutboundUrls;
+import dev.onebeat.scheduler.engine.calendar.CalendarStore;
 import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.quartz.QuartzWork;
 import dev.onebeat.scheduler.engine.quartz.ScheduleSync;
@@ -34,10 +36,13 @@ public class RuntimeJobs {
     private final TransactionTemplate transactions;
     private final OutboundUrls outbound;
     private final Calendars calendars;
+    private final CalendarStore calendarStore;
 
     RuntimeJobs(RuntimeJobStore store, JobRegistry registry, ScheduleSync sync, AuditLog audit,
-                TransactionTemplate transactions, OutboundUrls outbound, Calendars calendars) {
+                TransactionTemplate transactions, OutboundUrls outbound, Calendars calendars,
+                CalendarStore calendarStore) {
         this.calendars = calendars;
+        this.calendarStore = calendarStore;
         this.store = store;
         this.registry = registry;
         this.sync = sync;
@@ -72,6 +77,7 @@ public class RuntimeJobs {
                 throw new AdminConflictException("job '" + job.name() + "' is defined in code/configuration; "
                         + "PUT /api/jobs/" + job.name() + " to reschedule it");
             }
+            holdCalendars(job.calendars());
             if (!store.insert(Kind.JOB, definition, Actor.current())) {
                 throw new AdminConflictException("runtime job '" + job.name() + "' exists; PUT /api/jobs/"
                         + job.name() + " to change it");
@@ -113,6 +119,7 @@ public class RuntimeJobs {
             if (defined.isEmpty() && before.isEmpty()) {
                 throw new UnknownJobException(name);
             }
+            holdCalendars(job.calendars());
             store.save(defined.isPresent() ? Kind.OVERRIDE : Kind.JOB, definition, Actor.current());
             sync.apply(job);
             if (defined.isPresent()) {
@@ -125,6 +132,21 @@ public class RuntimeJobs {
         });
         store.reload();
         return definition;
+    }
+
+    /**
+     * Takes the change lock of each calendar the job names, in name order, until the transaction ends, and checks it is
+     * still defined: a calendar deleted on another replica since the check before the transaction cannot be named,
+     * and one named here cannot be deleted before this commits ({@link CalendarAdmin#delete} takes the same lock).
+     */
+    private void holdCalendars(CalendarPolicy policy) {
+        for (String name : policy.calendars().stream().sorted().distinct().toList()) {
+            calendarStore.lock(name);
+            if (!calendars.isConfigured(name) && calendarStore.find(name).isEmpty()) {
+                throw new JobDefinitionException("calendars: no calendar is named '" + name + "' any more; it was "
+                        + "deleted meanwhile");
+            }
+        }
     }
 
     /** A job defined in code or configuration keeps its settings there: a change of one is refused, not ignored. */

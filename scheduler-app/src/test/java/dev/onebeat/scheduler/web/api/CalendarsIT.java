@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.web.api;
 import static dev.onebeat.scheduler.ApiClient.detail;
 import static dev.onebeat.scheduler.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.scheduler.ApiClient;
 import dev.onebeat.scheduler.WebIT;
@@ -12,8 +13,11 @@ import dev.onebeat.scheduler.engine.fire.ScheduleFire;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.DayOfWeek;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -22,7 +26,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +58,8 @@ class CalendarsIT {
     ScheduleFire scheduleFire;
     @Autowired
     JobRegistry registry;
+    @Autowired
+    DataSource dataSource;
 
     private ApiClient api;
 
@@ -62,7 +71,7 @@ class CalendarsIT {
     /** Removes the jobs, then the calendars, this class made: the replica is shared with other classes. */
     @AfterEach
     void removeWhatTheTestMade() throws Exception {
-        for (String job : List.of("weekday-digest", "office-hourly", "hourly-sync")) {
+        for (String job : List.of("weekday-digest", "office-hourly", "hourly-sync", "racing-job")) {
             api.send("DELETE", "/api/jobs/" + job, null);
         }
         for (JsonNode calendar : json(api.get("/api/calendars"))) {
@@ -119,6 +128,45 @@ class CalendarsIT {
         assertThat(unknownCalendar.statusCode()).isEqualTo(400);
         assertThat(detail(unknownCalendar)).startsWith("calendars.exclude[1]: no calendar is named 'nowhere'; defined: ");
         assertThat(json(api.get("/api/calendars/in-use")).get("usedBy").get(0).asString()).isEqualTo("weekday-digest");
+    }
+
+    /**
+     * A job naming a calendar while an admin on another replica deletes it: the delete holds the calendar's lock from
+     * its check to its commit, the job waits for it and is then refused; it is never stored naming a calendar that is
+     * gone. The other replica's delete is played by a session of the test's own, as its statements are.
+     */
+    @Test
+    void aJobNamingACalendarBeingDeletedWaitsForTheDeleteAndIsRefused() throws Exception {
+        assertThat(api.send("PUT", "/api/calendars/racing", "{\"weekly\":[\"SAT,SUN\"]}").statusCode()).isEqualTo(201);
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement()) {
+                statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('onebeat.calendar:racing', 0))");
+                statement.execute("DELETE FROM onebeat_calendar WHERE name = 'racing'");
+            }
+            CompletableFuture<HttpResponse<String>> create = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return api.send("POST", "/api/jobs", "{\"name\":\"racing-job\",\"cron\":\"0 6 * * *\","
+                            + "\"task\":\"t\",\"calendars\":{\"exclude\":[\"racing\"]}}");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await("the job's transaction waiting for the calendar's lock").atMost(Duration.ofSeconds(20))
+                    .until(() -> jdbc.sql("""
+                                    SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                                      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())""")
+                            .query(Long.class).single() > 0);
+            assertThat(create).isNotDone();
+            other.commit();
+
+            HttpResponse<String> refused = create.get(20, TimeUnit.SECONDS);
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(detail(refused)).isEqualTo("calendars: no calendar is named 'racing' any more; it was deleted"
+                    + " meanwhile");
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_runtime_job WHERE name = 'racing-job'").query(Long.class)
+                .single()).isZero();
     }
 
     /**

@@ -43,7 +43,10 @@ import tools.jackson.databind.json.JsonMapper;
         "onebeat.jobs[6].name=reschedule-badly", "onebeat.jobs[6].cron=0 12 1 1 *", "onebeat.jobs[6].task=ops.noop",
         "onebeat.jobs[7].name=filter-me", "onebeat.jobs[7].cron=0 13 1 1 *", "onebeat.jobs[7].task=ops.noop",
         "onebeat.jobs[8].name=rerun-me", "onebeat.jobs[8].cron=0 14 1 1 *", "onebeat.jobs[8].task=ops.noop",
-        "onebeat.jobs[9].name=pause-a-while", "onebeat.jobs[9].cron=0 15 1 1 *", "onebeat.jobs[9].task=ops.noop"})
+        "onebeat.jobs[9].name=pause-a-while", "onebeat.jobs[9].cron=0 15 1 1 *", "onebeat.jobs[9].task=ops.noop",
+        "onebeat.calendars.every-day.weekly[0]=MON-SUN", "onebeat.calendars.every-day.zone=Europe/Paris",
+        "onebeat.jobs[10].name=calendar-me", "onebeat.jobs[10].cron=0 16 1 * *", "onebeat.jobs[10].task=ops.noop",
+        "onebeat.jobs[10].calendars.exclude[0]=every-day", "onebeat.jobs[10].active-until=2099-01-01"})
 @AutoConfigureMockMvc
 @WithTestUsers
 class ConsolePagesIT {
@@ -391,6 +394,19 @@ class ConsolePagesIT {
         assertThat(shown).contains("id=\"job-moves\">at its own offset in a 1m spread, plus a jitter of up to 1500ms;"
                 + " keys and outcomes stay the instant&#39;s<");
         assertThat(shown).as("each coming fire with its moment").contains("class=\"planned\"").contains("fires at ");
+    }
+
+    @Test
+    void theCalendarsPageListsEachCalendarWithItsJobsAndAJobPageShowsWhatItsCalendarsSkip() throws Exception {
+        String calendars = page(get("/ui/calendars"), "viewer").getContentAsString();
+        String job = page(get("/ui/jobs/calendar-me"), "viewer").getContentAsString();
+
+        assertThat(calendars).contains("id=\"calendar-every-day\"").contains("<td>configuration</td>")
+                .contains("<td>Europe/Paris</td>").contains("<td>MON-SUN</td>")
+                .contains("href=\"/ui/jobs/calendar-me\"");
+        assertThat(job).contains("id=\"job-calendars\"").contains("never inside every-day")
+                .contains("; active until 2099-01-01 00:00:00 UTC")
+                .contains("skipped: excluded by calendar &#39;every-day&#39;");
     }
 
     @Test
