@@ -1,11 +1,8 @@
 package dev.onebeat.scheduler.web.api;
 
-import dev.onebeat.scheduler.engine.calendar.CalendarsProperties;
-import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.operate.admin.CalendarAdmin;
 import dev.onebeat.scheduler.operate.admin.UnknownCalendarException;
 import java.util.List;
-import java.util.Locale;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -16,11 +13,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code GET /api/calendars} lists the calendars, {@code GET /api/calendars/{name}} shows one with the jobs that name
@@ -33,12 +26,11 @@ import tools.jackson.databind.json.JsonMapper;
 class CalendarsController {
 
     private final CalendarAdmin calendars;
-    private final ObjectReader definitions;
+    private final JobBodies bodies;
 
-    CalendarsController(CalendarAdmin calendars, JsonMapper json) {
+    CalendarsController(CalendarAdmin calendars, JobBodies bodies) {
         this.calendars = calendars;
-        this.definitions = json.rebuild().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build()
-                .readerFor(CalendarsProperties.Definition.class);
+        this.bodies = bodies;
     }
 
     @GetMapping
@@ -53,7 +45,7 @@ class CalendarsController {
 
     @PutMapping("/{name}")
     ResponseEntity<CalendarAdmin.CalendarView> save(@PathVariable String name, @RequestBody JsonNode body) {
-        boolean created = calendars.save(name, definition(body));
+        boolean created = calendars.save(name, bodies.calendar(body));
         return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(show(name));
     }
 
@@ -61,19 +53,5 @@ class CalendarsController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void delete(@PathVariable String name) {
         calendars.delete(name);
-    }
-
-    private CalendarsProperties.Definition definition(JsonNode body) {
-        if (body == null || !body.isObject()) {
-            String got = body == null || body.isMissingNode() ? "nothing"
-                    : body.getNodeType().name().toLowerCase(Locale.ROOT);
-            throw new JobDefinitionException("request body: expected a JSON object with the fields of a calendar, got "
-                    + got);
-        }
-        try {
-            return definitions.readValue(body);
-        } catch (JacksonException e) {
-            throw new JobDefinitionException(JsonProblems.describe(e, body), e);
-        }
     }
 }

@@ -109,8 +109,9 @@ class MalformedBodyIT {
 
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
-                    + "[alerts, args, catchUpWindow, cron, every, gap, kwargs, lockAtMostFor, maxCatchUp, misfire, name, options, overlap, "
-                    + "overlapPolicy, queue, retry, task, zone]");
+                    + "[activeFrom, activeUntil, alerts, args, calendars, catchUpWindow, cron, every, gap, jitter, kwargs, "
+                    + "lockAtMostFor, maxCatchUp, misfire, name, options, overlap, overlapPolicy, queue, retry, spread, task, "
+                    + "zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }
 

@@ -66,7 +66,7 @@ class ConsolePagesIT {
     void jobsListSearchesByNameAndShowsTheNextFire() throws Exception {
         MockHttpServletResponse all = page(get("/ui/jobs"), "viewer");
         assertThat(all.getStatus()).isEqualTo(200);
-        assertThat(all.getContentAsString()).contains("10 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
+        assertThat(all.getContentAsString()).contains("11 jobs").contains("href=\"/ui/jobs/monthly-cleanup\"")
                 .contains("<code>0 7 1 * *</code>");
 
         String found = page(get("/ui/jobs").param("q", "YEARLY"), "viewer").getContentAsString();
