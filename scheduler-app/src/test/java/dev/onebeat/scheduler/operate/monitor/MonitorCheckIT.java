@@ -37,7 +37,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
         "onebeat.jobs[2].alerts.enabled=false",
         "onebeat.jobs[3].name=held", "onebeat.jobs[3].every=60s", "onebeat.jobs[3].task=t",
         "onebeat.jobs[4].name=spread-wide", "onebeat.jobs[4].every=60s", "onebeat.jobs[4].task=t",
-        "onebeat.jobs[4].spread=50s", "onebeat.jobs[4].alerts.grace=10s"})
+        "onebeat.jobs[4].spread=50s", "onebeat.jobs[4].alerts.grace=10s",
+        "onebeat.calendars.around-midnight.weekly[0]=MON-SUN 00:00-00:03",
+        "onebeat.jobs[5].name=on-calendar", "onebeat.jobs[5].every=60s", "onebeat.jobs[5].task=t",
+        "onebeat.jobs[5].alerts.grace=10s", "onebeat.jobs[5].calendars.exclude[0]=around-midnight"})
 class MonitorCheckIT {
 
     /** A round minute well after the jobs were stored; each test works a day of its own after it. */
@@ -114,6 +117,23 @@ class MonitorCheckIT {
                 + " (grace PT10S)");
         assertThat(table.progress().get("spread-wide").nextDeadline()).as("the next planned moment plus the grace")
                 .isEqualTo(second.plusSeconds(60).plus(offset).plusSeconds(10));
+    }
+
+    @Test
+    void anInstantItsCalendarsLeaveOutIsNeitherMissedNorAwaitedAndDoesNotResolveAnAlert() {
+        // the calendar holds 00:00 to 00:03 of every day: the instants of 00:00, 00:01 and 00:02 are left out
+        Instant midnight = day(24);
+        check.run(midnight.minusSeconds(119), "n1");
+        Instant missed = midnight.minusSeconds(60);
+        Instant firstAfter = midnight.plusSeconds(180);
+        commit("on-calendar", firstAfter, firstAfter.plusMillis(100));
+
+        List<Event> events = of("on-calendar", check.run(firstAfter.plusSeconds(20), "n1").events());
+
+        assertThat(events).extracting(Event::instant, Event::kind).as("23:59 missed; 00:00-00:02 neither missed nor a "
+                + "success; 00:03 the success that recovers").containsExactly(tuple(missed, "missed"),
+                tuple(firstAfter, "recovered"));
+        assertThat(table.progress().get("on-calendar").checkedUntil()).as("walked past them").isEqualTo(firstAfter);
     }
 
     @Test
