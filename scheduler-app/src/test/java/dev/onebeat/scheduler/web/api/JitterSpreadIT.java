@@ -31,11 +31,11 @@ import tools.jackson.databind.JsonNode;
 @WebIT
 class JitterSpreadIT {
 
-    private static final Duration PERIOD = Duration.ofSeconds(4);
-    private static final Duration SPREAD = Duration.ofSeconds(3);
-    private static final Duration JITTER = Duration.ofSeconds(3);
-    /** The wave a job fires in starts at most this long after its moment, and the fire's attempt begins soon after. */
-    private static final Duration WAVE_AND_START = Duration.ofMillis(1500);
+    private static final Duration PERIOD = Duration.ofSeconds(2);
+    private static final Duration SPREAD = Duration.ofMillis(1500);
+    private static final Duration JITTER = Duration.ofMillis(1500);
+    /** How late after its moment a fire may begin here, on a loaded machine: a wave starts 100 ms after its first. */
+    private static final Duration WAVE_AND_START = Duration.ofSeconds(5);
 
     @Autowired
     ApiClient server;
@@ -64,11 +64,11 @@ class JitterSpreadIT {
         List<String> spread = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             spread.add("spread-" + i);
-            created(api.send("POST", "/api/jobs", "{\"name\":\"spread-" + i + "\",\"every\":\"4s\",\"task\":\"t.spread\","
-                    + "\"spread\":\"3s\"}"));
+            created(api.send("POST", "/api/jobs", "{\"name\":\"spread-" + i + "\",\"every\":\"2s\",\"task\":\"t.spread\","
+                    + "\"spread\":\"1500ms\"}"));
         }
-        created(api.send("POST", "/api/jobs", "{\"name\":\"jittered\",\"every\":\"4s\",\"task\":\"t.jitter\","
-                + "\"jitter\":\"3s\",\"options\":{\"expires\":\"30s\"}}"));
+        created(api.send("POST", "/api/jobs", "{\"name\":\"jittered\",\"every\":\"2s\",\"task\":\"t.jitter\","
+                + "\"jitter\":\"1500ms\",\"options\":{\"expires\":\"30s\"}}"));
         List<String> all = new ArrayList<>(spread);
         all.add("jittered");
 
@@ -107,7 +107,7 @@ class JitterSpreadIT {
                 .allSatisfy(key -> assertThat(Instant.parse(key.split("/")[1]).getEpochSecond() % PERIOD.toSeconds())
                         .isZero());
         JsonNode job = json(api.get("/api/jobs/jittered"));
-        assertThat(job.get("jitter").asString()).isEqualTo("PT3S");
+        assertThat(job.get("jitter").asString()).isEqualTo("PT1.5S");
         assertThat(job.get("spread").asString()).isEqualTo("PT0S");
     }
 
@@ -155,14 +155,14 @@ class JitterSpreadIT {
 
     @Test
     void thePreviewPlansEachFireOfANamedJob() throws Exception {
-        JsonNode fires = json(api.get("/api/schedules/preview?every=4s&count=4&name=spread-0&spread=3s&jitter=1s"))
+        JsonNode fires = json(api.get("/api/schedules/preview?every=2s&count=4&name=spread-0&spread=1500ms&jitter=400ms"))
                 .get("fires");
-        HttpResponse<String> nameless = api.get("/api/schedules/preview?every=4s&spread=3s");
+        HttpResponse<String> nameless = api.get("/api/schedules/preview?every=2s&spread=1500ms");
 
         assertThat(fires).hasSize(4).allSatisfy(fire -> {
             Instant utc = Instant.parse(fire.get("utc").asString());
             assertThat(Instant.parse(fire.get("plannedAt").asString())).isEqualTo(utc.plus(FireMoments.offset("spread-0",
-                    Duration.ofSeconds(1), SPREAD, utc)));
+                    Duration.ofMillis(400), SPREAD, utc)));
         });
         assertThat(nameless.statusCode()).isEqualTo(400);
         assertThat(detail(nameless)).startsWith("name: is needed with a jitter or a spread");
