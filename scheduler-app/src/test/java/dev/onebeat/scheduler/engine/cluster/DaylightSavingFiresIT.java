@@ -79,11 +79,12 @@ class DaylightSavingFiresIT {
     }
 
     /**
-     * @return T: at least 70 s ahead (the replica starts, then 30 s of instants before T), at a second
+     * @return T: at least 100 s ahead (the replica starts, then 30 s of instants before T), at a second
      *         from 10 to 40 of its minute, a multiple of 5, so the instants of the jobs stay in that minute
      */
     private static long transitionInstant() {
-        long t = Instant.now().plusSeconds(70).getEpochSecond();
+        // 70 s left a replica starting on a loaded 2-core machine (40 s and more there) too little time
+        long t = Instant.now().plusSeconds(100).getEpochSecond();
         t += Math.floorMod(-t, 5);
         while (Math.floorMod(t, 60) < 10 || Math.floorMod(t, 60) > 40) {
             t += 5;
