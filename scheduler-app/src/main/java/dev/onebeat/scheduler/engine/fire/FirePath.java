@@ -61,6 +61,14 @@ public class FirePath {
         if (!services.databaseClock().awaitReached(request.scheduledAt())) {
             return failed(job, request, clock.instant(), aheadOfDatabase(request.scheduledAt()));
         }
+        if (request.waitsForPlannedMoment()) {
+            // a fire of its own (handed back by a replica that does not register the job, or recovered alone) keeps
+            // the job's jitter and spread as its schedule's waves do; a stop's interrupt cuts the wait, not the fire
+            Duration early = Duration.between(clock.instant(), FireMoments.plannedAt(job, request.scheduledAt()));
+            if (!early.isNegative() && !early.isZero()) {
+                Pauses.sleep(early);
+            }
+        }
         Instant start = clock.instant();
         JobLocks.Acquired lock;
         try {

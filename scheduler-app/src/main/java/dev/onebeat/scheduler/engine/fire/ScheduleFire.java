@@ -3,15 +3,14 @@ package dev.onebeat.scheduler.engine.fire;
 import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.calendar.Calendars;
-import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
+import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,14 +50,12 @@ import org.springframework.stereotype.Component;
 public class ScheduleFire implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
-    private static final Duration FIRST_PAUSE = Duration.ofMillis(200);
-    private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
     /** How long past a wave's first planned moment it starts, gathering the jobs planned in between. */
     static final Duration WAVE_TICK = Duration.ofMillis(100);
     /** The longest single wait for a wave: the fire clock is read again after it. */
     private static final Duration MAX_WAVE_WAIT = Duration.ofSeconds(1);
 
-    private final JobCatalog catalog;
+    private final MemberReads memberReads;
     private final JobRegistry registry;
     private final BatchFire batches;
     private final FirePath firePath;
@@ -74,13 +71,13 @@ public class ScheduleFire implements DisposableBean {
     private volatile boolean hurry;
     private final Object waves = new Object();
 
-    ScheduleFire(JobCatalog catalog, JobRegistry registry, BatchFire batches, FirePath firePath,
+    ScheduleFire(ScheduleMembers members, JobRegistry registry, BatchFire batches, FirePath firePath,
                  FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock, Calendars calendars) {
         this.calendars = calendars;
         this.attempts = attempts;
         this.faults = faults;
         this.clock = clock;
-        this.catalog = catalog;
+        this.memberReads = new MemberReads(members, registry, faults, clock, () -> stopping);
         this.registry = registry;
         this.batches = batches;
         this.firePath = firePath;
@@ -119,7 +116,7 @@ public class ScheduleFire implements DisposableBean {
         Instant scheduledAt = request.scheduledAt();
         FireTrigger trigger = request.trigger();
         String node = request.node();
-        JobCatalog.Members due = members(scheduleKey, scheduledAt, node);
+        ScheduleMembers.Members due = memberReads.due(scheduleKey, scheduledAt, node);
         if (due == null) {
             return new Outcome(0, List.of());
         }
@@ -130,9 +127,8 @@ public class ScheduleFire implements DisposableBean {
         for (String name : members) {
             registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
         }
-        CatchUpPlan plan = CatchUpPlan.of(membership(scheduleKey, scheduledAt, missed, registered, unregistered, due,
-                        node),
-                scheduledAt, missed, clock.instant());
+        CatchUpPlan plan = CatchUpPlan.of(memberReads.membership(scheduleKey, scheduledAt, missed, registered,
+                        unregistered, due, node), scheduledAt, missed, clock.instant());
         attempts.skipped(plan.skips(), trigger, node);
         if (missed.afterMisfire()) {
             log.info("missed instants settled schedule={} scheduledAt={} missed={} instantsFiring={} skipped={}",
@@ -156,86 +152,6 @@ public class ScheduleFire implements DisposableBean {
                     scheduledAt, unregistered.size());
         }
         return new Outcome(members.size() + due.paused().size(), unregistered);
-    }
-
-    /**
-     * @return who was a member of the schedule at each instant the fire settles: at its own instant those given, at
-     *     a missed one those the catalog says were members then (a job that joined after it has nothing of it, one
-     *     that left after it has it); the registered ones fire
-     */
-    private CatchUpPlan.Membership membership(String scheduleKey, Instant scheduledAt, Missed missed,
-                                              List<PeriodicJob> registered, List<String> unregistered,
-                                              JobCatalog.Members due, String node) {
-        List<String> paused = due.paused();
-        List<JobCatalog.Membership> history = missed.passedOver().isEmpty() ? List.of()
-                : read(scheduleKey, scheduledAt, node, () -> catalog.memberships(scheduleKey,
-                        missed.passedOver().get(0).at(), scheduledAt));
-        if (history == null) {
-            // the catalog did not answer in time: the members of the fire's own instant stand for every instant,
-            // each from when it joined the schedule (nothing before it for a job that joined during the outage)
-            return CatchUpPlan.Membership.fromOwnInstant(registered, paused, unregistered, due.since());
-        }
-        Map<String, PeriodicJob> jobs = new HashMap<>();
-        for (JobCatalog.Membership member : history) {
-            registry.find(member.name()).ifPresent(job -> jobs.put(member.name(), job.job()));
-        }
-        return new CatchUpPlan.Membership() {
-            @Override
-            public List<PeriodicJob> firing(Instant at) {
-                return at.equals(scheduledAt) ? registered : history.stream()
-                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && jobs.containsKey(member.name()))
-                        .map(member -> jobs.get(member.name())).toList();
-            }
-
-            @Override
-            public List<String> unregistered(Instant at) {
-                // those of the fire's own instant are handed back by the caller
-                return at.equals(scheduledAt) ? List.of() : history.stream()
-                        .filter(member -> member.memberAt(at) && !member.pausedAt(at) && !jobs.containsKey(member.name()))
-                        .map(JobCatalog.Membership::name).toList();
-            }
-
-            @Override
-            public List<String> paused(Instant at) {
-                return at.equals(scheduledAt) ? paused : history.stream()
-                        .filter(member -> member.memberAt(at) && member.pausedAt(at))
-                        .map(JobCatalog.Membership::name).toList();
-            }
-        };
-    }
-
-    /**
-     * Reads the schedule's members at the instant, trying again with growing pauses while the database cannot
-     * answer: the fire has been taken from Quartz, so giving up here would leave its instant without a trace. A
-     * replica dying meanwhile leaves the fire to Quartz's recovery.
-     *
-     * @return the members; null once the default catch-up window has passed or the replica stops
-     */
-    private JobCatalog.Members members(String scheduleKey, Instant scheduledAt, String node) {
-        return read(scheduleKey, scheduledAt, node, () -> catalog.membersAt(scheduleKey, scheduledAt));
-    }
-
-    /** Reads from the catalog for a fire, trying again as {@link #members} says. @return null if it gave up */
-    private <T> T read(String scheduleKey, Instant scheduledAt, String node, java.util.function.Supplier<T> query) {
-        Duration pause = FIRST_PAUSE;
-        while (true) {
-            try {
-                return query.get();
-            } catch (RuntimeException e) {
-                if (FireFaults.fromDatabase(e)) {
-                    faults.failed(FireFaults.Stage.MEMBERS, node, e);
-                }
-                if (stopping || clock.instant().isAfter(scheduledAt.plus(PeriodicJob.DEFAULT_CATCH_UP_WINDOW))) {
-                    log.error("schedule's jobs could not be read, instant not fired schedule={} scheduledAt={} node={} "
-                            + "error={}", scheduleKey, scheduledAt, node, e.toString(), e);
-                    return null;
-                }
-                log.warn("could not read the schedule's jobs, trying again in {} ms schedule={} scheduledAt={} node={} "
-                        + "error={}", pause.toMillis(), scheduleKey, scheduledAt, node, e.toString());
-                Pauses.sleep(pause);
-                pause = Pauses.doubled(pause, MAX_PAUSE);
-            }
-        }
     }
 
     /**

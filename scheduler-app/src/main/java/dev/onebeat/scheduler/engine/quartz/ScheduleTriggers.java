@@ -1,7 +1,7 @@
 package dev.onebeat.scheduler.engine.quartz;
 
 import dev.onebeat.job.PeriodicJob;
-import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -34,15 +34,15 @@ public class ScheduleTriggers {
 
     private final Scheduler scheduler;
     private final JdbcClient jdbc;
-    private final JobCatalog catalog;
+    private final ScheduleMembers members;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    ScheduleTriggers(Scheduler scheduler, JdbcClient jdbc, JobCatalog catalog, TransactionTemplate transactions,
+    ScheduleTriggers(Scheduler scheduler, JdbcClient jdbc, ScheduleMembers members, TransactionTemplate transactions,
                      Clock clock) {
         this.scheduler = scheduler;
         this.jdbc = jdbc;
-        this.catalog = catalog;
+        this.members = members;
         this.transactions = transactions;
         this.clock = clock;
     }
@@ -102,7 +102,7 @@ public class ScheduleTriggers {
         QuartzWork.inTransaction(transactions, () -> {
             // a joiner holds this lock until its catalog row is committed: the check below sees it
             lock(scheduleKey);
-            if (!catalog.inUse(scheduleKey, firedFor)) {
+            if (!members.inUse(scheduleKey, firedFor)) {
                 Trigger trigger = scheduler.getTrigger(QuartzTriggers.scheduleTrigger(scheduleKey));
                 if (trigger != null && scheduler.unscheduleJob(trigger.getKey())) {
                     log.info("schedule removed, no job fires on it key={} schedule={}", scheduleKey,

@@ -18,14 +18,15 @@ final class JobValidation {
 
     /**
      * @param path the field's path, leading the message
-     * @throws JobDefinitionException if Quartz cannot parse the expression or it never fires again
+     * @param now the time after which the cron must still fire
+     * @throws JobDefinitionException if Quartz cannot parse the expression or it never fires after {@code now}
      */
-    static void checkCron(String path, Schedule.Cron cron) {
+    static void checkCron(String path, Schedule.Cron cron, Instant now) {
         if (ScheduleMemo.checked(cron)) {
             return;
         }
         checkSyntax(path, cron);
-        checkFiresAgain(path, cron);
+        checkFiresAgain(path, cron, now);
         ScheduleMemo.remember(cron);
     }
 
@@ -53,11 +54,11 @@ final class JobValidation {
      * matching only times in a gap (02:30 on the last Sunday of March in Paris) never fires, where
      * {@code gap=shift} fires it every year.
      *
+     * @param now the time after which the cron must still fire, from the caller's clock
      * @throws JobDefinitionException if the cron has no instant after now, saying so when {@code gap=skip}
      *         is why
      */
-    static void checkFiresAgain(String path, Schedule.Cron cron) {
-        Instant now = Instant.now();
+    static void checkFiresAgain(String path, Schedule.Cron cron, Instant now) {
         if (Timetable.of(cron).next(now) != null) {
             return;
         }
@@ -86,7 +87,7 @@ final class JobValidation {
             throw new JobDefinitionException(where + ".schedule: is missing");
         }
         if (schedule instanceof Schedule.Cron cron) {
-            checkCron(where + ".cron", cron);
+            checkCron(Schedules.path(where, "cron"), cron, now);
         }
         if (job.misfirePolicy() == null) {
             throw new JobDefinitionException(where + ".misfirePolicy: is missing");

@@ -5,6 +5,7 @@ import dev.onebeat.job.Durations;
 import dev.onebeat.job.Schedule;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.function.Supplier;
 
@@ -38,7 +39,8 @@ public final class Schedules {
      *     null or blank for {@code shift}; refused with {@code every}
      * @param overlap {@code first}, {@code last} or {@code both}, what a cron time that an overlap
      *     repeats does; null or blank for {@code first}; refused with {@code every}
-     * @return the schedule, checked to fire at least once more
+     * @return the schedule; whether it still fires is checked with the job ({@link #requireFiresAgain}), against
+     *     the caller's clock
      * @throws JobDefinitionException naming the field at fault and what is wrong with it
      */
     public static Schedule parse(String where, String cron, String every, String zone, String gap, String overlap) {
@@ -49,6 +51,17 @@ public final class Schedules {
         Schedule parsed = parseAndCheck(where, cron, every, zone, gap, overlap);
         ScheduleMemo.remember(parsed, cron, every, zone, gap, overlap);
         return parsed;
+    }
+
+    /**
+     * @param where path of the definition holding the schedule, or empty for top-level fields
+     * @param now the time after which the schedule must still fire, from the caller's clock
+     * @throws JobDefinitionException if a cron has no instant after {@code now} (an interval always has one)
+     */
+    public static void requireFiresAgain(String where, Schedule schedule, Instant now) {
+        if (schedule instanceof Schedule.Cron cron) {
+            JobValidation.checkFiresAgain(path(where, "cron"), cron, now);
+        }
     }
 
     private static Schedule parseAndCheck(String where, String cron, String every, String zone, String gap,
@@ -79,7 +92,6 @@ public final class Schedules {
         if (!isBlank(overlap)) {
             parsed = parsed.onOverlap(field(where, "overlap", () -> DstPolicy.Overlap.parse(overlap)));
         }
-        JobValidation.checkFiresAgain(path(where, "cron"), parsed);
         return parsed;
     }
 

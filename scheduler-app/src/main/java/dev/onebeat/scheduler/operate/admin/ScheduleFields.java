@@ -2,10 +2,11 @@ package dev.onebeat.scheduler.operate.admin;
 
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.registry.Schedules;
+import java.time.Instant;
 
 /**
  * A schedule as the API's query parameters and the console's forms write it: text, checked only when
- * {@link #parse() parsed}, so a mistake is reported in the words start-up uses.
+ * {@link #parse(Instant) parsed}, so a mistake is reported in the words start-up uses.
  *
  * @param cron a cron expression (Unix, Quartz or a macro), or null
  * @param every an interval ({@code 10s}, {@code PT5M}), or null
@@ -17,10 +18,14 @@ import dev.onebeat.scheduler.engine.registry.Schedules;
 public record ScheduleFields(String cron, String every, String zone, String gap, String overlap) {
 
     /**
+     * @param from the time after which the schedule must still fire
      * @return the schedule
-     * @throws dev.onebeat.scheduler.engine.registry.JobDefinitionException naming the field at fault
+     * @throws dev.onebeat.scheduler.engine.registry.JobDefinitionException naming the field at fault, or saying
+     *         that the cron never fires after {@code from}
      */
-    public Schedule parse() {
-        return Schedules.parse("", cron, every, zone, gap, overlap);
+    public Schedule parse(Instant from) {
+        Schedule schedule = Schedules.parse("", cron, every, zone, gap, overlap);
+        Schedules.requireFiresAgain("", schedule, from);
+        return schedule;
     }
 }

@@ -128,7 +128,7 @@ public final class SchedulePreview {
      *         start-up would use
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count) {
-        return of(schedule.parse(), from, count, Moves.NONE, NO_EXCLUSION);
+        return of(schedule.parse(from), from, count, Moves.NONE, NO_EXCLUSION);
     }
 
     /**
@@ -136,7 +136,7 @@ public final class SchedulePreview {
      * @return as {@link #of(ScheduleFields, Instant, int)}, each fire with its planned moment
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count, Moves moves) {
-        return of(schedule.parse(), from, count, moves, NO_EXCLUSION);
+        return of(schedule.parse(from), from, count, moves, NO_EXCLUSION);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class SchedulePreview {
      */
     public static Preview of(ScheduleFields schedule, Instant from, int count, Moves moves,
                              Function<Instant, String> exclusions) {
-        return of(schedule.parse(), from, count, moves, exclusions);
+        return of(schedule.parse(from), from, count, moves, exclusions);
     }
 
     /**

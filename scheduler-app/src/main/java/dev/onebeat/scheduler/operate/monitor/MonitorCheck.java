@@ -63,29 +63,6 @@ public class MonitorCheck {
     public record Result(int jobs, int judged, List<Event> events, Duration took) {
     }
 
-    /** A job's walk through its instants in one check. */
-    private static final class Walk {
-        final PeriodicJob job;
-        final Standing standing;
-        final List<ScheduledInstant> instants;
-        /** whether the job is orphaned and judged from the catalog alone: none of its instants can fire */
-        final boolean orphaned;
-        Progress progress;
-        int missedEvents;
-        int unreported;
-        Instant firstUnreported;
-        Instant lastUnreported;
-        String lastUnreportedReason;
-
-        Walk(PeriodicJob job, Standing standing, List<ScheduledInstant> instants, Progress progress, boolean orphaned) {
-            this.job = job;
-            this.standing = standing;
-            this.instants = instants;
-            this.progress = progress;
-            this.orphaned = orphaned;
-        }
-    }
-
     private final JobRegistry registry;
     private final JobCatalog catalog;
     private final InstantRecords records;
@@ -93,9 +70,6 @@ public class MonitorCheck {
     private final TransactionTemplate transactions;
     private final MonitorProperties properties;
     private final ObjectProvider<JobEventSink> sinks;
-    /** An event's reason holds at most this many characters ({@code onebeat_job_event.reason}). */
-    private static final int MAX_REASON = 500;
-
     private final MonitorMetrics metrics;
     private final FireFaults faults;
     private final Calendars calendars;
@@ -131,7 +105,7 @@ public class MonitorCheck {
         Map<String, Progress> before = table.progress();
         Map<String, Standing> standings = catalog.standings();
         Map<String, Set<Instant>> running = records.runningAll();
-        List<Walk> walks = new ArrayList<>();
+        List<JobWalk> walks = new ArrayList<>();
         Map<Schedule, Timetable> timetables = new HashMap<>();
         Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
         for (Judged judged : judgedHere(standings)) {
@@ -148,7 +122,8 @@ public class MonitorCheck {
             List<ScheduledInstant> instants = after.isBefore(now) ? shared.computeIfAbsent(
                     List.of(job.schedule(), after), key -> timetable.between(after.plusNanos(1), now.plusNanos(1),
                             properties.maxInstantsPerCheck())) : List.of();
-            walks.add(new Walk(job, standing, instants, progress, judged.orphaned()));
+            walks.add(new JobWalk(job, standing, instants, progress, judged.orphaned(),
+                    properties.maxEventsPerCheck()));
         }
         // a range's end is one millisecond past its last instant: PostgreSQL keeps microseconds, and a nanosecond
         // past it would round back onto it
@@ -164,7 +139,7 @@ public class MonitorCheck {
         List<JobEventSink.Judged> judged = new ArrayList<>();
         List<Progress> changed = new ArrayList<>();
         int judgedCount = 0;
-        for (Walk walk : walks) {
+        for (JobWalk walk : walks) {
             judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
                     running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
                     events, judged, faults);
@@ -215,7 +190,7 @@ public class MonitorCheck {
         return jobs;
     }
 
-    private int walk(Walk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
+    private int walk(JobWalk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
                      String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults) {
         PeriodicJob job = walk.job;
         AlertPolicy policy = job.alerts();
@@ -250,7 +225,7 @@ public class MonitorCheck {
                 finding = Finding.NEUTRAL;
             }
             count++;
-            p = judge(walk, p, expected.at(), finding, verdict, slot, node, now, events);
+            p = walk.judge(p, expected.at(), finding, verdict, slot, node, now, events);
             if (monitored && finding != Finding.NEUTRAL) {
                 judged.add(new JobEventSink.Judged(job.name(), expected.at(), finding == Finding.FAILED ? "failed"
                         : finding == Finding.MISSED ? "missed" : "success", verdict.reason()));
@@ -258,7 +233,7 @@ public class MonitorCheck {
             p = new Progress(p.job(), expected.at(), p.alerting(), p.failuresInRow(), p.successesInRow(),
                     p.lastSuccessAt(), p.nextDeadline());
         }
-        flushUnreported(walk, node, now, events);
+        walk.flushUnreported(node, now, events);
         if (deadline == null && !walk.standing.paused()) {
             Instant upcoming = nextAt(timetable, p.checkedUntil());
             deadline = upcoming == null ? null
@@ -267,90 +242,6 @@ public class MonitorCheck {
         walk.progress = new Progress(p.job(), p.checkedUntil(), p.alerting(), p.failuresInRow(), p.successesInRow(),
                 p.lastSuccessAt(), walk.standing.paused() ? null : deadline);
         return count;
-    }
-
-    private Progress judge(Walk walk, Progress p, Instant at, Finding finding, Verdict verdict, Slot slot, String node,
-                           Instant now, List<Event> events) {
-        AlertPolicy policy = walk.job.alerts();
-        String job = walk.job.name();
-        switch (finding) {
-            case MISSED_THEN_SUCCESS -> {
-                // it ran, so it is the job's last success; but late past its grace it is a miss, and a job alerted on
-                // recovers with an instant that began in time, not with each late one of a backlog
-                Progress late = missed(walk, p, at, "began " + verdict.lag().toMillis()
-                        + " ms after the instant, after its grace", node, now, events);
-                return new Progress(job, late.checkedUntil(), late.alerting(), late.failuresInRow(), 0,
-                        slot.fire().committedAt(), late.nextDeadline());
-            }
-            case SUCCESS -> {
-                return success(walk, p, at, slot, node, now, events);
-            }
-            case MISSED -> {
-                return missed(walk, p, at, verdict.reason(), node, now, events);
-            }
-            case FAILED -> {
-                flushUnreported(walk, node, now, events);
-                int failures = p.failuresInRow() + 1;
-                boolean alert = failures >= policy.afterFailures();
-                events.add(new Event(job, at, "failed", verdict.reason() + (alert ? "" : " (" + failures + " of "
-                        + policy.afterFailures() + " failures in a row before an alert)"), alert && policy.enabled(),
-                        node, now));
-                return new Progress(job, p.checkedUntil(), p.alerting() || alert, failures, 0, p.lastSuccessAt(),
-                        p.nextDeadline());
-            }
-            default -> {
-                return p;
-            }
-        }
-    }
-
-    private Progress success(Walk walk, Progress p, Instant at, Slot slot, String node, Instant now,
-                             List<Event> events) {
-        flushUnreported(walk, node, now, events);
-        AlertPolicy policy = walk.job.alerts();
-        int successes = p.successesInRow() + 1;
-        boolean resolved = p.alerting() && successes >= policy.resolveAfter();
-        if (resolved) {
-            events.add(new Event(walk.job.name(), at, "recovered", "committed; " + successes + " success"
-                    + (successes == 1 ? "" : "es") + " in a row", policy.enabled(), node, now));
-        }
-        return new Progress(p.job(), p.checkedUntil(), p.alerting() && !resolved, 0, successes,
-                slot.fire().committedAt(), p.nextDeadline());
-    }
-
-    private Progress missed(Walk walk, Progress p, Instant at, String reason, String node, Instant now,
-                            List<Event> events) {
-        if (walk.missedEvents < properties.maxEventsPerCheck()) {
-            walk.missedEvents++;
-            events.add(new Event(walk.job.name(), at, "missed", reason, walk.job.alerts().enabled(), node, now));
-        } else {
-            if (walk.unreported == 0) {
-                walk.firstUnreported = at;
-            }
-            walk.unreported++;
-            walk.lastUnreported = at;
-            walk.lastUnreportedReason = reason;
-        }
-        return new Progress(p.job(), p.checkedUntil(), true, p.failuresInRow(), 0, p.lastSuccessAt(),
-                p.nextDeadline());
-    }
-
-    /** Writes the misses a check did not report one by one as one event at the last of them. */
-    private void flushUnreported(Walk walk, String node, Instant now, List<Event> events) {
-        if (walk.unreported == 0) {
-            return;
-        }
-        // the last one's reason, when it says more than that no fire began: the database could not be reached
-        String reason = "missed, with the " + walk.unreported + " missed instants from " + walk.firstUnreported
-                + " to this one, reported as one event" + (walk.lastUnreportedReason.contains(InstantJudge.UNREACHABLE)
-                ? "; this one: " + walk.lastUnreportedReason : "");
-        events.add(new Event(walk.job.name(), walk.lastUnreported, "missed",
-                reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON - 1) + "…" : reason,
-                walk.job.alerts().enabled(), node, now));
-        walk.unreported = 0;
-        walk.firstUnreported = null;
-        walk.lastUnreported = null;
-        walk.lastUnreportedReason = null;
     }
 
     private static Instant nextAt(Timetable timetable, Instant after) {

@@ -39,6 +39,15 @@ final class BurstJobs {
 
     /** Creates onebeat's tables, then the jobs, each firing {@code every}, aligned to the epoch. */
     void store(String every) throws LiquibaseException {
+        store(every, "");
+    }
+
+    /**
+     * As {@link #store(String)}, each definition with more fields.
+     *
+     * @param fields JSON members added to each definition, such as {@code ,"misfire":"FIRE_ALL_MISSED"}; empty for none
+     */
+    void store(String every, String fields) throws LiquibaseException {
         SpringLiquibase liquibase = new SpringLiquibase();
         liquibase.setDataSource(dataSource);
         liquibase.setChangeLog("classpath:db/onebeat/changelog-master.xml");
@@ -49,8 +58,8 @@ final class BurstJobs {
         for (int i = 0; i < count; i++) {
             names.add(name(i));
             definitions.add(String.format(Locale.ROOT,
-                    "{\"name\":\"%s\",\"every\":\"%s\",\"task\":\"%s\",\"queue\":\"burst\",\"args\":[%d]}",
-                    name(i), every, TASK, i));
+                    "{\"name\":\"%s\",\"every\":\"%s\",\"task\":\"%s\",\"queue\":\"burst\",\"args\":[%d]%s}",
+                    name(i), every, TASK, i, fields));
         }
         jdbc.sql("""
                         INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by)

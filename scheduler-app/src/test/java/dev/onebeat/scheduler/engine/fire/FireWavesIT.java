@@ -29,7 +29,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * The members of a spread schedule fire in waves, each no earlier than its planned moment: a recovery of an instant
  * half through its spread fires at once the members whose moment has passed and waits for the others, and a replica
- * that stops during a spread fires the members still waiting at once, none lost and none twice.
+ * that stops during a spread fires the members still waiting at once, none lost and none twice. A member fired alone
+ * (handed back by a replica that does not register it) waits for its moment too.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=wave-0", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=t", "onebeat.jobs[0].spread=6s",
@@ -49,6 +50,8 @@ class FireWavesIT {
 
     @Autowired
     ScheduleFire scheduleFire;
+    @Autowired
+    FirePath firePath;
     @Autowired
     JobRegistry registry;
     @Autowired
@@ -80,6 +83,21 @@ class FireWavesIT {
 
     @Test
     @Order(2)
+    void aMemberFiredAloneAsAHandBackKeepsItsMoment() {
+        // a replica that did not register the job handed its fire back: it arrives alone, as a recovery, at the instant
+        Instant instant = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Map<String, Instant> planned = planned(instant);
+        String latest = planned.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+
+        firePath.fire(registry.find(latest).orElseThrow().job(), FireRequest.of(instant, FireTrigger.RECOVERY,
+                "test-node"));
+
+        assertThat(fired(instant).get(latest)).as(latest).isAfterOrEqualTo(planned.get(latest).minus(CLOCKS))
+                .isBefore(planned.get(latest).plus(SOON_AFTER));
+    }
+
+    @Test
+    @Order(3)
     void membersFireInWavesAtTheirMomentsAndAStoppingReplicaFiresTheRestAtOnce() throws Exception {
         Instant instant = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         Map<String, Instant> planned = planned(instant);

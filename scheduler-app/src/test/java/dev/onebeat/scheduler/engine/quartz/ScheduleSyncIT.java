@@ -9,6 +9,7 @@ import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
 import dev.onebeat.scheduler.engine.cluster.LiveNodes;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
@@ -63,6 +64,8 @@ class ScheduleSyncIT {
     @Autowired
     JobCatalog catalog;
     @Autowired
+    ScheduleMembers members;
+    @Autowired
     LiveNodes nodes;
 
     @AfterEach
@@ -100,7 +103,7 @@ class ScheduleSyncIT {
 
         assertThat(scheduleTriggers()).containsExactlyInAnyOrder(ScheduleKeys.key(declared("a", 60)),
                 ScheduleKeys.key(declared("d", 3600)));
-        assertThat(catalog.members(ScheduleKeys.key(declared("a", 60)), NOW.plusSeconds(60)))
+        assertThat(members.members(ScheduleKeys.key(declared("a", 60)), NOW.plusSeconds(60)))
                 .containsExactly("a", "b", "c");
     }
 
@@ -114,7 +117,7 @@ class ScheduleSyncIT {
         // two of its instants may meet in Quartz: the job's overlap policy decides, not Quartz
         assertThat(trigger.getJobKey()).isEqualTo(QuartzTriggers.SCHEDULE_JOB);
         assertThat(scheduler.getJobKeys(GroupMatcher.jobGroupEquals(QuartzTriggers.SERIAL_GROUP))).isEmpty();
-        assertThat(catalog.members(trigger.getKey().getName(), NOW.plusSeconds(60))).containsExactly("own-1");
+        assertThat(members.members(trigger.getKey().getName(), NOW.plusSeconds(60))).containsExactly("own-1");
     }
 
     @Test
@@ -125,7 +128,7 @@ class ScheduleSyncIT {
         sync(NOW, job("report", 60));
 
         assertThat(catalog.find("report").orElseThrow().paused()).isTrue();
-        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(60))).isEmpty();
+        assertThat(members.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(60))).isEmpty();
     }
 
     @Test
@@ -135,13 +138,13 @@ class ScheduleSyncIT {
         sync(NOW, job("kept", 60));
 
         assertThat(catalog.find("retired")).hasValueSatisfying(job -> assertThat(job.orphaned()).isTrue());
-        assertThat(catalog.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60))).isEmpty();
-        assertThat(catalog.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60))).containsExactly("kept");
+        assertThat(members.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60))).isEmpty();
+        assertThat(members.members(ScheduleKeys.key(job("kept", 60)), NOW.plusSeconds(60))).containsExactly("kept");
 
         sync(NOW, job("kept", 60), job("retired", 60));
 
         assertThat(catalog.find("retired").orElseThrow().orphaned()).isFalse();
-        assertThat(catalog.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60)))
+        assertThat(members.members(ScheduleKeys.key(job("retired", 60)), NOW.plusSeconds(60)))
                 .containsExactly("retired");
     }
 
@@ -166,12 +169,12 @@ class ScheduleSyncIT {
 
         sync(NOW.plusSeconds(100), job("report", 60));
 
-        assertThat(catalog.members(hourly, NOW.plusSeconds(99))).as("an hourly instant due before the move")
+        assertThat(members.members(hourly, NOW.plusSeconds(99))).as("an hourly instant due before the move")
                 .containsExactly("report");
-        assertThat(catalog.members(hourly, NOW.plusSeconds(100))).as("due at or after the move").isEmpty();
-        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(99)))
+        assertThat(members.members(hourly, NOW.plusSeconds(100))).as("due at or after the move").isEmpty();
+        assertThat(members.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(99)))
                 .as("the new schedule's instants before the move").isEmpty();
-        assertThat(catalog.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(120))).containsExactly("report");
+        assertThat(members.members(ScheduleKeys.key(job("report", 60)), NOW.plusSeconds(120))).containsExactly("report");
     }
 
     @Test
@@ -252,7 +255,7 @@ class ScheduleSyncIT {
         try {
             // the joiner stops after it has looked for the schedule's trigger, its catalog row not yet committed
             Future<?> joiner = threads.submit(() -> {
-                sync(NOW, new ScheduleTriggers(scheduler, jdbc, catalog, transactions, Clock.fixed(NOW, ZoneOffset.UTC)) {
+                sync(NOW, new ScheduleTriggers(scheduler, jdbc, members, transactions, Clock.fixed(NOW, ZoneOffset.UTC)) {
                     @Override
                     List<String> missing(java.util.Collection<String> scheduleKeys) throws SchedulerException {
                         List<String> missing = super.missing(scheduleKeys);
@@ -265,7 +268,7 @@ class ScheduleSyncIT {
             });
             assertThat(looked.await(30, TimeUnit.SECONDS)).isTrue();
             // the schedule's last fire found no member and removes the trigger meanwhile
-            Future<?> remover = threads.submit(() -> new ScheduleTriggers(scheduler, jdbc, catalog, transactions,
+            Future<?> remover = threads.submit(() -> new ScheduleTriggers(scheduler, jdbc, members, transactions,
                     Clock.fixed(NOW, ZoneOffset.UTC)).removeIfUnused(key, NOW));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> remover.isDone() || waitingForALock());
@@ -277,7 +280,7 @@ class ScheduleSyncIT {
             threads.shutdownNow();
         }
 
-        assertThat(catalog.members(key, NOW.plusSeconds(45))).containsExactly("late");
+        assertThat(members.members(key, NOW.plusSeconds(45))).containsExactly("late");
         assertThat(scheduleTriggers()).as("the joiner's schedule keeps its trigger").contains(key);
     }
 
@@ -300,7 +303,7 @@ class ScheduleSyncIT {
     }
 
     private void sync(Instant now, PeriodicJob... jobs) {
-        sync(now, new ScheduleTriggers(scheduler, jdbc, catalog, transactions, Clock.fixed(now, ZoneOffset.UTC)), jobs);
+        sync(now, new ScheduleTriggers(scheduler, jdbc, members, transactions, Clock.fixed(now, ZoneOffset.UTC)), jobs);
     }
 
     private void sync(Instant now, ScheduleTriggers triggers, PeriodicJob... jobs) {

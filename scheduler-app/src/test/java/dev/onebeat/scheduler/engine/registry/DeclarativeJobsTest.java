@@ -12,6 +12,7 @@ import dev.onebeat.job.RetryPolicy;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -404,8 +405,11 @@ class DeclarativeJobsTest {
         return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("onebeat", JobsProperties.class);
     }
 
+    /** The jobs of these properties, validated as start-up validates them, at a fixed time. */
     private static List<RegisteredJob> jobs(Map<String, String> properties) {
-        return DeclarativeJobs.from(bind(properties).jobs());
+        List<RegisteredJob> jobs = DeclarativeJobs.from(bind(properties).jobs());
+        jobs.forEach(job -> JobValidation.validate(job, Instant.parse("2026-12-05T12:00:00Z")));
+        return jobs;
     }
 
     private static Schedule.Cron cron(JobsProperties properties) {
