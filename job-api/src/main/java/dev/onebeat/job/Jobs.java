@@ -42,6 +42,7 @@ public final class Jobs {
         private Duration jitter = Duration.ZERO;
         private Duration spread = Duration.ZERO;
         private CalendarPolicy calendars = CalendarPolicy.NONE;
+        private String namespace = PeriodicJob.DEFAULT_NAMESPACE;
 
         private Builder(String name, Schedule schedule) {
             this.name = JobNames.requireValid(name);
@@ -149,6 +150,16 @@ public final class Jobs {
             return this;
         }
 
+        /**
+         * @param namespace see {@link PeriodicJob#namespace()}
+         * @return this builder
+         * @throws IllegalArgumentException if it is not 1 to 63 lower-case letters, digits and inner hyphens
+         */
+        public Builder namespace(String namespace) {
+            this.namespace = JobNames.requireValidNamespace(namespace);
+            return this;
+        }
+
         private static Duration notNegative(String field, Duration value) {
             Objects.requireNonNull(value, field + " must not be null");
             if (value.isNegative()) {
@@ -163,7 +174,7 @@ public final class Jobs {
          */
         public PeriodicJob execute(JobBody body) {
             return new DefinedJob(name, schedule, misfirePolicy, lockAtMostFor, retry, catchUpWindow, maxCatchUp,
-                    overlapPolicy, alerts, jitter, spread, calendars,
+                    overlapPolicy, alerts, jitter, spread, calendars, namespace,
                     Objects.requireNonNull(body, "body must not be null"));
         }
     }
@@ -171,7 +182,7 @@ public final class Jobs {
     private record DefinedJob(String name, Schedule schedule, MisfirePolicy misfirePolicy,
                               Duration lockAtMostFor, RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
                               OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
-                              CalendarPolicy calendars, JobBody body)
+                              CalendarPolicy calendars, String namespace, JobBody body)
             implements PeriodicJob {
         @Override
         public void run(JobContext context) throws Exception {

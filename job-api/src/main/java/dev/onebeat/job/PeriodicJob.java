@@ -24,6 +24,9 @@ public interface PeriodicJob {
     /** Default for {@link #maxCatchUp()}: ten instants. */
     int DEFAULT_MAX_CATCH_UP = 10;
 
+    /** Default for {@link #namespace()}: {@code default}, the namespace of every job that names none. */
+    String DEFAULT_NAMESPACE = "default";
+
     /**
      * Unique, stable name of the job. It is part of every idempotency key the job produces, so
      * renaming a job makes its tasks look new to consumers.
@@ -34,6 +37,18 @@ public interface PeriodicJob {
 
     /** @return when the job fires */
     Schedule schedule();
+
+    /**
+     * The namespace the job belongs to: a team's or a service's share of the cluster. Roles are granted per
+     * namespace, so a team's operators see and act on their namespace's jobs, tasks, audit and alerts and nobody
+     * else's; a namespace can own queues and have limits. The name stays unique across the cluster.
+     *
+     * @return 1 to 63 lower-case letters, digits and inner hyphens (a DNS label); {@link #DEFAULT_NAMESPACE} unless
+     *     overridden
+     */
+    default String namespace() {
+        return DEFAULT_NAMESPACE;
+    }
 
     /**
      * What to do with scheduled instants missed while no replica was up (or all were busy).

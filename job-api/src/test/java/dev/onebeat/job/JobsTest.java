@@ -111,6 +111,26 @@ class JobsTest {
         assertThat(seen).hasValue(context);
     }
 
+    @Test
+    void belongsToTheDefaultNamespaceUnlessTheBuilderNamesOne() {
+        assertThat(Jobs.periodic("a", EVERY_MINUTE).execute(context -> { }).namespace()).isEqualTo("default");
+        assertThat(Jobs.periodic("a", EVERY_MINUTE).namespace("team-a").execute(context -> { }).namespace())
+                .isEqualTo("team-a");
+        assertThat(Jobs.periodic("a", EVERY_MINUTE).namespace("x".repeat(63)).execute(context -> { }).namespace())
+                .hasSize(63);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Team-A", "-a", "a-", "a_b", "a.b", "é"})
+    void invalidNamespaceRejectedNamingFieldAndValue(String namespace) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Jobs.periodic("a", EVERY_MINUTE).namespace(namespace))
+                .withMessageStartingWith("namespace must")
+                .withMessageEndingWith("was '" + namespace + "'");
+        assertThatIllegalArgumentException().isThrownBy(() -> Jobs.periodic("a", EVERY_MINUTE)
+                .namespace("x".repeat(64)));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", " ", " padded", "tab\there"})
     void invalidNameRejectedNamingFieldAndValue(String name) {

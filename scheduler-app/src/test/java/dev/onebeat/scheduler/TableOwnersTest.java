@@ -54,8 +54,8 @@ class TableOwnersTest {
             Map.entry("onebeat_fire_fault", List.of("engine.fire.FireFaults")),
             Map.entry("shedlock", List.of("engine.fire.JobLockTable")),
             Map.entry("onebeat_job", List.of("engine.registry.JobCatalog", "engine.registry.JobListing",
-                    "engine.registry.ScheduleMembers")),
-            Map.entry("onebeat_runtime_job", List.of("engine.registry.RuntimeJobStore")),
+                    "engine.registry.ScheduleMembers", "engine.registry.NamespaceJobs")),
+            Map.entry("onebeat_runtime_job", List.of("engine.registry.RuntimeJobStore", "engine.registry.AppliedJobs")),
             Map.entry("onebeat_calendar", List.of("engine.calendar.CalendarStore")),
             Map.entry("onebeat_node", List.of("engine.cluster.NodeTable")),
             Map.entry("onebeat_node_job", List.of("engine.cluster.NodeTable")),
@@ -79,12 +79,16 @@ class TableOwnersTest {
             // orphan judgement: the live replicas and what they register, judged in one statement
             "engine.registry.JobCatalog", Set.of("qrtz_scheduler_state", "onebeat_node_job", "onebeat_runtime_job"),
             // a page of jobs with their next and last fire, one query whatever the number of jobs
-            "engine.registry.JobListing", Set.of("qrtz_triggers", "onebeat_fire"),
+            "engine.registry.JobListing", Set.of("qrtz_triggers", "onebeat_fire", "onebeat_runtime_job"),
             // a lock held by a replica Quartz no longer sees as alive
             "engine.fire.JobLockTable", Set.of("qrtz_scheduler_state", "onebeat_job"),
             // retention of rows of jobs no longer in the catalog
             "operate.backfill.BackfillTable", Set.of("onebeat_job"),
-            "operate.monitor.MonitorTable", Set.of("onebeat_job"));
+            "operate.monitor.MonitorTable", Set.of("onebeat_job"),
+            // a user of some namespaces: the tasks of their jobs, one page in one query
+            "engine.outbox.TaskTable", Set.of("onebeat_job"),
+            // an entry takes the namespace of the job (or the task's job) it is about, as it is written
+            "operate.admin.AuditLog", Set.of("onebeat_job", "onebeat_task"));
 
     /**
      * Classes that hold a table's bare name outside its owner, and why it is not a statement. A class added here is a

@@ -46,12 +46,12 @@ final class DirectoryStages {
         stages.put("`JobCatalog.find` of one job", index -> catalog.find(jobs.name(random.nextInt(count))));
         stages.put("one job's view, `JobDirectory.find` (catalog, trigger and ledger in one query)", index ->
                 directory.find(jobs.name(random.nextInt(count))));
-        stages.put("`JobDirectory.search` first page of 50", index -> directory.search(null, 0, 50));
+        stages.put("`JobDirectory.search` first page of 50", index -> directory.search(null, null, 0, 50));
         stages.put("`JobDirectory.search` 1 % query (~100 hits, first 50)", index ->
-                directory.search(ListedJobs.onePercentQuery(index), 0, 50));
-        stages.put("`JobDirectory.search` page 150 of 50", index -> directory.search(null, 150, 50));
+                directory.search(ListedJobs.onePercentQuery(index), null, 0, 50));
+        stages.put("`JobDirectory.search` page 150 of 50", index -> directory.search(null, null, 150, 50));
         stages.put("`JobDirectory.search` first page, in one read-only transaction", index ->
-                readOnly.execute(status -> directory.search(null, 0, 50)));
+                readOnly.execute(status -> directory.search(null, null, 0, 50)));
         Map<String, List<Long>> times = new LinkedHashMap<>();
         stages.keySet().forEach(label -> times.put(label, new ArrayList<>()));
         for (int round = 0; round < warmups + rounds; round++) {

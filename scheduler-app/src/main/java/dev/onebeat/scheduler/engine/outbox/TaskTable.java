@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,9 @@ public class TaskTable {
     private static final String WHERE = """
             WHERE (CAST(:status AS text) IS NULL OR status = :status)
               AND (CAST(:queue AS text) IS NULL OR queue = :queue)
-              AND (CAST(:job AS text) IS NULL OR job_name = :job)""";
+              AND (CAST(:job AS text) IS NULL OR job_name = :job)
+              AND (CAST(:namespaces AS varchar[]) IS NULL OR job_name IN (
+                  SELECT name FROM onebeat_job WHERE namespace = ANY(CAST(:namespaces AS varchar[]))))""";
 
     // one pass over the partial "pending" index; not-yet-due rows count as pending but not as waiting. A retry
     // moves available_at on, so a row tried before counts from when it was written, not from its last failure:
@@ -105,17 +108,22 @@ public class TaskTable {
         return counts;
     }
 
-    /** Filters left null match everything. @return rows matching, counting at most {@code cap + 1} */
-    public long countMatching(String status, String queue, String job, int cap) {
+    /**
+     * Filters left null match everything; {@code namespaces}, the tasks of the jobs of these namespaces only.
+     *
+     * @return rows matching, counting at most {@code cap + 1}
+     */
+    public long countMatching(String status, String queue, String job, Collection<String> namespaces, int cap) {
         // counts at most one row past the cap, however many match
         return jdbc.sql("SELECT count(*) FROM (SELECT 1 FROM onebeat_task " + WHERE + " LIMIT :cap) matching")
-                .params(filters(status, queue, job)).param("cap", cap + 1).query(Long.class).single();
+                .params(filters(status, queue, job, namespaces)).param("cap", cap + 1).query(Long.class).single();
     }
 
-    /** Filters left null match everything. @return matching rows, newest first */
-    public List<TaskView> list(String status, String queue, String job, int limit, int offset) {
+    /** Filters as {@link #countMatching}. @return matching rows, newest first */
+    public List<TaskView> list(String status, String queue, String job, Collection<String> namespaces, int limit,
+                               int offset) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task " + WHERE + " ORDER BY id DESC LIMIT :limit OFFSET :offset")
-                .params(filters(status, queue, job)).param("limit", limit).param("offset", offset)
+                .params(filters(status, queue, job, namespaces)).param("limit", limit).param("offset", offset)
                 .query(TaskTable::view)
                 .list();
     }
@@ -162,12 +170,19 @@ public class TaskTable {
         return BatchDelete.rows(connection, PURGE_FAILED, before, limit);
     }
 
-    private static Map<String, Object> filters(String status, String queue, String job) {
+    private static Map<String, Object> filters(String status, String queue, String job,
+                                               Collection<String> namespaces) {
         Map<String, Object> filters = new HashMap<>();
         filters.put("status", status);
         filters.put("queue", queue);
         filters.put("job", job);
+        filters.put("namespaces", namespaces == null ? null : namespaces.toArray(String[]::new));
         return filters;
+    }
+
+    /** @return the name of the job that dispatched the task, if there is such a task */
+    public Optional<String> jobOf(long id) {
+        return jdbc.sql("SELECT job_name FROM onebeat_task WHERE id = ?").param(id).query(String.class).optional();
     }
 
     private static TaskView view(ResultSet rs, int row) throws SQLException {

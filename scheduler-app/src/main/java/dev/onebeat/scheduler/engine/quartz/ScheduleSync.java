@@ -136,7 +136,7 @@ public class ScheduleSync implements SmartInitializingSingleton {
         Map<String, PeriodicJob> bySchedule = new TreeMap<>();
         jobs.values().forEach(job -> {
             String key = ScheduleKeys.key(job);
-            entries.add(new JobCatalog.Entry(job.name(), key, job.schedule().describe()));
+            entries.add(new JobCatalog.Entry(job.name(), key, job.schedule().describe(), job.namespace()));
             bySchedule.putIfAbsent(key, job);
         });
         List<JobCatalog.Move> moves = catalog.store(entries, clock.instant());

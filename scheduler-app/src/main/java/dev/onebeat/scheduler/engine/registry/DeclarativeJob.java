@@ -30,12 +30,13 @@ import java.time.Instant;
  * @param calendars the calendars it fires inside or not, and its active period
  * @param task the task each fire dispatches
  * @param templates its arguments' placeholders, filled from each fire's instant; {@code null} when they hold none
+ * @param namespace the namespace it belongs to
  */
 record DeclarativeJob(String name, Schedule schedule, MisfirePolicy misfirePolicy, Duration lockAtMostFor,
                       RetryPolicy retry, Duration catchUpWindow, int maxCatchUp,
                       OverlapPolicy overlapPolicy, AlertPolicy alerts, Duration jitter, Duration spread,
                       CalendarPolicy calendars, TaskRequest task,
-                      ArgumentTemplates templates) implements PeriodicJob {
+                      ArgumentTemplates templates, String namespace) implements PeriodicJob {
 
     @Override
     public void run(JobContext context) {

@@ -129,6 +129,8 @@ final class DeclarativeJobs {
         Duration spread = d.spread() == null ? Duration.ZERO
                 : Schedules.field(where, "spread", () -> notNegative("spread", Durations.parse(d.spread())));
         CalendarPolicy calendars = calendars(where, d, schedule.zone());
+        String namespace = d.namespace() == null ? PeriodicJob.DEFAULT_NAMESPACE : Schedules.field(where, "namespace",
+                () -> Jobs.periodic(d.name(), schedule).namespace(d.namespace()).execute(context -> { }).namespace());
         ArgumentTemplates templates;
         try {
             templates = ArgumentTemplates.of(task.args(), task.kwargs(), schedule.zone());
@@ -137,7 +139,7 @@ final class DeclarativeJobs {
         }
         return new DeclarativeJob(d.name(), schedule, misfire, lock, retry, catchUp, maxCatchUp, overlapPolicy, alerts,
                 jitter, spread, calendars, new TaskRequest(task.task(), task.queue(), task.entity(), task.args(), task.kwargs(), task.notBefore(),
-                        delivery), templates);
+                        delivery), templates, namespace);
     }
 
     /** The job's delivery options; a problem names {@code options.<field>} and its value. */

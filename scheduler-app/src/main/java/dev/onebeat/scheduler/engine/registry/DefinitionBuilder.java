@@ -40,6 +40,7 @@ public final class DefinitionBuilder {
     private JobsProperties.JobCalendars calendars;
     private String activeFrom;
     private String activeUntil;
+    private String namespace;
 
     DefinitionBuilder() {
     }
@@ -68,6 +69,7 @@ public final class DefinitionBuilder {
         this.calendars = d.calendars();
         this.activeFrom = d.activeFrom();
         this.activeUntil = d.activeUntil();
+        this.namespace = d.namespace();
     }
 
     public DefinitionBuilder name(String name) {
@@ -194,9 +196,14 @@ public final class DefinitionBuilder {
         return this;
     }
 
+    public DefinitionBuilder namespace(String namespace) {
+        this.namespace = namespace;
+        return this;
+    }
+
     public Definition build() {
         return new Definition(name, cron, every, zone, task, queue, args, kwargs, misfire, lockAtMostFor, gap, overlap,
                 retry, catchUpWindow, maxCatchUp, overlapPolicy, alerts, options, jitter, spread, calendars,
-                activeFrom, activeUntil);
+                activeFrom, activeUntil, namespace);
     }
 }

@@ -64,8 +64,9 @@ public class JobCatalog {
      * @param name job name
      * @param scheduleKey its schedule's key
      * @param schedule its schedule, described
+     * @param namespace the namespace it belongs to
      */
-    public record Entry(String name, String scheduleKey, String schedule) {
+    public record Entry(String name, String scheduleKey, String schedule, String namespace) {
     }
 
     /**
@@ -91,16 +92,28 @@ public class JobCatalog {
         List<String> names = new ArrayList<>(entries.size());
         List<String> keys = new ArrayList<>(entries.size());
         List<String> schedules = new ArrayList<>(entries.size());
+        List<String> namespaces = new ArrayList<>(entries.size());
         for (Entry entry : entries) {
             names.add(entry.name());
             keys.add(entry.scheduleKey());
             schedules.add(entry.schedule());
+            namespaces.add(entry.namespace());
         }
         Timestamp at = Timestamp.from(now);
+        // a job that moved to another namespace on the same schedule: no move, its namespace only (rows locked in
+        // name order, as the insert below locks them)
+        jdbc.sql("""
+                        UPDATE onebeat_job AS j SET namespace = u.namespace, updated_at = now()
+                        FROM (SELECT * FROM unnest(?::varchar[], ?::varchar[]) AS v(name, namespace) ORDER BY name) u
+                        WHERE j.name = u.name AND j.namespace <> u.namespace
+                        """)
+                .params(names.toArray(String[]::new), namespaces.toArray(String[]::new))
+                .update();
         return jdbc.sql("""
-                        INSERT INTO onebeat_job AS j (name, schedule_key, schedule, member_since)
-                        SELECT u.name, u.schedule_key, u.schedule, ?
-                        FROM unnest(?::varchar[], ?::varchar[], ?::text[]) AS u(name, schedule_key, schedule)
+                        INSERT INTO onebeat_job AS j (name, schedule_key, schedule, member_since, namespace)
+                        SELECT u.name, u.schedule_key, u.schedule, ?, u.namespace
+                        FROM unnest(?::varchar[], ?::varchar[], ?::text[], ?::varchar[])
+                             AS u(name, schedule_key, schedule, namespace)
                         ORDER BY u.name
                         ON CONFLICT (name) DO UPDATE SET previous_key = j.schedule_key, left_at = EXCLUDED.member_since,
                             member_since = EXCLUDED.member_since, schedule_key = EXCLUDED.schedule_key,
@@ -108,7 +121,8 @@ public class JobCatalog {
                         WHERE j.schedule_key <> EXCLUDED.schedule_key
                         RETURNING name, CASE WHEN left_at = member_since THEN previous_key END, schedule_key
                         """)
-                .params(at, names.toArray(String[]::new), keys.toArray(String[]::new), schedules.toArray(String[]::new))
+                .params(at, names.toArray(String[]::new), keys.toArray(String[]::new), schedules.toArray(String[]::new),
+                        namespaces.toArray(String[]::new))
                 .query((rs, row) -> new Move(rs.getString(1), rs.getString(2), rs.getString(3)))
                 .list();
     }

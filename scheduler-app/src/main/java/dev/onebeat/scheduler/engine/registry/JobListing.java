@@ -4,13 +4,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * The job catalog's pages for the API and the console: each job with its schedule's trigger's next fire time and its
- * last ledger row, read together in one statement whatever the number of jobs. With {@link JobCatalog} (the catalog's
+ * The job catalog's pages for the API and the console: each job with its schedule's trigger's next fire time, its
+ * last ledger row and, for a runtime job applied from a file, whether it drifted, read together in one statement
+ * whatever the number of jobs. With {@link JobCatalog} (the catalog's
  * other statements) the owner of {@code onebeat_job}.
  */
 @Component
@@ -20,11 +22,14 @@ public class JobListing {
     private static final String PAGE = """
             SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
                    (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
-                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until
+                    ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until, j.namespace,
+                   r.applied_from, r.applied IS NOT NULL AND r.applied <> r.definition AS drifted
             FROM onebeat_job j
+            LEFT JOIN onebeat_runtime_job r ON r.name = j.name AND r.kind = 'job'
             LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
                                      AND t.trigger_name = j.schedule_key
             WHERE strpos(lower(j.name), :search) > 0 AND (CAST(:name AS text) IS NULL OR j.name = :name)
+              AND (CAST(:namespaces AS varchar[]) IS NULL OR j.namespace = ANY(CAST(:namespaces AS varchar[])))
             ORDER BY j.name LIMIT :limit OFFSET :offset
             """;
 
@@ -40,15 +45,28 @@ public class JobListing {
      * @param schedule the schedule it fires on, as stored
      * @param nextFireTime its trigger's next fire time in epoch milliseconds, or null if it has none
      * @param lastFire the scheduled instant of its latest ledger row, or null
+     * @param namespace the namespace it belongs to
+     * @param appliedFrom the job file it was last applied from, null if none
+     * @param drifted whether it was changed by hand since
      */
     public record Row(String name, String schedule, boolean paused, boolean orphaned, Long nextFireTime,
-                      Instant lastFire, String pauseReason, Instant pausedUntil) {
+                      Instant lastFire, String pauseReason, Instant pausedUntil, String namespace, String appliedFrom,
+                      boolean drifted) {
     }
 
-    /** @return the jobs whose name contains {@code search} (lower case) */
-    public long count(String search) {
-        return jdbc.sql("SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0")
-                .param(search).query(Long.class).single();
+    /**
+     * @param namespaces the namespaces counted, null for all
+     * @return the jobs whose name contains {@code search} (lower case)
+     */
+    public long count(String search, Collection<String> namespaces) {
+        return jdbc.sql("""
+                        SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0
+                          AND (CAST(? AS varchar[]) IS NULL OR namespace = ANY(CAST(? AS varchar[])))""")
+                .params(search, array(namespaces), array(namespaces)).query(Long.class).single();
+    }
+
+    private static String[] array(Collection<String> namespaces) {
+        return namespaces == null ? null : namespaces.toArray(String[]::new);
     }
 
     /**
@@ -56,14 +74,17 @@ public class JobListing {
      * @param group the group of the schedules' triggers
      * @param search part of the name, lower case; empty for all
      * @param name the one job to read, or null for all
+     * @param namespaces the namespaces read, null for all
      * @return a page of jobs, by name
      */
-    public List<Row> page(String scheduler, String group, String search, String name, int limit, long offset) {
+    public List<Row> page(String scheduler, String group, String search, String name, Collection<String> namespaces,
+                          int limit, long offset) {
         return jdbc.sql(PAGE)
                 .param("scheduler", scheduler)
                 .param("group", group)
                 .param("search", search)
                 .param("name", name)
+                .param("namespaces", array(namespaces))
                 .param("limit", limit)
                 .param("offset", offset)
                 .query(JobListing::row)
@@ -76,6 +97,7 @@ public class JobListing {
         Timestamp last = rs.getTimestamp(6);
         Timestamp until = rs.getTimestamp(8);
         return new Row(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4), nextFireTime,
-                last == null ? null : last.toInstant(), rs.getString(7), until == null ? null : until.toInstant());
+                last == null ? null : last.toInstant(), rs.getString(7), until == null ? null : until.toInstant(),
+                rs.getString(9), rs.getString(10), rs.getBoolean(11));
     }
 }

@@ -30,7 +30,7 @@ class JobRegistryConfiguration {
 
     @Bean
     JobRegistry jobRegistry(ApplicationContext context, JobsProperties properties, TaskArgumentsProperties arguments,
-                            Clock clock) {
+                            Clock clock, NamespaceRules namespaces) {
         List<RegisteredJob> jobs = new ArrayList<>();
         for (Map.Entry<String, PeriodicJob> bean : context.getBeansOfType(PeriodicJob.class).entrySet()) {
             jobs.add(new RegisteredJob(bean.getValue(), "bean '" + bean.getKey() + "'"));
@@ -39,6 +39,8 @@ class JobRegistryConfiguration {
         jobs.addAll(DeclarativeJobs.from(properties.jobs(), arguments.maxBytes()));
         Instant now = clock.instant();
         jobs.forEach(job -> JobValidation.validate(job, now));
+        jobs.forEach(job -> namespaces.checkDefinition(job.origin() + " (job '" + job.name() + "')", job.job()));
+        namespaces.checkAtStartup(jobs);
         JobRegistry registry = JobRegistry.of(jobs);
         registry.all().forEach(job -> log.info("job registered job={} schedule='{}' misfire={} origin={}", job.name(),
                 job.job().schedule().describe(), job.job().misfirePolicy(), job.origin()));

@@ -53,13 +53,14 @@ public record JobsProperties(@DefaultValue List<Definition> jobs, @DefaultValue(
      * @param activeFrom the start of its active period: an instant ({@code 2027-01-01T08:00:00Z}) or a day, from its
      *     start in the job's zone ({@code 2027-01-01}); default none
      * @param activeUntil the end of its active period, excluded, written as {@code activeFrom}; default none
+     * @param namespace the namespace it belongs to ({@code onebeat.namespaces}), default {@code default}
      */
     public record Definition(String name, String cron, String every, String zone, String task, String queue,
                              List<Object> args, Map<String, Object> kwargs, String misfire, String lockAtMostFor,
                              String gap, String overlap, Retry retry, String catchUpWindow,
                              Integer maxCatchUp, String overlapPolicy, Alerts alerts, Options options,
                              String jitter, String spread, JobCalendars calendars, String activeFrom,
-                             String activeUntil) {
+                             String activeUntil, String namespace) {
 
         /** @return a builder of a definition with this name and nothing else set, for code that names what it sets */
         public static DefinitionBuilder builder(String name) {

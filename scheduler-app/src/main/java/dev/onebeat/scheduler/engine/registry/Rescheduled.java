@@ -67,6 +67,11 @@ record Rescheduled(PeriodicJob original, Schedule schedule, MisfirePolicy misfir
     }
 
     @Override
+    public String namespace() {
+        return original.namespace();
+    }
+
+    @Override
     public void run(JobContext context) throws Exception {
         original.run(context);
     }

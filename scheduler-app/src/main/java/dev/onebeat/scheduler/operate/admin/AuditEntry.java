@@ -15,7 +15,8 @@ import tools.jackson.databind.JsonNode;
  * @param before the state before, null when the change created something
  * @param after the state after
  * @param requestId the client's request id, where the action has one
+ * @param namespace the namespace of the job it is about, null for the cluster's own objects (calendars)
  */
 public record AuditEntry(long id, Instant at, String actor, String action, String targetType, String target,
-                         JsonNode before, JsonNode after, String requestId) {
+                         JsonNode before, JsonNode after, String requestId, String namespace) {
 }

@@ -8,6 +8,7 @@ import dev.onebeat.scheduler.engine.registry.JobListing;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -49,27 +50,29 @@ public class JobDirectory {
 
     /**
      * @param query part of the name, any case; null or empty for all
+     * @param namespaces the namespaces listed, null for all
      * @param page from 0
      * @param size page size
      */
-    public JobPage search(String query, int page, int size) {
+    public JobPage search(String query, Collection<String> namespaces, int page, int size) {
         String search = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
-        long total = listing.count(search);
-        return new JobPage(read(search, null, size, (long) page * size), page, size, total);
+        long total = listing.count(search, namespaces);
+        return new JobPage(read(search, null, namespaces, size, (long) page * size), page, size, total);
     }
 
     /** @return the job, if the catalog holds it or this replica registers it */
     public Optional<JobView> find(String name) {
-        List<JobView> found = read("", name, 1, 0);
+        List<JobView> found = read("", name, null, 1, 0);
         if (!found.isEmpty()) {
             return Optional.of(found.get(0));
         }
         return registry.find(name).map(job -> view(name, job.job().schedule().describe(), false, false, null, null,
-                null, null));
+                null, null, new Origin(job.job().namespace(), null, false)));
     }
 
-    private List<JobView> read(String search, String name, int limit, long offset) {
-        return listing.page(schedulerName(), QuartzTriggers.SCHEDULE_GROUP, search, name, limit, offset).stream()
+    private List<JobView> read(String search, String name, Collection<String> namespaces, int limit, long offset) {
+        return listing.page(schedulerName(), QuartzTriggers.SCHEDULE_GROUP, search, name, namespaces, limit, offset)
+                .stream()
                 .map(this::view)
                 .toList();
     }
@@ -79,11 +82,15 @@ public class JobDirectory {
         Instant nextFire = row.nextFireTime() == null ? null
                 : Instant.ofEpochMilli(row.nextFireTime()).plus(TimetableTrigger.LEAD);
         return view(row.name(), row.schedule(), row.paused(), row.orphaned(), nextFire, row.lastFire(),
-                row.pauseReason(), row.pausedUntil());
+                row.pauseReason(), row.pausedUntil(), new Origin(row.namespace(), row.appliedFrom(), row.drifted()));
+    }
+
+    /** Where a job belongs and which file it came from. */
+    private record Origin(String namespace, String appliedFrom, boolean drifted) {
     }
 
     private JobView view(String name, String firedSchedule, boolean paused, boolean orphaned, Instant nextFire,
-                         Instant lastFire, String pauseReason, Instant pausedUntil) {
+                         Instant lastFire, String pauseReason, Instant pausedUntil, Origin origin) {
         Optional<RegisteredJob> registered = registry.find(name);
         PeriodicJob job = registered.map(RegisteredJob::job).orElse(null);
         Schedule schedule = job == null ? null : job.schedule();
@@ -100,7 +107,8 @@ public class JobDirectory {
                 job == null ? null : job.retry().attempts(), job == null ? null : job.catchUpWindow(),
                 job == null ? null : job.maxCatchUp(), job == null ? null : job.overlapPolicy().name(),
                 job == null ? null : job.alerts(), job == null ? null : job.jitter(),
-                job == null ? null : job.spread(), job == null ? null : job.calendars());
+                job == null ? null : job.spread(), job == null ? null : job.calendars(), origin.namespace(),
+                origin.appliedFrom(), origin.drifted());
     }
 
     private String schedulerName() {

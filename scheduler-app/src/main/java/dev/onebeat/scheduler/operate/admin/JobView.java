@@ -39,6 +39,9 @@ import java.time.Instant;
  * @param spread the window its schedule's members fire over, each at its own fixed offset; null when not
  *               registered here
  * @param calendars the calendars it fires inside or never inside, and its active period; null when not registered
+ * @param namespace the namespace it belongs to
+ * @param appliedFrom the job file a runtime job was last applied from, null if none
+ * @param drifted whether it was changed by hand (the API, the console) since it was applied
  *                  here
  */
 public record JobView(String name, String schedule, String quartzSchedule, String zone, String misfirePolicy,
@@ -46,5 +49,6 @@ public record JobView(String name, String schedule, String quartzSchedule, Strin
                       Instant nextFire, Instant previousFire, boolean paused, boolean registered, String origin,
                       boolean runtime, String pauseReason, Instant pausedUntil, Integer retryAttempts,
                       Duration catchUpWindow, Integer maxCatchUp, String overlapPolicy, AlertPolicy alerts,
-                      Duration jitter, Duration spread, CalendarPolicy calendars) {
+                      Duration jitter, Duration spread, CalendarPolicy calendars, String namespace,
+                      String appliedFrom, boolean drifted) {
 }

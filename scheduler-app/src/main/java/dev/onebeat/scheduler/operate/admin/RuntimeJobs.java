@@ -10,10 +10,11 @@ import dev.onebeat.scheduler.engine.quartz.ScheduleSync;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.engine.registry.NamespaceRules;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
-import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.Kind;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.StoredJob;
+import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -37,10 +38,12 @@ public class RuntimeJobs {
     private final OutboundUrls outbound;
     private final Calendars calendars;
     private final CalendarStore calendarStore;
+    private final NamespaceRules namespaces;
 
     RuntimeJobs(RuntimeJobStore store, JobRegistry registry, ScheduleSync sync, AuditLog audit,
                 TransactionTemplate transactions, OutboundUrls outbound, Calendars calendars,
-                CalendarStore calendarStore) {
+                CalendarStore calendarStore, NamespaceRules namespaces) {
+        this.namespaces = namespaces;
         this.calendars = calendars;
         this.calendarStore = calendarStore;
         this.store = store;
@@ -49,6 +52,14 @@ public class RuntimeJobs {
         this.audit = audit;
         this.transactions = transactions;
         this.outbound = outbound;
+    }
+
+    /** @throws AdminConflictException if the job was applied from a file and its namespace refuses hand edits */
+    private void refuseHandEdit(String name, String namespace) {
+        namespaces.handEditRefused(name, namespace == null ? PeriodicJob.DEFAULT_NAMESPACE : namespace)
+                .ifPresent(reason -> {
+                    throw new AdminConflictException(reason);
+                });
     }
 
     /** A URL set here is one onebeat will request: it may reach only what onebeat.security.outbound allows. */
@@ -70,9 +81,11 @@ public class RuntimeJobs {
     public Definition create(Definition definition) {
         PeriodicJob job = store.runtimeJob(definition);
         calendars.requireDefined(job.calendars());
+        namespaces.checkDefinition("", job);
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             store.lock(job.name());
+            namespaces.checkLimits(job);
             if (registry.defined(job.name()).isPresent()) {
                 throw new AdminConflictException("job '" + job.name() + "' is defined in code/configuration; "
                         + "PUT /api/jobs/" + job.name() + " to reschedule it");
@@ -99,11 +112,22 @@ public class RuntimeJobs {
      * @throws UnknownJobException if there is no such job
      */
     public Definition update(String name, Definition change) {
+        return update(name, change, false);
+    }
+
+    /** @param fromFile whether a job file changes it ({@link JobFiles}), which a refusal of hand edits lets through */
+    Definition update(String name, Definition change, boolean fromFile) {
         if (change.name() != null && !change.name().equals(name)) {
             throw new JobDefinitionException("name: '" + change.name() + "' differs from the job in the path, '"
                     + name + "'; a job cannot be renamed");
         }
-        Definition definition = change.toBuilder().name(name).build();
+        // a body that names no namespace keeps the job's: a namespace is where a job lives, not one of its settings
+        String namespace = change.namespace() != null ? change.namespace()
+                : store.find(name).map(stored -> stored.definition().namespace()).orElse(null);
+        Definition definition = change.toBuilder().name(name).namespace(namespace).build();
+        if (!fromFile) {
+            refuseHandEdit(name, namespace);
+        }
         Optional<RegisteredJob> defined = registry.defined(name);
         if (defined.isPresent()) {
             refuseSettings(name, change);
@@ -111,10 +135,12 @@ public class RuntimeJobs {
         PeriodicJob job = defined.isPresent() ? store.rescheduled(defined.get().job(), definition)
                 : store.runtimeJob(definition);
         calendars.requireDefined(job.calendars());
+        namespaces.checkDefinition("", job);
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
             // after a concurrent delete this finds no row, and the change is refused, not re-inserted
             store.lock(name);
+            namespaces.checkLimits(job);
             Optional<StoredJob> before = store.find(name);
             if (defined.isEmpty() && before.isEmpty()) {
                 throw new UnknownJobException(name);
@@ -156,7 +182,7 @@ public class RuntimeJobs {
                 : change.alerts() != null ? "alerts" : change.options() != null ? "options"
                 : change.jitter() != null ? "jitter" : change.spread() != null ? "spread"
                 : change.calendars() != null ? "calendars" : change.activeFrom() != null ? "activeFrom"
-                : change.activeUntil() != null ? "activeUntil" : null;
+                : change.activeUntil() != null ? "activeUntil" : change.namespace() != null ? "namespace" : null;
         if (setting != null) {
             throw new JobDefinitionException(setting + ": job '" + name + "' is defined in code or configuration, "
                     + "where its " + setting + " is set; only its schedule (cron or every, zone, gap, overlap, misfire) "
@@ -190,6 +216,14 @@ public class RuntimeJobs {
      * @throws AdminConflictException if the job is defined in code or configuration
      */
     public void delete(String name) {
+        delete(name, false);
+    }
+
+    /** @param fromFile whether a job file deletes it ({@link JobFiles}), which a refusal of hand edits lets through */
+    void delete(String name, boolean fromFile) {
+        if (!fromFile) {
+            refuseHandEdit(name, store.find(name).map(stored -> stored.definition().namespace()).orElse(null));
+        }
         if (registry.defined(name).isPresent()) {
             throw new AdminConflictException("job '" + name + "' is defined in code/configuration; it can be paused "
                     + "or rescheduled, not deleted");
@@ -197,9 +231,10 @@ public class RuntimeJobs {
         QuartzWork.inTransaction(transactions, () -> {
             store.lock(name);
             StoredJob before = store.find(name).orElseThrow(() -> new UnknownJobException(name));
+            // while the catalog still holds the job: the entry takes its namespace from there
+            audit.record("job.delete", "job", name, before.definition(), null, null);
             store.delete(name);
             sync.remove(name);
-            audit.record("job.delete", "job", name, before.definition(), null, null);
             return before;
         });
         store.reload();

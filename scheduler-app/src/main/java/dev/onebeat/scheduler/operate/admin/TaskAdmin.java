@@ -2,9 +2,11 @@ package dev.onebeat.scheduler.operate.admin;
 
 import dev.onebeat.scheduler.engine.outbox.TaskTable;
 import dev.onebeat.scheduler.engine.outbox.TaskView;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -45,13 +47,19 @@ public class TaskAdmin {
     public record TaskPage(long total, boolean totalCapped, boolean hasMore, List<TaskView> items) {
     }
 
-    /** Filters left null match everything. */
-    public TaskPage page(String status, String queue, String job, int limit, int offset) {
-        long counted = tasks.countMatching(status, queue, job, COUNT_CAP);
-        List<TaskView> items = tasks.list(status, queue, job, limit + 1, offset);
+    /** Filters left null match everything; {@code namespaces}, the tasks of these namespaces' jobs only. */
+    public TaskPage page(String status, String queue, String job, Collection<String> namespaces, int limit,
+                         int offset) {
+        long counted = tasks.countMatching(status, queue, job, namespaces, COUNT_CAP);
+        List<TaskView> items = tasks.list(status, queue, job, namespaces, limit + 1, offset);
         boolean hasMore = items.size() > limit;
         return new TaskPage(Math.min(counted, COUNT_CAP), counted > COUNT_CAP, hasMore,
                 hasMore ? items.subList(0, limit) : items);
+    }
+
+    /** @return the name of the job that dispatched the task, if there is such a task */
+    public Optional<String> jobOf(long id) {
+        return tasks.jobOf(id);
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.onebeat.scheduler.web.api;
 
+import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
+import dev.onebeat.scheduler.engine.registry.NamespaceLimitException;
 import dev.onebeat.scheduler.operate.admin.AdminConflictException;
 import dev.onebeat.scheduler.operate.admin.NoScheduleOverrideException;
 import dev.onebeat.scheduler.operate.admin.UnknownCalendarException;
 import dev.onebeat.scheduler.operate.admin.UnknownJobException;
+import dev.onebeat.scheduler.operate.admin.UnknownNamespaceException;
 import dev.onebeat.scheduler.operate.admin.UnknownTaskException;
-import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import java.util.stream.Collectors;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -58,9 +60,14 @@ class ApiErrors {
     }
 
     @ExceptionHandler({UnknownJobException.class, UnknownTaskException.class, NoScheduleOverrideException.class,
-            UnknownCalendarException.class})
+            UnknownCalendarException.class, UnknownNamespaceException.class})
     ProblemDetail notFound(RuntimeException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(NamespaceLimitException.class)
+    ProblemDetail namespaceLimit(NamespaceLimitException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 
     @ExceptionHandler(AdminConflictException.class)

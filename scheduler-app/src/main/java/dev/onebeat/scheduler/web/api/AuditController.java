@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.web.api;
 
 import dev.onebeat.scheduler.operate.admin.AuditEntry;
 import dev.onebeat.scheduler.operate.admin.AuditLog;
+import dev.onebeat.scheduler.web.security.Grants;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.util.List;
@@ -23,7 +24,8 @@ class AuditController {
     List<AuditEntry> audit(@RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                            @RequestParam(defaultValue = "0") @Min(0) int offset,
                            @RequestParam(required = false) String target,
-                           @RequestParam(required = false) String actor) {
-        return audit.page(target, actor, limit, offset);
+                           @RequestParam(required = false) String actor,
+                           @RequestParam(required = false) String namespace) {
+        return audit.page(target, actor, Grants.current().scope(namespace), limit, offset);
     }
 }

@@ -1,11 +1,12 @@
 package dev.onebeat.scheduler.web.api;
 
-import dev.onebeat.scheduler.operate.admin.JobDirectory;
-import dev.onebeat.scheduler.operate.admin.JobView;
-import dev.onebeat.scheduler.operate.admin.UnknownJobException;
 import dev.onebeat.scheduler.engine.fire.FireFilter;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.fire.FireRecord;
+import dev.onebeat.scheduler.operate.admin.JobDirectory;
+import dev.onebeat.scheduler.operate.admin.JobView;
+import dev.onebeat.scheduler.operate.admin.UnknownJobException;
+import dev.onebeat.scheduler.web.security.Grants;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.time.Instant;
@@ -36,9 +37,10 @@ class JobsController {
 
     @GetMapping
     JobDirectory.JobPage jobs(@RequestParam(required = false) String q,
+                              @RequestParam(required = false) String namespace,
                               @RequestParam(defaultValue = "0") @Min(0) int page,
                               @RequestParam(defaultValue = "50") @Min(1) @Max(500) int size) {
-        return directory.search(q, page, size);
+        return directory.search(q, Grants.current().scope(namespace), page, size);
     }
 
     @GetMapping("/{name}")

@@ -1,7 +1,9 @@
 package dev.onebeat.scheduler.web.api;
 
-import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
+import dev.onebeat.scheduler.web.security.NamespaceGuard;
+import dev.onebeat.scheduler.web.security.Role;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -35,12 +37,19 @@ class RuntimeJobsController {
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
     Definition create(@RequestBody JsonNode body) {
-        return jobs.create(bodies.definition(body));
+        Definition definition = bodies.definition(body);
+        NamespaceGuard.requireToWrite(definition.namespace(), Role.ADMIN);
+        return jobs.create(definition);
     }
 
     @PutMapping("/{name}")
     Definition update(@PathVariable String name, @RequestBody JsonNode body) {
-        return jobs.update(name, bodies.definition(body));
+        Definition definition = bodies.definition(body);
+        if (definition.namespace() != null) {
+            // the job's own namespace was checked on the way in (NamespaceGuard); this is where it moves
+            NamespaceGuard.requireToWrite(definition.namespace(), Role.ADMIN);
+        }
+        return jobs.update(name, definition);
     }
 
     @DeleteMapping("/{name}")

@@ -1,7 +1,8 @@
 package dev.onebeat.scheduler.web.security;
 
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Who may sign in, as configuration made them: the users (or the generated admin of the embedded
@@ -18,13 +19,17 @@ public record Accounts(List<Account> accounts, boolean oidc, String oidcRolesCla
     /**
      * @param name the user or token name, the actor in the audit log
      * @param kind {@code user}, {@code token}, or {@code generated} for the embedded default's admin
-     * @param role viewer, operator or admin
+     * @param role viewer, operator or admin over the whole cluster, or null for an account of some namespaces only
+     * @param namespaces its role in each namespace granted one, by namespace
      * @param definedBy the property that defines it ({@code onebeat.security.users[0]}), or how it came to be
      */
-    public record Account(String name, String kind, String role, String definedBy) {
+    public record Account(String name, String kind, String role, Map<String, String> namespaces, String definedBy) {
 
-        static Account of(String name, String kind, Role role, String definedBy) {
-            return new Account(name, kind, role.name().toLowerCase(Locale.ROOT), definedBy);
+        static Account of(String name, String kind, Grants grants, String definedBy) {
+            Map<String, String> namespaces = new TreeMap<>();
+            grants.namespaces().forEach((namespace, role) -> namespaces.put(namespace, role.toString()));
+            return new Account(name, kind, grants.cluster() == null ? null : grants.cluster().toString(), namespaces,
+                    definedBy);
         }
     }
 

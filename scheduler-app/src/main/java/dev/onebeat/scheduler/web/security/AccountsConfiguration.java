@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.web.security;
 
 import dev.onebeat.scheduler.boot.embedded.NoDatasourceUrlCondition;
+import dev.onebeat.scheduler.engine.registry.Namespaces;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,31 +35,31 @@ class AccountsConfiguration {
     }
 
     @Bean
-    ApiTokens apiTokens(OnebeatSecurityProperties properties) {
-        return ApiTokens.configured(properties.tokens());
+    ApiTokens apiTokens(OnebeatSecurityProperties properties, Namespaces namespaces) {
+        return ApiTokens.configured(properties.tokens(), namespaces.names());
     }
 
     @Bean
     UserDetailsService userDetailsService(OnebeatSecurityProperties properties, ApiTokens tokens,
                                           PasswordEncoder encoder, Environment environment,
-                                          ObjectProvider<ClientRegistrationRepository> oidc) {
-        return new InMemoryUserDetailsManager(users(properties, tokens, encoder, environment, oidc));
+                                          ObjectProvider<ClientRegistrationRepository> oidc, Namespaces namespaces) {
+        return new InMemoryUserDetailsManager(users(properties, tokens, encoder, environment, oidc, namespaces));
     }
 
     /** What the users page shows: the accounts the service above was given, without their secrets. */
     @Bean
     Accounts accounts(OnebeatSecurityProperties properties, ApiTokens tokens, Environment environment,
-                      ObjectProvider<ClientRegistrationRepository> oidc) {
+                      ObjectProvider<ClientRegistrationRepository> oidc, Namespaces namespaces) {
         List<Accounts.Account> accounts = new ArrayList<>();
         for (int i = 0; i < properties.users().size(); i++) {
             OnebeatSecurityProperties.User user = properties.users().get(i);
             String property = "onebeat.security.users[" + i + "]";
-            accounts.add(Accounts.Account.of(user.name(), "user", Role.configured(user.role(), property + ".role"),
-                    property));
+            accounts.add(Accounts.Account.of(user.name(), "user", Grants.of(Grants.configured(user.role(),
+                    user.namespaces(), property, namespaces.names())), property));
         }
         if (adminGenerated(properties, environment)) {
-            accounts.add(Accounts.Account.of(UserAccounts.GENERATED_ADMIN, "generated", Role.ADMIN,
-                    "generated at start-up (embedded default, no onebeat.security.users)"));
+            accounts.add(Accounts.Account.of(UserAccounts.GENERATED_ADMIN, "generated",
+                    new Grants(Role.ADMIN, Map.of()), "generated at start-up (embedded default, no onebeat.security.users)"));
         }
         accounts.addAll(tokens.accounts());
         return new Accounts(accounts, oidc.getIfAvailable() != null, properties.oidc().rolesClaim());
@@ -66,8 +67,8 @@ class AccountsConfiguration {
 
     private static List<UserDetails> users(OnebeatSecurityProperties properties, ApiTokens tokens,
                                            PasswordEncoder encoder, Environment environment,
-                                           ObjectProvider<ClientRegistrationRepository> oidc) {
-        List<UserDetails> users = new ArrayList<>(UserAccounts.configured(properties.users()));
+                                           ObjectProvider<ClientRegistrationRepository> oidc, Namespaces namespaces) {
+        List<UserDetails> users = new ArrayList<>(UserAccounts.configured(properties.users(), namespaces.names()));
         if (adminGenerated(properties, environment)) {
             users.add(UserAccounts.generatedAdmin(encoder));
         } else if (users.isEmpty() && tokens.isEmpty() && oidc.getIfAvailable() == null) {

@@ -9,9 +9,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationToken;
 
 /**
@@ -23,7 +24,7 @@ final class ApiTokens {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
 
-    private record Entry(String name, byte[] sha256, Role role, String property) {
+    private record Entry(String name, byte[] sha256, List<GrantedAuthority> grants, String property) {
     }
 
     private final List<Entry> entries;
@@ -32,8 +33,12 @@ final class ApiTokens {
         this.entries = List.copyOf(entries);
     }
 
-    /** The configured tokens; a bad digest, an unknown role or a repeated name or digest stops start-up. */
-    static ApiTokens configured(List<OnebeatSecurityProperties.Token> tokens) {
+    /**
+     * The configured tokens; a bad digest, an unknown role or namespace or a repeated name or digest stops start-up.
+     *
+     * @param namespaces the namespaces of the cluster, which their roles may name
+     */
+    static ApiTokens configured(List<OnebeatSecurityProperties.Token> tokens, Set<String> namespaces) {
         List<Entry> entries = new ArrayList<>();
         Map<String, String> names = new HashMap<>();
         Map<String, String> digests = new HashMap<>();
@@ -57,8 +62,8 @@ final class ApiTokens {
             if (earlier != null) {
                 throw new SecurityConfigurationException(property + ".token-sha256: is the same token as " + earlier);
             }
-            Role role = Role.configured(token.role(), property + ".role");
-            entries.add(new Entry(token.name(), HexFormat.of().parseHex(token.tokenSha256()), role, property));
+            List<GrantedAuthority> grants = Grants.configured(token.role(), token.namespaces(), property, namespaces);
+            entries.add(new Entry(token.name(), HexFormat.of().parseHex(token.tokenSha256()), grants, property));
         }
         return new ApiTokens(entries);
     }
@@ -69,8 +74,8 @@ final class ApiTokens {
 
     /** @return the tokens' names and roles, never their digests */
     List<Accounts.Account> accounts() {
-        return entries.stream().map(entry -> Accounts.Account.of(entry.name(), "token", entry.role(), entry.property()))
-                .toList();
+        return entries.stream().map(entry -> Accounts.Account.of(entry.name(), "token", Grants.of(entry.grants()),
+                entry.property())).toList();
     }
 
     /** The token's name and role when {@code presented} is a configured token. */
@@ -86,8 +91,7 @@ final class ApiTokens {
         if (match == null) {
             return Optional.empty();
         }
-        return Optional.of(new PreAuthenticatedAuthenticationToken(match.name(), null,
-                AuthorityUtils.createAuthorityList(match.role().authority())));
+        return Optional.of(new PreAuthenticatedAuthenticationToken(match.name(), null, match.grants()));
     }
 
     private static byte[] sha256(String value) {

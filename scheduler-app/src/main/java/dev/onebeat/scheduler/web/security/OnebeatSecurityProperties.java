@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.web.security;
 
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -56,9 +57,11 @@ public record OnebeatSecurityProperties(List<User> users, List<Token> tokens, @D
      *
      * @param name the login name, also the acting user in the audit log
      * @param password {@code {bcrypt}$2a$...}; plain text is refused
-     * @param role viewer, operator or admin
+     * @param role viewer, operator or admin over the whole cluster; unset for a user of some namespaces only
+     * @param namespaces viewer, operator or admin in each of these namespaces ({@code onebeat.namespaces}), by
+     *     namespace: the user sees and acts on their jobs, tasks, audit and alerts only
      */
-    public record User(String name, String password, String role) {
+    public record User(String name, String password, String role, Map<String, String> namespaces) {
     }
 
     /**
@@ -66,9 +69,10 @@ public record OnebeatSecurityProperties(List<User> users, List<Token> tokens, @D
      *
      * @param name what the token is for, the acting user in the audit log
      * @param tokenSha256 the lower- or upper-case hex SHA-256 of the token's UTF-8 bytes
-     * @param role viewer, operator or admin
+     * @param role viewer, operator or admin over the whole cluster; unset for a token of some namespaces only
+     * @param namespaces viewer, operator or admin in each of these namespaces, by namespace (a team's pipeline)
      */
-    public record Token(String name, String tokenSha256, String role) {
+    public record Token(String name, String tokenSha256, String role, Map<String, String> namespaces) {
     }
 
     /**
@@ -76,8 +80,13 @@ public record OnebeatSecurityProperties(List<User> users, List<Token> tokens, @D
      * {@code spring.security.oauth2.client.registration.<id>} and {@code ...provider.<id>}.
      *
      * @param rolesClaim the claim (ID token or user info) listing the user's roles, as a list or a
-     *        space- or comma-separated string; values other than viewer, operator, admin are ignored
+     *        space- or comma-separated string: {@code viewer}, {@code operator} or {@code admin} over the cluster,
+     *        {@code <namespace>:<role>} in one namespace; other values are ignored
+     * @param groups the roles each group gives, by group name: each {@code <role>} over the cluster or
+     *        {@code <namespace>:<role>}, such as {@code payments-team: [payments:operator]}
+     * @param groupsClaim the claim listing the user's groups, read as {@code rolesClaim} is
      */
-    public record Oidc(@DefaultValue("roles") String rolesClaim) {
+    public record Oidc(@DefaultValue("roles") String rolesClaim, @DefaultValue("groups") String groupsClaim,
+                       @DefaultValue Map<String, List<String>> groups) {
     }
 }

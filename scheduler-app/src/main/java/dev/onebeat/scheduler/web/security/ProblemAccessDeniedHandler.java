@@ -3,12 +3,9 @@ package dev.onebeat.scheduler.web.security;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Optional;
+import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.GrantedAuthority;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.access.AccessDeniedHandler;
 import org.springframework.security.web.csrf.CsrfException;
 
@@ -30,25 +27,31 @@ final class ProblemAccessDeniedHandler implements AccessDeniedHandler {
         problems.write(request, response, HttpStatus.FORBIDDEN, denied instanceof CsrfException
                 ? "CSRF token missing or wrong: a request on the console's session cookie needs it; "
                         + "API clients sign in with HTTP Basic or a bearer token instead"
-                : needs(request) + callerRole().map(role -> "; signed in with role " + role).orElse(""));
+                : needs(request, denied) + signedInWith());
     }
 
-    private static String needs(HttpServletRequest request) {
+    private static String needs(HttpServletRequest request, AccessDeniedException denied) {
         String target = request.getMethod() + " " + request.getRequestURI();
+        if (denied instanceof NamespaceGuard.Denied) {
+            return denied.getMessage() + " for " + target;
+        }
         return AccessRules.required(request)
                 .map(role -> "role " + role + (role == Role.ADMIN ? "" : " or higher") + " needed for " + target)
                 .orElse("access to " + target + " denied");
     }
 
-    private static Optional<Role> callerRole() {
-        Authentication caller = SecurityContextHolder.getContext().getAuthentication();
-        if (caller == null) {
-            return Optional.empty();
+    /** @return what the caller holds: its role over the cluster and in each namespace, if any */
+    private static String signedInWith() {
+        Grants grants = Grants.current();
+        StringBuilder text = new StringBuilder();
+        if (grants.cluster() != null) {
+            text.append("; signed in with role ").append(grants.cluster());
         }
-        return caller.getAuthorities().stream()
-                .map(GrantedAuthority::getAuthority)
-                .filter(authority -> authority != null && authority.startsWith("ROLE_"))
-                .flatMap(authority -> Role.named(authority.substring("ROLE_".length())).stream())
-                .max(Enum::compareTo);
+        if (!grants.namespaces().isEmpty()) {
+            text.append(grants.cluster() == null ? "; signed in with roles " : ", and ");
+            text.append(grants.namespaces().entrySet().stream().map(entry -> entry.getValue() + " in namespace '"
+                    + entry.getKey() + "'").collect(Collectors.joining(", ")));
+        }
+        return text.toString();
     }
 }

@@ -9,7 +9,7 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
  * The three roles of onebeat, each including the ones before it: an operator can do what a viewer
  * can, an admin what an operator can. Written in lower case in configuration and OIDC claims.
  */
-enum Role {
+public enum Role {
     /** Reads jobs, fires, tasks and the cluster. */
     VIEWER,
     /** Also pauses, resumes and triggers jobs, retries and discards tasks. */

@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +27,12 @@ final class UserAccounts {
     private UserAccounts() {
     }
 
-    /** The configured users; a plain-text password, an unknown role or a repeated name stops start-up. */
-    static List<UserDetails> configured(List<OnebeatSecurityProperties.User> users) {
+    /**
+     * The configured users; a plain-text password, an unknown role or namespace or a repeated name stops start-up.
+     *
+     * @param namespaces the namespaces of the cluster, which their roles may name
+     */
+    static List<UserDetails> configured(List<OnebeatSecurityProperties.User> users, Set<String> namespaces) {
         List<UserDetails> accounts = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();
         for (int i = 0; i < users.size(); i++) {
@@ -46,8 +51,8 @@ final class UserAccounts {
                 throw new SecurityConfigurationException(property + ".password: must be a bcrypt hash written "
                         + "{bcrypt}$2a$10$... (53 characters after the cost); plain-text passwords are refused");
             }
-            Role role = Role.configured(user.role(), property + ".role");
-            accounts.add(User.withUsername(user.name()).password(user.password()).roles(role.name()).build());
+            accounts.add(User.withUsername(user.name()).password(user.password())
+                    .authorities(Grants.configured(user.role(), user.namespaces(), property, namespaces)).build());
         }
         return accounts;
     }

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.web.security;
 
+import dev.onebeat.scheduler.engine.registry.Namespaces;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -49,7 +50,8 @@ class WebSecurityConfiguration {
 
     @Bean
     SecurityFilterChain onebeatFilterChain(HttpSecurity http, ApiTokens tokens, OnebeatSecurityProperties properties,
-                                           ObjectProvider<ClientRegistrationRepository> oidc, JsonMapper json) {
+                                           ObjectProvider<ClientRegistrationRepository> oidc, JsonMapper json,
+                                           Namespaces namespaces) {
         ProblemResponses problems = new ProblemResponses(json);
         ProblemAuthenticationEntryPoint basic = new ProblemAuthenticationEntryPoint(problems);
         LinkedHashMap<RequestMatcher, AccessDeniedHandler> machineDenials = new LinkedHashMap<>();
@@ -71,7 +73,7 @@ class WebSecurityConfiguration {
                 .csrf(csrf -> csrf.ignoringRequestMatchers(WebSecurityConfiguration::statelessMachineRequest));
         if (oidc.getIfAvailable() != null) {
             http.oauth2Login(login -> login.loginPage("/login").defaultSuccessUrl("/ui").userInfoEndpoint(userInfo -> userInfo
-                    .userAuthoritiesMapper(new OidcRoles(properties.oidc().rolesClaim()))));
+                    .userAuthoritiesMapper(new OidcRoles(properties.oidc(), namespaces.names()))));
         }
         return http.build();
     }

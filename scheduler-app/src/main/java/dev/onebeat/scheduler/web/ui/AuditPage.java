@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.web.ui;
 
 import dev.onebeat.scheduler.operate.admin.AuditEntry;
 import dev.onebeat.scheduler.operate.admin.AuditLog;
+import dev.onebeat.scheduler.web.security.Grants;
 import java.util.List;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -22,11 +23,12 @@ class AuditPage {
 
     @GetMapping("/ui/audit")
     String audit(@RequestParam(required = false) String target, @RequestParam(required = false) String actor,
-                 @RequestParam(defaultValue = "0") int page, Model model) {
+                 @RequestParam(required = false) String namespace, @RequestParam(defaultValue = "0") int page,
+                 Model model) {
         int from = Pager.clamp(page);
         // one row more than shown tells whether there is a next page
-        List<AuditEntry> rows = audit.page(JobForms.blankToNull(target), JobForms.blankToNull(actor), PAGE_SIZE + 1,
-                from * PAGE_SIZE);
+        List<AuditEntry> rows = audit.page(JobForms.blankToNull(target), JobForms.blankToNull(actor),
+                Grants.current().scope(namespace), PAGE_SIZE + 1, from * PAGE_SIZE);
         model.addAttribute("page", "audit");
         model.addAttribute("target", target == null ? "" : target);
         model.addAttribute("actor", actor == null ? "" : actor);

@@ -4,14 +4,17 @@ import dev.onebeat.scheduler.engine.cluster.ClusterState;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.fire.FireRecord;
 import dev.onebeat.scheduler.engine.outbox.TaskTable;
+import dev.onebeat.scheduler.engine.registry.NamespaceJobs;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,9 +30,13 @@ class Dashboard {
     private final MonitorTable monitor;
     private final Clock clock;
     private final TaskTable outbox;
+    private final NamespaceJobs namespaces;
+    /** How many fires and events the page lists. */
+    private static final int LISTED = 10;
 
     Dashboard(ClusterState cluster, MeterRegistry meters, FireLedger ledger, MonitorTable monitor,
-              Clock clock, TaskTable outbox) {
+              Clock clock, TaskTable outbox, NamespaceJobs namespaces) {
+        this.namespaces = namespaces;
         this.outbox = outbox;
         this.monitor = monitor;
         this.clock = clock;
@@ -57,17 +64,40 @@ class Dashboard {
                 List<FireRecord> recentFires, Map<String, Integer> missesLastDay, List<MonitorTable.Event> latestEvents) {
     }
 
-    View read() {
+    /**
+     * @param scope the namespaces whose jobs' fires, misses and events are listed, null for all; the figures
+     *     (fires, tasks, lag) are the cluster's
+     */
+    View read(Set<String> scope) {
         FireLedger.LastHour hour = ledger.lastHour();
         Map<String, Long> tasks = new LinkedHashMap<>();
         for (String status : List.of("pending", "claimed", "failed", "dead")) {
             tasks.put(status, 0L);
         }
         tasks.putAll(outbox.countUnfinishedByStatus());
-        List<FireRecord> recent = ledger.latest(10);
+        // a user of some namespaces: the latest of theirs among the latest of all, so the page stays one read
+        int read = scope == null ? LISTED : LISTED * 20;
+        List<FireRecord> recent = ledger.latest(read);
+        Map<String, Integer> misses = monitor.missesSince(clock.instant().minus(Duration.ofDays(1)));
+        List<MonitorTable.Event> events = monitor.latest(read);
+        if (scope != null) {
+            List<String> named = new ArrayList<>();
+            recent.forEach(fire -> named.add(fire.job()));
+            named.addAll(misses.keySet());
+            events.forEach(event -> named.add(event.job()));
+            Map<String, String> owners = namespaces.namespacesOf(named.stream().distinct().toList());
+            recent = recent.stream().filter(fire -> scope.contains(owners.get(fire.job()))).limit(LISTED).toList();
+            Map<String, Integer> theirs = new LinkedHashMap<>();
+            misses.forEach((job, count) -> {
+                if (scope.contains(owners.get(job))) {
+                    theirs.put(job, count);
+                }
+            });
+            misses = theirs;
+            events = events.stream().filter(event -> scope.contains(owners.get(event.job()))).limit(LISTED).toList();
+        }
         return new View(cluster.nodes(), hour.fires(), hour.tasks(), hour.lagAverage(), hour.lagMax(),
-                duplicates(), tasks, recent, monitor.missesSince(clock.instant().minus(Duration.ofDays(1))),
-                monitor.latest(10));
+                duplicates(), tasks, recent, misses, events);
     }
 
     private long duplicates() {

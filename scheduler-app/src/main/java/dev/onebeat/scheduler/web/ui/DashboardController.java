@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.web.ui;
 
+import dev.onebeat.scheduler.web.security.Grants;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,7 +17,7 @@ class DashboardController {
 
     @GetMapping({"/ui", "/ui/"})
     String dashboard(Model model) {
-        model.addAttribute("view", dashboard.read());
+        model.addAttribute("view", dashboard.read(Grants.current().scope(null)));
         model.addAttribute("page", "dashboard");
         return "dashboard";
     }

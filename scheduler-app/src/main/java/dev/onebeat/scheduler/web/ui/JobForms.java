@@ -95,10 +95,10 @@ class JobForms {
                    String queue, String args, String kwargs, String misfire, String lockAtMostFor,
                    String retryAttempts, String catchUpWindow, String maxCatchUp, String overlapPolicy, String jitter,
                    String spread, String calendarsInclude, String calendarsExclude, String activeFrom,
-                   String activeUntil) {
+                   String activeUntil, String namespace) {
 
         static final JobForm EMPTY = new JobForm("", "", "", "UTC", "", "", "", "", "[]", "{}", "", "", "", "", "", "",
-                "", "", "", "", "", "");
+                "", "", "", "", "", "", "");
     }
 
     /** @throws JobDefinitionException naming {@code args} or {@code kwargs} when either is not JSON of its kind */
@@ -124,6 +124,7 @@ class JobForms {
                 .calendars(calendars(form.calendarsInclude(), form.calendarsExclude()))
                 .activeFrom(blankToNull(form.activeFrom()))
                 .activeUntil(blankToNull(form.activeUntil()))
+                .namespace(blankToNull(form.namespace()))
                 .build();
     }
 

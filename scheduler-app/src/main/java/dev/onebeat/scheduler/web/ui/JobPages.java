@@ -8,7 +8,7 @@ import dev.onebeat.scheduler.engine.fire.FireFilter;
 import dev.onebeat.scheduler.engine.fire.FireLedger;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
-import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.engine.registry.NamespaceLimitException;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.operate.admin.AdminConflictException;
 import dev.onebeat.scheduler.operate.admin.AuditLog;
@@ -20,6 +20,7 @@ import dev.onebeat.scheduler.operate.admin.ManualTriggers;
 import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import dev.onebeat.scheduler.operate.admin.SchedulePreview;
 import dev.onebeat.scheduler.operate.admin.UnknownJobException;
+import dev.onebeat.scheduler.web.security.Grants;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,9 +61,6 @@ class JobPages {
     static final int PREVIEW = 10;
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("cron", "every", "zone", "gap", "overlap", "misfire");
-    private static final Set<String> JOB_FIELDS = Set.of("name", "cron", "every", "zone", "gap", "overlap", "task",
-            "queue", "args", "kwargs", "misfire", "lockAtMostFor", "retryAttempts", "catchUpWindow", "maxCatchUp",
-            "overlapPolicy", "jitter", "spread", "calendarsInclude", "calendarsExclude", "activeFrom", "activeUntil");
 
     private final JobDirectory directory;
     private final Calendars calendars;
@@ -96,10 +94,13 @@ class JobPages {
     }
 
     @GetMapping({"/ui/jobs", "/ui/jobs/"})
-    String jobs(@RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page, Model model) {
+    String jobs(@RequestParam(required = false) String q, @RequestParam(required = false) String namespace,
+                @RequestParam(defaultValue = "0") int page, Model model) {
         model.addAttribute("page", "jobs");
         model.addAttribute("q", q == null ? "" : q);
-        JobDirectory.JobPage result = directory.search(q, Pager.clamp(page), PAGE_SIZE);
+        model.addAttribute("namespace", namespace == null ? "" : namespace);
+        JobDirectory.JobPage result = directory.search(q, Grants.current().scope(namespace), Pager.clamp(page),
+                PAGE_SIZE);
         model.addAttribute("result", result);
         model.addAttribute("pager", Pager.of(result.page(), result.page() + 1 < result.pages()));
         return "jobs";
@@ -210,7 +211,7 @@ class JobPages {
         } catch (JobDefinitionException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             return jobPage(job, null, null, form, FieldErrors.of(e.getMessage(), SCHEDULE_FIELDS), model);
-        } catch (AdminConflictException e) {
+        } catch (AdminConflictException | NamespaceLimitException e) {
             response.setStatus(HttpStatus.CONFLICT.value());
             return jobPage(job, null, null, form, Map.of(FieldErrors.FORM, e.getMessage()), model);
         }
@@ -233,36 +234,7 @@ class JobPages {
         return "redirect:/ui/jobs";
     }
 
-    // not under /ui/jobs/, where it would hide a job named "new"
-    @GetMapping("/ui/new-job")
-    String newJob(Model model) {
-        return newJobPage(JobForms.JobForm.EMPTY, Map.of(), model);
-    }
 
-    @PostMapping({"/ui/jobs", "/ui/jobs/"})
-    String create(@ModelAttribute JobForms.JobForm form, Model model, RedirectAttributes flash,
-                  HttpServletResponse response) {
-        Definition definition;
-        try {
-            definition = runtimeJobs.create(forms.toDefinition(form));
-        } catch (JobDefinitionException e) {
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            return newJobPage(form, FieldErrors.of(e.getMessage(), JOB_FIELDS), model);
-        } catch (AdminConflictException e) {
-            response.setStatus(HttpStatus.CONFLICT.value());
-            return newJobPage(form, FieldErrors.of("name: " + e.getMessage(), JOB_FIELDS), model);
-        }
-        flash.addFlashAttribute("notice", "Created: runtime job " + definition.name() + ".");
-        return redirect(definition.name());
-    }
-
-    private String newJobPage(JobForms.JobForm form, Map<String, String> errors, Model model) {
-        model.addAttribute("page", "jobs");
-        model.addAttribute("form", form);
-        model.addAttribute("dstChoices", JobForms.DST_CHOICES);
-        model.addAttribute("errors", errors);
-        return "job-new";
-    }
 
     /**
      * @param trigger the trigger kind the history shows, null for all
@@ -281,7 +253,7 @@ class JobPages {
         model.addAttribute("upcoming", job.paused() ? List.of() : upcoming(job.name()));
         model.addAttribute("scheduleForm", form);
         model.addAttribute("errors", errors);
-        model.addAttribute("audit", audit.page(job.name(), null, 10, 0));
+        model.addAttribute("audit", audit.page(job.name(), null, Grants.current().scope(null), 10, 0));
         model.addAttribute("requestId", UUID.randomUUID().toString());
         PeriodicJob registered = registry.find(job.name()).map(RegisteredJob::job).orElse(null);
         model.addAttribute("timeline", registered == null ? null : timeline.of(registered));

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.web.ui;
 import dev.onebeat.scheduler.operate.admin.AdminConflictException;
 import dev.onebeat.scheduler.operate.admin.TaskAdmin;
 import dev.onebeat.scheduler.operate.admin.UnknownTaskException;
+import dev.onebeat.scheduler.web.security.Grants;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
@@ -36,8 +37,8 @@ class TaskPages {
 
     @GetMapping({"", "/"})
     String tasks(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
-                 @RequestParam(required = false) String job, @RequestParam(defaultValue = "0") int page, Model model,
-                 HttpServletRequest request) {
+                 @RequestParam(required = false) String job, @RequestParam(required = false) String namespace,
+                 @RequestParam(defaultValue = "0") int page, Model model, HttpServletRequest request) {
         String wanted = JobForms.blankToNull(status);
         if (wanted != null && !TaskAdmin.STATUSES.contains(wanted)) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "status: '" + status + "' is not one of "
@@ -45,7 +46,7 @@ class TaskPages {
         }
         int from = Pager.clamp(page);
         TaskAdmin.TaskPage result = tasks.page(wanted, JobForms.blankToNull(queue), JobForms.blankToNull(job),
-                PAGE_SIZE, from * PAGE_SIZE);
+                Grants.current().scope(namespace), PAGE_SIZE, from * PAGE_SIZE);
         model.addAttribute("page", "tasks");
         model.addAttribute("statuses", TaskAdmin.STATUSES);
         model.addAttribute("status", wanted == null ? "" : wanted);

@@ -89,7 +89,7 @@ class DefinitionJsonTest {
 
         private static String withLaterFields(String stored, String jitter, String spread) {
             return stored.substring(0, stored.length() - 1) + ",\"jitter\":" + jitter + ",\"spread\":" + spread
-                    + ",\"calendars\":null,\"activeFrom\":null,\"activeUntil\":null}";
+                    + ",\"calendars\":null,\"activeFrom\":null,\"activeUntil\":null,\"namespace\":null}";
         }
     }
 
@@ -100,7 +100,7 @@ class DefinitionJsonTest {
         void leavesEveryFieldItIsNotGivenUnset() {
             assertThat(Definition.builder("tick").build()).isEqualTo(new Definition("tick", null, null, null, null,
                     null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, null));
+                    null, null, null));
         }
 
         @Test
@@ -112,7 +112,7 @@ class DefinitionJsonTest {
                             new Retry(5, "30s", "10m"), "2h", 4, "skip",
                             new Alerts(true, "1m", 2, 3, "https://hc.example/ping/abc", "nightly"),
                             new Options("1h", 7, "exports-x", "exports.rk", Map.of("x-team", "data")), null, null, null, null,
-                            null));
+                            null, null));
         }
 
         @Test

@@ -59,9 +59,14 @@ class StartupValidationIT {
             unknown calendar    | calendars.fr.yearly[0]=05-01;jobs[0].every=1h;jobs[0].task=r;jobs[0].calendars.exclude[0]=fr;jobs[0].calendars.exclude[1]=de | onebeat.jobs[0] (job 'nightly').calendars.exclude[1]: no calendar is named 'de'; defined: fr
             bad active period   | jobs[0].every=1h;jobs[0].task=r;jobs[0].active-from=2027-02-01;jobs[0].active-until=2027-01-01 | onebeat.jobs[0] (job 'nightly').active-until: activeUntil must be after activeFrom
             active day unread   | jobs[0].every=1h;jobs[0].task=r;jobs[0].active-from=tomorrow | onebeat.jobs[0] (job 'nightly').active-from: 'tomorrow' is not an instant
+            undeclared namespace | jobs[0].every=1h;jobs[0].task=r;jobs[0].namespace=billing | onebeat.jobs[0] (job 'nightly').namespace: no namespace is named 'billing'; declare it under onebeat.namespaces.billing (namespaces: default)
+            queue owned twice   | namespaces.a.queues[0]=q;namespaces.b.queues[0]=q;jobs[0].every=1h;jobs[0].task=r | onebeat.namespaces.b.queues: queue 'q' is already owned by namespace 'a'
+            queue of another    | namespaces.a.queues[0]=pay-*;jobs[0].every=1h;jobs[0].task=r;jobs[0].queue=pay-eu | onebeat.jobs[0] (job 'nightly').queue: queue 'pay-eu' belongs to namespace 'a'; a job of namespace 'default' may not send to it
+            more jobs than max  | namespaces.a.max-jobs=1;jobs[0].every=1h;jobs[0].task=r;jobs[0].namespace=a;jobs[1].name=second;jobs[1].every=1h;jobs[1].task=r;jobs[1].namespace=a | onebeat.namespaces.a.max-jobs: code and configuration define 2 jobs of namespace 'a', more than its 1
+            unknown hand edits  | namespaces.a.hand-edits=ignore;jobs[0].every=1h;jobs[0].task=r | onebeat.namespaces.a.hand-edits: 'ignore' is not one of show, refuse
             """)
-    void badCalendarOrCalendarsOfAJobStopStartupNamingTheField(String caseName, String fields, String expected,
-                                                              TestDatabase database) {
+    void badCalendarNamespaceOrWhatAJobSaysOfThemStopsStartupNamingTheField(String caseName, String fields, String expected,
+                                                                        TestDatabase database) {
         List<String> args = new ArrayList<>(baseArgs(database));
         args.add("--onebeat.jobs[0].name=nightly");
         for (String field : fields.split(";")) {

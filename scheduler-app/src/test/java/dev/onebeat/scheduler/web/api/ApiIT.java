@@ -146,9 +146,9 @@ class ApiIT {
     @Test
     void prometheusExposesFireMetrics() {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api.get("/actuator/prometheus").body())
-                .contains("onebeat_fires_total{application=\"onebeat\",job=\"heartbeat\",outcome=\"committed\"}")
-                .contains("onebeat_tasks_dispatched_total{application=\"onebeat\",job=\"heartbeat\"}")
-                .contains("onebeat_tasks_duplicate_total{application=\"onebeat\",job=\"heartbeat\"}")
+                .contains("onebeat_fires_total{application=\"onebeat\",job=\"heartbeat\",namespace=\"default\",outcome=\"committed\"}")
+                .contains("onebeat_tasks_dispatched_total{application=\"onebeat\",job=\"heartbeat\",namespace=\"default\"}")
+                .contains("onebeat_tasks_duplicate_total{application=\"onebeat\",job=\"heartbeat\",namespace=\"default\"}")
                 .contains("onebeat_fire_lag_seconds_bucket{application=\"onebeat\",trigger=\"scheduled\""));
     }
 
@@ -158,8 +158,8 @@ class ApiIT {
         Metrics.counter("onebeat.fire.lost").increment();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api.get("/actuator/prometheus").body())
-                .containsPattern("onebeat_job_last_success_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\"} 1\\.\\d+E9")
-                .containsPattern("onebeat_job_deadline_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\"} 1\\.\\d+E9")
+                .containsPattern("onebeat_job_last_success_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\",namespace=\"default\"} 1\\.\\d+E9")
+                .containsPattern("onebeat_job_deadline_timestamp_seconds\\{application=\"onebeat\",job=\"heartbeat\",namespace=\"default\"} 1\\.\\d+E9")
                 .contains("onebeat_monitor_last_check_timestamp_seconds{application=\"onebeat\"}")
                 .containsPattern("onebeat_fire_lost_total\\{application=\"onebeat\"} [1-9]"));
     }

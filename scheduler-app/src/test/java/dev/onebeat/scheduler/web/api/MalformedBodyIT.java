@@ -110,7 +110,7 @@ class MalformedBodyIT {
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(detail(response)).isEqualTo("crn: is not a field; known fields are "
                     + "[activeFrom, activeUntil, alerts, args, calendars, catchUpWindow, cron, every, gap, jitter, kwargs, "
-                    + "lockAtMostFor, maxCatchUp, misfire, name, options, overlap, overlapPolicy, queue, retry, spread, task, "
+                    + "lockAtMostFor, maxCatchUp, misfire, name, namespace, options, overlap, overlapPolicy, queue, retry, spread, task, "
                     + "zone]");
             assertThat(api.get("/api/jobs/typo").statusCode()).isEqualTo(404);
         }

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.AuthorityUtils;
@@ -14,7 +15,9 @@ import org.springframework.security.oauth2.core.oidc.user.OidcUserAuthority;
 
 class OidcRolesTest {
 
-    private final OidcRoles roles = new OidcRoles("groups");
+    private final OidcRoles roles = new OidcRoles(new OnebeatSecurityProperties.Oidc("groups", "teams",
+            Map.of("payments-devs", List.of("payments:operator"), "sre", List.of("viewer", "reports:admin"))),
+            Set.of("default", "payments", "reports"));
 
     @Test
     void rolesListedInTheClaimBecomeAuthorities() {
@@ -32,6 +35,26 @@ class OidcRolesTest {
     void aLoginWithoutTheClaimGetsNoRole() {
         assertThat(names(roles.mapAuthorities(login(Map.of("roles", List.of("admin"))))))
                 .noneMatch(name -> name.startsWith("ROLE_"));
+    }
+
+    @Test
+    void aNamespacedValueGivesARoleInThatNamespaceOnly() {
+        Grants grants = Grants.of(roles.mapAuthorities(login(Map.of("groups", List.of("payments:admin",
+                "billing:admin", "reports:root")))));
+
+        assertThat(grants.cluster()).isNull();
+        assertThat(grants.namespaces()).as("an undeclared namespace or unknown role is ignored")
+                .containsExactly(Map.entry("payments", Role.ADMIN));
+    }
+
+    @Test
+    void groupsGiveTheRolesConfiguredForThem() {
+        Grants grants = Grants.of(roles.mapAuthorities(login(Map.of("teams", List.of("payments-devs", "sre",
+                "unknown-team")))));
+
+        assertThat(grants.cluster()).isEqualTo(Role.VIEWER);
+        assertThat(grants.namespaces()).containsExactlyInAnyOrderEntriesOf(Map.of("payments", Role.OPERATOR,
+                "reports", Role.ADMIN));
     }
 
     private static List<GrantedAuthority> login(Map<String, Object> claims) {

@@ -1,0 +1,39 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.MeterFilter;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Gives every meter of one job ({@code job} tag) the job's namespace as a {@code namespace} tag, so a team's
+ * dashboards and alert rules select their jobs by namespace: {@code onebeat_fires_total{namespace="payments"}}. The
+ * namespace is this replica's registry's; a job it does not register (another version's, an orphan) is
+ * {@code unknown}.
+ */
+@Configuration(proxyBeanMethods = false)
+class NamespaceMetrics {
+
+    /** The tag of a job this replica does not register. */
+    static final String UNKNOWN = "unknown";
+
+    @Bean
+    MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
+        // the registry is read when a meter is registered, long after the meter registry is built
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                String job = id.getTag("job");
+                if (job == null || id.getTag("namespace") != null) {
+                    return id;
+                }
+                JobRegistry jobs = registry.getIfAvailable();
+                String namespace = jobs == null ? UNKNOWN
+                        : jobs.find(job).map(found -> found.job().namespace()).orElse(UNKNOWN);
+                return id.withTag(Tag.of("namespace", namespace));
+            }
+        };
+    }
+}
