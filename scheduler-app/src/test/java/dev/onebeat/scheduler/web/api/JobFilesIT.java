@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.web.util.HtmlUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -86,7 +87,10 @@ class JobFilesIT {
                 {"cron":"0 3 * * *","zone":"Europe/Paris","task":"payments.settle","queue":"files"}""");
         assertThat(edited.statusCode()).as(edited.body()).isEqualTo(200);
         Run drift = cli("plan", file, "--detect-drift");
+        System.out.println("the plan of a drifted job, as a pipeline prints it:\n" + drift.out());
         assertThat(drift.code()).as(drift.text()).isEqualTo(2);
+        assertThat(HtmlUtils.htmlUnescape(server.as("viewer").get("/ui/jobs/files.settle").body()))
+                .as("the console shows the drift").contains("payments-jobs.yaml", "changed by hand since");
         assertThat(drift.out()).contains("~ change      files.settle", "cron: \"0 3 * * *\" -> \"0 2 * * *\"",
                 "drift: changed by hand since it was applied from payments-jobs.yaml", "= unchanged   files.report");
 

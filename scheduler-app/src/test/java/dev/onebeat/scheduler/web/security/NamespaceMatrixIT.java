@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
@@ -85,6 +86,10 @@ class NamespaceMatrixIT {
         boolean task() {
             return path.contains("{task}");
         }
+
+        boolean namespace() {
+            return path.contains("{namespace}");
+        }
     }
 
     private static final List<Endpoint> ENDPOINTS = List.of(
@@ -114,7 +119,10 @@ class NamespaceMatrixIT {
             new Endpoint("POST", "/ui/jobs/{job}/schedule", Role.ADMIN, null),
             new Endpoint("POST", "/ui/jobs/{job}/delete", Role.ADMIN, null),
             new Endpoint("POST", "/ui/tasks/{task}/retry", Role.OPERATOR, null),
-            new Endpoint("POST", "/ui/tasks/{task}/discard", Role.OPERATOR, null));
+            new Endpoint("POST", "/ui/tasks/{task}/discard", Role.OPERATOR, null),
+            // an empty job file: a plan of nothing to create, an apply that changes nothing (no prune)
+            new Endpoint("POST", "/api/namespaces/{namespace}/plan", Role.VIEWER, "onebeat: {jobs: []}"),
+            new Endpoint("POST", "/api/namespaces/{namespace}/apply", Role.ADMIN, "onebeat: {jobs: []}"));
 
     static Stream<Arguments> matrix() {
         List<Arguments> cases = new ArrayList<>();
@@ -152,7 +160,8 @@ class NamespaceMatrixIT {
         String job = namespace.equals("payments") ? PAY_JOB : REP_JOB;
         long task = jdbc.sql("SELECT id FROM onebeat_task WHERE idempotency_key = ?").param("ns-matrix/" + job)
                 .query(Long.class).single();
-        String target = path.replace("{job}", job).replace("{task}", Long.toString(task));
+        String target = path.replace("{job}", job).replace("{task}", Long.toString(task))
+                .replace("{namespace}", namespace);
 
         MockHttpServletResponse response = send(caller, method, target, endpoint.body());
 
@@ -163,7 +172,8 @@ class NamespaceMatrixIT {
                 : ROLES.get(caller).get(namespace);
         Role highest = caller.equals("cluster-admin") ? Role.ADMIN
                 : ROLES.get(caller).values().stream().max(Role::compareTo).orElseThrow();
-        String hidden = endpoint.task() ? "no task with id " + task : "no job named '" + job + "'";
+        String hidden = endpoint.task() ? "no task with id " + task : endpoint.namespace()
+                ? "no namespace named '" + namespace + "'" : "no job named '" + job + "'";
         if (highest.compareTo(endpoint.needed()) < 0) {
             // the caller holds the endpoint's role nowhere: refused before any job or task is looked up
             assertThat(response.getStatus()).as(answer).isEqualTo(403);
@@ -179,6 +189,36 @@ class NamespaceMatrixIT {
             assertThat(response.getStatus()).as(answer).isNotIn(401, 403);
             assertThat(response.getStatus() == 404 && body.contains(hidden)).as(answer)
                     .isFalse();
+        }
+    }
+
+    /** The endpoints that reach no one job, task or namespace: a role anywhere is what they ask for. */
+    @ParameterizedTest(name = "{0} {1} as {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            GET  | /api/jobs                | VIEWER
+            GET  | /api/tasks               | VIEWER
+            GET  | /api/audit               | VIEWER
+            GET  | /api/namespaces          | VIEWER
+            GET  | /api/calendars           | VIEWER
+            GET  | /api/schedules/preview?every=1h | VIEWER
+            GET  | /ui                      | VIEWER
+            GET  | /ui/jobs                 | VIEWER
+            GET  | /ui/tasks                | VIEWER
+            GET  | /ui/audit                | VIEWER
+            GET  | /ui/calendars            | VIEWER
+            GET  | /ui/new-job              | VIEWER
+            """)
+    void anEndpointOfNoOneObjectNeedsItsRoleInSomeNamespace(String method, String path, Role needed)
+            throws Exception {
+        for (String caller : TOKENS.keySet()) {
+            Role highest = caller.equals("cluster-admin") ? Role.ADMIN
+                    : ROLES.get(caller).values().stream().max(Role::compareTo).orElseThrow();
+            int status = send(caller, method, path, null).getStatus();
+            if (highest.compareTo(needed) >= 0) {
+                assertThat(status).as(caller).isEqualTo(200);
+            } else {
+                assertThat(status).as(caller).isEqualTo(403);
+            }
         }
     }
 
