@@ -38,6 +38,9 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=oidc-pause-me", "onebeat.jobs[0].cron=0 6 1 1 *", "onebeat.jobs[0].task=ops.noop",
+        "onebeat.jobs[1].name=oidc-payments-job", "onebeat.jobs[1].cron=0 6 1 1 *", "onebeat.jobs[1].task=ops.noop",
+        "onebeat.jobs[1].namespace=payments", "onebeat.namespaces.payments.max-jobs=10",
+        "onebeat.security.oidc.groups.payments-team[0]=payments:operator",
         "spring.security.oauth2.client.registration.corp.client-id=" + FakeOpenIdProvider.CLIENT_ID,
         "spring.security.oauth2.client.registration.corp.client-secret=" + FakeOpenIdProvider.CLIENT_SECRET,
         "spring.security.oauth2.client.registration.corp.authorization-grant-type=authorization_code",
@@ -126,6 +129,24 @@ class OidcRoundTripIT {
         assertThat(callback.getRedirectedUrl()).isEqualTo("/ui");
         assertThat(page(get("/ui"), session).getStatus()).isEqualTo(403);
         assertThat(page(get("/ui/jobs"), session).getStatus()).isEqualTo(403);
+    }
+
+    @Test
+    void aGroupGivesItsRoleInItsNamespaceOnly() throws Exception {
+        MockHttpSession session = new MockHttpSession();
+        signIn(session, Map.of("groups", List.of("payments-team", "unknown-team")));
+
+        String jobs = page(get("/ui/jobs"), session).getContentAsString();
+        assertThat(jobs).contains("oidc-payments-job").doesNotContain("oidc-pause-me");
+        assertThat(page(get("/ui/jobs/oidc-pause-me"), session).getStatus()).as("another namespace's job")
+                .isEqualTo(404);
+        String jobPage = page(get("/ui/jobs/oidc-payments-job"), session).getContentAsString();
+        Matcher csrf = CSRF.matcher(jobPage);
+        assertThat(csrf.find()).isTrue();
+        assertThat(page(post("/ui/jobs/oidc-payments-job/pause").param("_csrf", csrf.group(1)), session)
+                .getRedirectedUrl()).isEqualTo("/ui/jobs/oidc-payments-job");
+        assertThat(jdbc.sql("SELECT action || ' by ' || actor FROM onebeat_audit WHERE target = 'oidc-payments-job'")
+                .query(String.class).list()).containsExactly("job.pause by olivia");
     }
 
     @Test
