@@ -7,6 +7,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.testsupport.jvm.JavaLauncher;
+import dev.onebeat.testsupport.jvm.JavaProcess;
 import dev.onebeat.transport.testing.RedisTestDatabase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -50,6 +56,7 @@ class PackagedFeaturesIT {
 
     private static final String ADMIN = "features-admin";
     private static final String PASSWORD = "spread-and-skip";
+    private static final String PIPELINE_TOKEN = "packaged-pipeline-token";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration SPREAD = Duration.ofSeconds(3);
     private static final Duration JITTER = Duration.ofSeconds(3);
@@ -109,6 +116,8 @@ class PackagedFeaturesIT {
                     + "%d OTLP requests, one holding that trace%n", traceparent,
                     traced.get("idempotency_key").asString(), exported.size());
             assertThat(worker.errorLines()).isEmpty();
+
+            jobFileAppliedByTheJarsCommand();
         } finally {
             collector.stop(0);
             redis.close();
@@ -135,7 +144,11 @@ class PackagedFeaturesIT {
                 "--management.opentelemetry.tracing.export.schedule-delay=200ms",
                 "--management.opentelemetry.tracing.export.otlp.endpoint=http://127.0.0.1:" + collectorPort
                         + "/v1/traces",
-                "--onebeat.calendars.now-window.weekly[0]=" + window));
+                "--onebeat.calendars.now-window.weekly[0]=" + window,
+                "--onebeat.namespaces.pipeline.queues[0]=pipeline",
+                "--onebeat.security.tokens[0].name=pipeline-token",
+                "--onebeat.security.tokens[0].token-sha256=" + sha256(PIPELINE_TOKEN),
+                "--onebeat.security.tokens[0].namespaces.pipeline=admin"));
         job(arguments, 0, "spread-job", queue, "spread", "3s");
         job(arguments, 1, "jitter-job", queue, "jitter", "3s");
         job(arguments, 2, "excluded-job", queue, "calendars.exclude[0]", "now-window");
@@ -146,6 +159,56 @@ class PackagedFeaturesIT {
         String prefix = "--onebeat.jobs[" + index + "].";
         arguments.addAll(List.of(prefix + "name=" + name, prefix + "every=4s", prefix + "task=" + PythonWorker.CELERY_TASK,
                 prefix + "queue=" + queue, prefix + field + "=" + value));
+    }
+
+    /**
+     * The jar as a pipeline runs it: {@code java -jar scheduler-app.jar apply}, then {@code plan --detect-drift},
+     * with a token of the namespace in a file.
+     */
+    private void jobFileAppliedByTheJarsCommand() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "interop", "job-file"));
+        Path file = Files.writeString(dir.resolve("pipeline-jobs.yaml"), """
+                onebeat:
+                  jobs:
+                    - name: pipeline.nightly
+                      cron: "0 2 * * *"
+                      task: pipeline.nightly
+                      queue: pipeline
+                """);
+        Path token = Files.writeString(dir.resolve("token"), PIPELINE_TOKEN + "\n");
+        List<String> common = List.of("--file", file.toString(), "--namespace", "pipeline", "--url", baseUrl,
+                "--token-file", token.toString());
+        try (JavaProcess apply = command("apply", common)) {
+            assertThat(apply.awaitExit(Duration.ofSeconds(60))).as(apply.logTail(20)).isZero();
+            assertThat(apply.lines()).anyMatch(line -> line.contains("+ create      pipeline.nightly"));
+        }
+        try (JavaProcess plan = command("plan", common)) {
+            assertThat(plan.awaitExit(Duration.ofSeconds(60))).as("no drift: " + plan.logTail(20)).isZero();
+            assertThat(plan.lines()).anyMatch(line -> line.contains("= unchanged   pipeline.nightly"));
+        }
+        assertThat(json("/api/jobs/pipeline.nightly").get("namespace").asString()).isEqualTo("pipeline");
+        System.out.println("packaged application: java -jar scheduler-app.jar apply, then plan, of a job file: "
+                + "pipeline.nightly created in namespace pipeline, then unchanged");
+    }
+
+    private static JavaProcess command(String command, List<String> arguments) {
+        List<String> all = new ArrayList<>(List.of(command));
+        all.addAll(arguments);
+        if (command.equals("plan")) {
+            all.add("--detect-drift");
+        }
+        return JavaLauncher.jar("job-file-" + command, PackagedApp.JAR).arguments(all).noInput()
+                .dropInheritedVariables(variable -> variable.startsWith("ONEBEAT_"))
+                .log(Path.of("target", "interop", "job-file-" + command + ".log")).start();
+    }
+
+    private static String sha256(String value) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(value.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     private static void checkPlanned(String job, JsonNode expected, Duration jitter, Duration spread) {
