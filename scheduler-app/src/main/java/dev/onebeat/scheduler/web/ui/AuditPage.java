@@ -32,6 +32,7 @@ class AuditPage {
         model.addAttribute("page", "audit");
         model.addAttribute("target", target == null ? "" : target);
         model.addAttribute("actor", actor == null ? "" : actor);
+        model.addAttribute("namespace", namespace == null ? "" : namespace);
         model.addAttribute("entries", rows.subList(0, Math.min(PAGE_SIZE, rows.size())));
         model.addAttribute("pager", Pager.of(from, rows.size() > PAGE_SIZE));
         return "audit";

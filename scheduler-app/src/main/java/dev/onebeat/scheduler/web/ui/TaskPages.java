@@ -52,6 +52,7 @@ class TaskPages {
         model.addAttribute("status", wanted == null ? "" : wanted);
         model.addAttribute("queue", queue == null ? "" : queue);
         model.addAttribute("job", job == null ? "" : job);
+        model.addAttribute("namespace", namespace == null ? "" : namespace);
         model.addAttribute("result", result);
         // where retry and discard return to: this list, filters kept
         model.addAttribute("here", request.getQueryString() == null ? request.getRequestURI()

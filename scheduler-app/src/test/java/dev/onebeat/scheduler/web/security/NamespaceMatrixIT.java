@@ -239,6 +239,10 @@ class NamespaceMatrixIT {
         assertThat(body("pay-operator", "/ui/audit")).contains(PAY_JOB).doesNotContain(REP_JOB);
         assertThat(body("rep-viewer", "/ui")).doesNotContain(PAY_JOB);
         assertThat(body("pay-operator", "/ui/jobs")).as("the cluster's page is not offered").doesNotContain("/ui/cluster");
+        assertThat(body("cluster-admin", "/ui/jobs?namespace=reports")).as("the switcher narrows the list")
+                .contains(REP_JOB, "<option value=\"payments\">payments</option>").doesNotContain(PAY_JOB);
+        assertThat(body("cluster-admin", "/ui/tasks?namespace=payments")).contains(PAY_JOB).doesNotContain(REP_JOB);
+        assertThat(body("cluster-admin", "/ui/audit?namespace=payments")).contains(PAY_JOB).doesNotContain(REP_JOB);
     }
 
     @Test
