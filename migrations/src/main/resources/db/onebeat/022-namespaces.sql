@@ -11,6 +11,8 @@ CREATE INDEX onebeat_job_namespace_idx ON onebeat_job (namespace, name);
 --comment: the namespace of the job an audit entry is about, null for what belongs to the whole cluster (calendars, users); an operator of one namespace reads its entries only
 ALTER TABLE onebeat_audit ADD COLUMN namespace VARCHAR(63);
 CREATE INDEX onebeat_audit_namespace_idx ON onebeat_audit (namespace, at DESC);
+-- every job was of 'default' before namespaces: so are the entries about jobs and their tasks written until now
+UPDATE onebeat_audit SET namespace = 'default' WHERE target_type IN ('job', 'task');
 --rollback DROP INDEX onebeat_audit_namespace_idx;
 --rollback ALTER TABLE onebeat_audit DROP COLUMN namespace;
 

@@ -63,11 +63,8 @@ public class FirePath {
         }
         if (request.waitsForPlannedMoment()) {
             // a fire of its own (handed back by a replica that does not register the job, or recovered alone) keeps
-            // the job's jitter and spread as its schedule's waves do; a stop's interrupt cuts the wait, not the fire
-            Duration early = Duration.between(clock.instant(), FireMoments.plannedAt(job, request.scheduledAt()));
-            if (!early.isNegative() && !early.isZero()) {
-                Pauses.sleep(early);
-            }
+            // the job's jitter and spread as its schedule's waves do; a stop ends the wait, not the fire
+            services.moments().await(FireMoments.plannedAt(job, request.scheduledAt()));
         }
         Instant start = clock.instant();
         JobLocks.Acquired lock;

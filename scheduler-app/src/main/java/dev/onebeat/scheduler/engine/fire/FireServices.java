@@ -30,12 +30,13 @@ import tools.jackson.databind.json.JsonMapper;
  * @param attempts records duplicate and skipped attempts
  * @param databaseClock the cluster's clock, before whose instant no fire begins
  * @param traces the fire's span and the trace its tasks carry
+ * @param moments the waits for planned moments, which a stop ends
  */
 @Component
 record FireServices(FireLedger ledger, OutboxWriter outbox, TransactionTemplate transactions, DataSource dataSource,
                     JsonMapper json, FireReports reports, Clock clock, FireProperties properties,
                     TaskArgumentsProperties arguments, FireAttempts attempts, DatabaseClock databaseClock,
-                    Traces traces) {
+                    Traces traces, MomentWaits moments) {
 
     /**
      * @param job the job fired; its tasks' expiry counts from its planned moment when it has one

@@ -52,8 +52,6 @@ public class ScheduleFire implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ScheduleFire.class);
     /** How long past a wave's first planned moment it starts, gathering the jobs planned in between. */
     static final Duration WAVE_TICK = Duration.ofMillis(100);
-    /** The longest single wait for a wave: the fire clock is read again after it. */
-    private static final Duration MAX_WAVE_WAIT = Duration.ofSeconds(1);
 
     private final MemberReads memberReads;
     private final JobRegistry registry;
@@ -68,15 +66,17 @@ public class ScheduleFire implements DisposableBean {
     private final Clock clock;
     private final Calendars calendars;
     private volatile boolean stopping;
-    private volatile boolean hurry;
-    private final Object waves = new Object();
+    private final MomentWaits moments;
 
-    ScheduleFire(ScheduleMembers members, JobRegistry registry, BatchFire batches, FirePath firePath,
-                 FireProperties properties, FireAttempts attempts, FireFaults faults, Clock clock, Calendars calendars) {
+    ScheduleFire(ScheduleMembers members, JobRegistry registry, BatchFire batches, FirePath firePath, FireFaults faults,
+                 FireServices services, Calendars calendars) {
+        FireProperties properties = services.properties();
+        Clock clock = services.clock();
         this.calendars = calendars;
-        this.attempts = attempts;
+        this.attempts = services.attempts();
         this.faults = faults;
         this.clock = clock;
+        this.moments = services.moments();
         this.memberReads = new MemberReads(members, registry, faults, clock, () -> stopping);
         this.registry = registry;
         this.batches = batches;
@@ -186,11 +186,11 @@ public class ScheduleFire implements DisposableBean {
         for (int from = 0; from < planned.size(); waves++) {
             Instant first = planned.get(from).getKey();
             if (first.isAfter(clock.instant())) {
-                awaitMoment(first.plus(WAVE_TICK));
+                moments.await(first.plus(WAVE_TICK));
             }
             Instant now = clock.instant();
             int to = from + 1;
-            while (to < planned.size() && (hurry || !planned.get(to).getKey().isAfter(now))) {
+            while (to < planned.size() && (moments.hurrying() || !planned.get(to).getKey().isAfter(now))) {
                 to++;
             }
             fireNow(planned.subList(from, to).stream().map(Map.Entry::getValue).toList(), request);
@@ -200,32 +200,13 @@ public class ScheduleFire implements DisposableBean {
                 waves, planned.get(planned.size() - 1).getKey());
     }
 
-    /** Waits until {@code moment} on the fire clock, or until the replica stops ({@link #fireWaitingNow}). */
-    private void awaitMoment(Instant moment) {
-        synchronized (waves) {
-            for (long left = Duration.between(clock.instant(), moment).toMillis(); left > 0 && !hurry;
-                 left = Duration.between(clock.instant(), moment).toMillis()) {
-                try {
-                    waves.wait(Math.min(left, MAX_WAVE_WAIT.toMillis()));
-                } catch (InterruptedException e) {
-                    // a fire that has begun finishes, as Quartz expects of a job at shutdown: its waves fire now
-                    Thread.currentThread().interrupt();
-                    hurry = true;
-                }
-            }
-        }
-    }
-
     /**
      * Fires now the jobs waiting for their planned moment (a jitter or a spread), early, instead of at their moments:
      * called once the replica takes no more fires and waits for those running, so that a stop neither loses them nor
      * waits out a spread.
      */
     public void fireWaitingNow() {
-        synchronized (waves) {
-            hurry = true;
-            waves.notifyAll();
-        }
+        moments.fireWaitingNow();
     }
 
     /** Fires {@code jobs} for one instant now: in batches, or alone; an instant older than a job's window is skipped. */

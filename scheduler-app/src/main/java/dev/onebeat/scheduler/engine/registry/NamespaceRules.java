@@ -85,9 +85,22 @@ public class NamespaceRules {
     }
 
     /**
+     * Takes the namespace's lock until the caller's transaction ends, so that the changes of one namespace's jobs
+     * (counted against its limits, or applied from a file) happen one after another on every replica. Take it before
+     * any job's change lock.
+     *
+     * @param namespace the namespace, null for {@code default}
+     */
+    public void lock(String namespace) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")
+                .param("onebeat.namespace:" + (namespace == null ? PeriodicJob.DEFAULT_NAMESPACE : namespace))
+                .query((rs, row) -> true).single();
+    }
+
+    /**
      * Checks that storing {@code job} (new, or replacing its earlier definition) keeps its namespace within its
-     * limits, in the caller's transaction: it takes the namespace's lock until the transaction ends, so two jobs
-     * created at once on two replicas are counted one after the other.
+     * limits, in the caller's transaction, which holds the namespace's lock ({@link #lock}): two jobs created at once
+     * on two replicas are counted one after the other.
      *
      * @throws NamespaceLimitException naming the limit, the namespace and the count
      */
@@ -96,8 +109,6 @@ public class NamespaceRules {
         if (namespace == null || namespace.maxJobs() == null && namespace.maxFiresPerInstant() == null) {
             return;
         }
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))").param("onebeat.namespace:" + namespace.name())
-                .query((rs, row) -> true).single();
         if (namespace.maxJobs() != null && jobs.count(namespace.name(), job.name()) + 1 > namespace.maxJobs()) {
             throw new NamespaceLimitException("namespace '" + namespace.name() + "' holds "
                     + jobs.count(namespace.name(), job.name()) + " jobs, its limit (max-jobs) is "

@@ -9,6 +9,7 @@ import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -60,12 +61,26 @@ public class CalendarAdmin {
 
     /** @return every calendar, those of configuration first */
     public List<CalendarView> list() {
-        return calendars.all().values().stream().map(this::view).toList();
+        return list(null);
+    }
+
+    /**
+     * @param namespaces the namespaces whose jobs {@code usedBy} names, null for all: another team's job names are
+     *     theirs to see
+     * @return every calendar, those of configuration first
+     */
+    public List<CalendarView> list(Collection<String> namespaces) {
+        return calendars.all().values().stream().map(calendar -> view(calendar, namespaces)).toList();
     }
 
     /** @return the calendar of that name, if there is one */
     public Optional<CalendarView> find(String name) {
-        return calendars.find(name).map(this::view);
+        return find(name, null);
+    }
+
+    /** @return the calendar of that name, if there is one, {@code usedBy} as {@link #list(Collection)} gives it */
+    public Optional<CalendarView> find(String name, Collection<String> namespaces) {
+        return calendars.find(name).map(calendar -> view(calendar, namespaces));
     }
 
     /**
@@ -123,20 +138,25 @@ public class CalendarAdmin {
     }
 
     private List<String> usedBy(String name) {
+        return usedBy(name, null);
+    }
+
+    private List<String> usedBy(String name, Collection<String> namespaces) {
         List<String> users = new ArrayList<>();
         for (RegisteredJob job : registry.all()) {
-            if (job.job().calendars().calendars().contains(name)) {
+            if (job.job().calendars().calendars().contains(name)
+                    && (namespaces == null || namespaces.contains(job.job().namespace()))) {
                 users.add(job.name());
             }
         }
         return users;
     }
 
-    private CalendarView view(Calendar calendar) {
+    private CalendarView view(Calendar calendar, Collection<String> namespaces) {
         return new CalendarView(calendar.name(), calendars.isConfigured(calendar.name()) ? "configuration" : "admin API",
                 calendar.zone().getId(), calendar.dates().stream().map(Object::toString).toList(),
                 calendar.ranges().stream().map(Object::toString).toList(),
                 calendar.yearly().stream().map(day -> day.toString().substring(2)).toList(),
-                calendar.weekly().stream().map(Object::toString).toList(), usedBy(calendar.name()));
+                calendar.weekly().stream().map(Object::toString).toList(), usedBy(calendar.name(), namespaces));
     }
 }

@@ -1,9 +1,11 @@
 package dev.onebeat.scheduler.operate.admin;
 
+import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.registry.AppliedJobs;
 import dev.onebeat.scheduler.engine.registry.JobDefinitionException;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.engine.registry.NamespaceRules;
 import dev.onebeat.scheduler.engine.registry.Namespaces;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.io.IOException;
@@ -31,6 +33,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * Schedules as code: a job file (the YAML {@code onebeat.jobs} reads and the celery-beat importer writes) planned
@@ -96,9 +99,11 @@ public class JobFiles {
     private final TransactionTemplate transactions;
     private final AuditLog audit;
     private final JsonMapper json;
+    private final NamespaceRules rules;
 
     JobFiles(RuntimeJobs jobs, RuntimeJobStore store, AppliedJobs applied, JobRegistry registry, Namespaces namespaces,
-             TransactionTemplate transactions, AuditLog audit, JsonMapper json) {
+             TransactionTemplate transactions, AuditLog audit, JsonMapper json, NamespaceRules rules) {
+        this.rules = rules;
         this.jobs = jobs;
         this.store = store;
         this.applied = applied;
@@ -146,11 +151,18 @@ public class JobFiles {
      * @return the plan applied
      */
     public Plan apply(String namespace, String file, String yaml, boolean prune) {
-        Plan plan = plan(namespace, file, yaml, prune);
+        // refused before any lock when the file is wrong
+        plan(namespace, file, yaml, prune);
         Map<String, Definition> wanted = read(namespace, file, yaml);
         try {
-            transactions.executeWithoutResult(status -> {
+            return transactions.execute(status -> {
+                // planned again under the namespace's lock: another apply, or a job created into it, waits
+                rules.lock(namespace);
+                Plan plan = plan(namespace, file, yaml, prune);
                 for (JobChange change : plan.jobs()) {
+                    if (change.action() == Action.CHANGE || change.action() == Action.DELETE) {
+                        stillInNamespace(change.job(), namespace);
+                    }
                     switch (change.action()) {
                         case CREATE -> jobs.create(wanted.get(change.job()));
                         case CHANGE -> jobs.update(change.job(), wanted.get(change.job()), true);
@@ -163,12 +175,23 @@ public class JobFiles {
                     }
                 }
                 audit.record("namespace.apply", "namespace", namespace, null, summary(plan), null);
+                return plan;
             });
         } finally {
             // the registry follows what committed: after a rollback, the state before the file
             store.reload();
         }
-        return plan;
+    }
+
+    /** Takes the job's change lock and checks, under it, that the job is still of the namespace the file is for. */
+    private void stillInNamespace(String job, String namespace) {
+        store.lock(job);
+        String now = store.find(job).map(stored -> stored.definition().namespace())
+                .orElse(PeriodicJob.DEFAULT_NAMESPACE);
+        if (!namespace.equals(now == null ? PeriodicJob.DEFAULT_NAMESPACE : now)) {
+            throw new AdminConflictException("job '" + job + "' moved to namespace '" + now + "' while the file was "
+                    + "applied; plan again");
+        }
     }
 
     private Map<String, Object> summary(Plan plan) {
@@ -247,6 +270,11 @@ public class JobFiles {
 
     private static Map<String, JsonNode> fields(JsonNode node) {
         Map<String, JsonNode> fields = new HashMap<>();
+        if (node == null) {
+            return fields;
+        }
+        // a job stored without a namespace is of default: no change for a file that names it, or says nothing
+        fields.put("namespace", StringNode.valueOf(PeriodicJob.DEFAULT_NAMESPACE));
         if (node instanceof ObjectNode object) {
             for (Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();

@@ -16,6 +16,7 @@ import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.Kind;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore.StoredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -84,6 +85,8 @@ public class RuntimeJobs {
         namespaces.checkDefinition("", job);
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
+            // the namespace's lock first, then the job's, on every path: two changes never wait on each other in turn
+            namespaces.lock(job.namespace());
             store.lock(job.name());
             namespaces.checkLimits(job);
             if (registry.defined(job.name()).isPresent()) {
@@ -125,9 +128,6 @@ public class RuntimeJobs {
         String namespace = change.namespace() != null ? change.namespace()
                 : store.find(name).map(stored -> stored.definition().namespace()).orElse(null);
         Definition definition = change.toBuilder().name(name).namespace(namespace).build();
-        if (!fromFile) {
-            refuseHandEdit(name, namespace);
-        }
         Optional<RegisteredJob> defined = registry.defined(name);
         if (defined.isPresent()) {
             refuseSettings(name, change);
@@ -138,13 +138,22 @@ public class RuntimeJobs {
         namespaces.checkDefinition("", job);
         checkOutbound(definition);
         QuartzWork.inTransaction(transactions, () -> {
+            namespaces.lock(job.namespace());
             // after a concurrent delete this finds no row, and the change is refused, not re-inserted
             store.lock(name);
-            namespaces.checkLimits(job);
             Optional<StoredJob> before = store.find(name);
             if (defined.isEmpty() && before.isEmpty()) {
                 throw new UnknownJobException(name);
             }
+            String now = before.map(stored -> stored.definition().namespace()).orElse(null);
+            if (change.namespace() == null && !Objects.equals(now, namespace)) {
+                throw new AdminConflictException("job '" + name + "' moved to namespace '" + now + "' meanwhile; "
+                        + "send the change again");
+            }
+            if (!fromFile) {
+                refuseHandEdit(name, now);
+            }
+            namespaces.checkLimits(job);
             holdCalendars(job.calendars());
             store.save(defined.isPresent() ? Kind.OVERRIDE : Kind.JOB, definition, Actor.current());
             sync.apply(job);
@@ -221,9 +230,6 @@ public class RuntimeJobs {
 
     /** @param fromFile whether a job file deletes it ({@link JobFiles}), which a refusal of hand edits lets through */
     void delete(String name, boolean fromFile) {
-        if (!fromFile) {
-            refuseHandEdit(name, store.find(name).map(stored -> stored.definition().namespace()).orElse(null));
-        }
         if (registry.defined(name).isPresent()) {
             throw new AdminConflictException("job '" + name + "' is defined in code/configuration; it can be paused "
                     + "or rescheduled, not deleted");
@@ -231,6 +237,9 @@ public class RuntimeJobs {
         QuartzWork.inTransaction(transactions, () -> {
             store.lock(name);
             StoredJob before = store.find(name).orElseThrow(() -> new UnknownJobException(name));
+            if (!fromFile) {
+                refuseHandEdit(name, before.definition().namespace());
+            }
             // while the catalog still holds the job: the entry takes its namespace from there
             audit.record("job.delete", "job", name, before.definition(), null, null);
             store.delete(name);

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.web.api;
 
 import dev.onebeat.scheduler.operate.admin.CalendarAdmin;
 import dev.onebeat.scheduler.operate.admin.UnknownCalendarException;
+import dev.onebeat.scheduler.web.security.Grants;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -35,12 +36,12 @@ class CalendarsController {
 
     @GetMapping
     List<CalendarAdmin.CalendarView> list() {
-        return calendars.list();
+        return calendars.list(Grants.current().scope(null));
     }
 
     @GetMapping("/{name}")
     CalendarAdmin.CalendarView show(@PathVariable String name) {
-        return calendars.find(name).orElseThrow(() -> new UnknownCalendarException(name));
+        return calendars.find(name, Grants.current().scope(null)).orElseThrow(() -> new UnknownCalendarException(name));
     }
 
     @PutMapping("/{name}")

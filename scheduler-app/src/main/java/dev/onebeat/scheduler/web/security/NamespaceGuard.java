@@ -62,31 +62,39 @@ public class NamespaceGuard implements HandlerInterceptor, WebMvcConfigurer {
         if (grants.overCluster(needed)) {
             return true;
         }
+        // what the request reaches is read from the handler's pattern and its decoded variables, as Spring MVC
+        // matched them: never from the raw URI, where an encoded letter (/api/job%73/...) would hide the path
+        String pattern = String.valueOf(request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE));
         @SuppressWarnings("unchecked")
         Map<String, String> variables = (Map<String, String>) request.getAttribute(
                 HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
-        if (variables == null) {
+        Map<String, String> reached = variables == null ? Map.of() : variables;
+        boolean console = pattern.startsWith("/ui/");
+        if (!pattern.contains("{")) {
+            // a list or a form (/ui/jobs/, POST /api/jobs): no one object; the lists show the caller's namespaces
             return true;
         }
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        boolean console = path.startsWith("/ui/");
-        if (path.matches("/(api|ui)/jobs/.+") && variables.containsKey("name")) {
-            String job = variables.get("name");
+        if (pattern.matches("/(api|ui)/jobs/\\{name}(/.*)?")) {
+            String job = reached.get("name");
             Optional<String> namespace = namespaceOf(job);
             // a job nobody knows is the handler's to answer (404), as for any user
             if (namespace.isPresent()) {
                 check(grants, namespace.get(), needed, console, "no job named '" + job + "'",
                         () -> new UnknownJobException(job));
             }
-        } else if (path.startsWith("/api/namespaces/") && variables.containsKey("namespace")) {
-            String namespace = variables.get("namespace");
+        } else if (pattern.matches("/api/namespaces/\\{namespace}(/.*)?")) {
+            String namespace = reached.get("namespace");
             check(grants, namespace, needed, false, "no namespace named '" + namespace + "'",
                     () -> new UnknownNamespaceException(namespace));
-        } else if (path.matches("/(api|ui)/tasks/.+") && variables.containsKey("id")) {
-            long id = parse(variables.get("id"));
+        } else if (pattern.matches("/(api|ui)/tasks/\\{id}(/.*)?")) {
+            long id = parse(reached.get("id"));
             Optional<String> namespace = tasks.jobOf(id).flatMap(this::namespaceOf);
             check(grants, namespace.orElse(null), needed, console, "no task with id " + id,
                     () -> new UnknownTaskException(id));
+        } else {
+            // a handler under the guarded paths whose variables name something else: closed to roles in namespaces
+            // until a branch above says whose it is
+            throw new Denied("role " + needed + " over the cluster needed for " + pattern);
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.web.ui;
 
 import dev.onebeat.scheduler.operate.admin.CalendarAdmin;
+import dev.onebeat.scheduler.web.security.Grants;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -21,7 +22,7 @@ class CalendarsPage {
     @GetMapping("/ui/calendars")
     String calendars(Model model) {
         model.addAttribute("page", "calendars");
-        model.addAttribute("calendars", calendars.list());
+        model.addAttribute("calendars", calendars.list(Grants.current().scope(null)));
         return "calendars";
     }
 }

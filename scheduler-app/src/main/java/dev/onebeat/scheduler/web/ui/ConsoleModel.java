@@ -80,8 +80,8 @@ class ConsoleModel {
             if (grants.cluster() != null) {
                 return grants.cluster().toString();
             }
-            return grants.namespaces().entrySet().stream().map(entry -> entry.getKey() + ": " + entry.getValue())
-                    .collect(Collectors.joining(", "));
+            return grants.namespaces().isEmpty() ? "no role" : grants.namespaces().entrySet().stream()
+                    .map(entry -> entry.getKey() + ": " + entry.getValue()).collect(Collectors.joining(", "));
         }
     }
 

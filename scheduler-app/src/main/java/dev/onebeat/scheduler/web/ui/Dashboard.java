@@ -86,18 +86,24 @@ class Dashboard {
             named.addAll(misses.keySet());
             events.forEach(event -> named.add(event.job()));
             Map<String, String> owners = namespaces.namespacesOf(named.stream().distinct().toList());
-            recent = recent.stream().filter(fire -> scope.contains(owners.get(fire.job()))).limit(LISTED).toList();
-            Map<String, Integer> theirs = new LinkedHashMap<>();
+            recent = recent.stream().filter(fire -> theirs(scope, owners, fire.job())).limit(LISTED).toList();
+            Map<String, Integer> scoped = new LinkedHashMap<>();
             misses.forEach((job, count) -> {
-                if (scope.contains(owners.get(job))) {
-                    theirs.put(job, count);
+                if (theirs(scope, owners, job)) {
+                    scoped.put(job, count);
                 }
             });
-            misses = theirs;
-            events = events.stream().filter(event -> scope.contains(owners.get(event.job()))).limit(LISTED).toList();
+            misses = scoped;
+            events = events.stream().filter(event -> theirs(scope, owners, event.job())).limit(LISTED).toList();
         }
         return new View(cluster.nodes(), hour.fires(), hour.tasks(), hour.lagAverage(), hour.lagMax(),
                 duplicates(), tasks, recent, misses, events);
+    }
+
+    /** @return whether the job is of one of the namespaces; a job gone from the catalog is of none */
+    private static boolean theirs(Set<String> scope, Map<String, String> owners, String job) {
+        String namespace = owners.get(job);
+        return namespace != null && scope.contains(namespace);
     }
 
     private long duplicates() {

@@ -125,6 +125,24 @@ class FireWavesIT {
                         .isBefore(planned.get(job)));
     }
 
+    @Test
+    @Order(4)
+    void aStoppingReplicaFiresAMemberFiredAloneAtOnceToo() {
+        // stopping: its waits end, and a hand-back arriving now fires at once instead of waiting out the spread
+        scheduleFire.fireWaitingNow();
+        Instant instant = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Map<String, Instant> planned = planned(instant);
+        String latest = planned.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        Instant start = Instant.now();
+
+        firePath.fire(registry.find(latest).orElseThrow().job(), FireRequest.of(instant, FireTrigger.RECOVERY,
+                "test-node"));
+
+        assertThat(planned.get(latest)).as("planned well after the stop").isAfter(start.plusSeconds(2));
+        assertThat(fired(instant).get(latest)).as(latest + ": at the stop, not at its moment")
+                .isBefore(planned.get(latest).minusSeconds(1));
+    }
+
     private String scheduleKey() {
         return ScheduleKeys.key(registry.find("wave-0").orElseThrow().job());
     }

@@ -6,6 +6,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +244,51 @@ class NamespaceMatrixIT {
                 .contains(REP_JOB, "<option value=\"payments\">payments</option>").doesNotContain(PAY_JOB);
         assertThat(body("cluster-admin", "/ui/tasks?namespace=payments")).contains(PAY_JOB).doesNotContain(REP_JOB);
         assertThat(body("cluster-admin", "/ui/audit?namespace=payments")).contains(PAY_JOB).doesNotContain(REP_JOB);
+    }
+
+    @Test
+    void anEncodedLetterInThePathReachesTheSameCheck() throws Exception {
+        MockHttpServletResponse apply = mvc.perform(request(HttpMethod.POST,
+                        URI.create("/api/namespace%73/reports/apply?prune=true"))
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + TOKENS.get("pay-admin"))
+                .contentType(MediaType.APPLICATION_JSON).content("onebeat: {jobs: []}")).andReturn().getResponse();
+        assertThat(apply.getStatus()).as(apply.getContentAsString()).isEqualTo(404);
+        assertThat(apply.getContentAsString()).contains("no namespace named 'reports'");
+        assertThat(body("cluster-admin", "/api/jobs/" + REP_JOB)).as("not pruned").contains(REP_JOB);
+        MockHttpServletResponse job = mvc.perform(request(HttpMethod.GET, URI.create("/api/job%73/" + REP_JOB))
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + TOKENS.get("pay-viewer"))).andReturn().getResponse();
+        assertThat(job.getStatus()).as(job.getContentAsString()).isEqualTo(404);
+    }
+
+    @Test
+    void aCalendarNamesOnlyTheCallersJobsAmongThoseUsingIt() throws Exception {
+        try {
+            assertThat(send("cluster-admin", "PUT", "/api/calendars/ns-cal", "{\"dates\":[\"2030-01-01\"]}")
+                    .getStatus()).isIn(200, 201);
+            for (String[] job : new String[][] {{"ns-cal-pay", "payments"}, {"ns-cal-rep", "reports"}}) {
+                assertThat(send("cluster-admin", "POST", "/api/jobs", "{\"name\":\"" + job[0] + "\",\"every\":"
+                        + "\"1h\",\"task\":\"t\",\"queue\":\"" + job[1] + "\",\"namespace\":\"" + job[1]
+                        + "\",\"calendars\":{\"exclude\":[\"ns-cal\"]}}").getStatus()).isEqualTo(201);
+            }
+            assertThat(body("pay-viewer", "/api/calendars/ns-cal")).contains("ns-cal-pay").doesNotContain("ns-cal-rep");
+            assertThat(body("pay-viewer", "/api/calendars")).doesNotContain("ns-cal-rep");
+            assertThat(body("pay-viewer", "/ui/calendars")).doesNotContain("ns-cal-rep");
+            assertThat(body("cluster-admin", "/api/calendars/ns-cal")).contains("ns-cal-pay", "ns-cal-rep");
+        } finally {
+            send("cluster-admin", "DELETE", "/api/jobs/ns-cal-pay", null);
+            send("cluster-admin", "DELETE", "/api/jobs/ns-cal-rep", null);
+            send("cluster-admin", "DELETE", "/api/calendars/ns-cal", null);
+        }
+    }
+
+    @Test
+    void theDashboardOfANamespaceUserLeavesOutTheFiresOfJobsNoLongerInTheCatalog() throws Exception {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                        VALUES ('ns-gone', now(), now(), 'test', 'scheduled', 'committed')""").update();
+
+        assertThat(body("rep-viewer", "/ui")).doesNotContain("ns-gone");
+        assertThat(body("cluster-admin", "/ui")).contains("ns-gone");
     }
 
     @Test
