@@ -29,9 +29,8 @@ public final class JavaLauncher {
      * Measured on one scheduler replica (ReplicaMain, -Xmx256m, a migrated database) from launch to Spring Boot's
      * "Started", two rounds taken in turn on the 2-core machine at load averages of 20 to 90, so only large
      * differences count: without these options 206 and 191 s; with them 141 and 188 s; with {@code -XX:-UsePerfData}
-     * too 137 and 100 s (within the noise: not taken); with a static AppCDS archive of the jars' classes too 55 and
-     * 121 s. AppCDS is not used: on JDK 17 an archive cannot cover a class path holding directories such as
-     * {@code target/classes}, so it would need the jars put first, which changes which copy of a resource wins.
+     * too 137 and 100 s (within the noise: not taken). Class-data sharing, which needs the class path's folders run
+     * from jars, is asked for separately ({@link #classDataSharing}).
      */
     public static final List<String> FAST_START = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
@@ -51,6 +50,7 @@ public final class JavaLauncher {
     private Path log;
     private boolean appendLog;
     private Redirect input = Redirect.PIPE;
+    private String readyLine;
 
     private JavaLauncher(String name, String mainClass, List<String> target) {
         this.name = requireNonNull(name, "name");
@@ -97,6 +97,21 @@ public final class JavaLauncher {
     /** No {@link #FAST_START} options: a benchmark's JVM that must run with the full JIT and the default collector. */
     public JavaLauncher plainJvm() {
         this.fastStart = false;
+        return this;
+    }
+
+    /**
+     * Class-data sharing ({@link ClassArchives}): the JVM maps the classes an earlier JVM on the same class path
+     * loaded, from an archive written once that one had logged {@code readyLine} (which needs a {@link #log}). For a
+     * {@link #mainClass} JVM that is started again and again, such as a scheduler replica; the folders on its class
+     * path are run from jars of their content, in the same order. Ignored with a {@link #prefix} (the process started
+     * would not be the JVM) and under {@code -Donebeat.class-archives=off}.
+     */
+    public JavaLauncher classDataSharing(String readyLine) {
+        if (mainClass == null) {
+            throw new IllegalStateException("classDataSharing: only for a main class on a class path");
+        }
+        this.readyLine = requireNonNull(readyLine, "readyLine");
         return this;
     }
 
@@ -176,13 +191,21 @@ public final class JavaLauncher {
         return this;
     }
 
-    /** @return the whole command line {@link #start()} runs */
+    /**
+     * @return the whole command line {@link #start()} runs (under {@link #classDataSharing}, {@code start()} runs the
+     *     class path's folders from jars and may add the archive's option)
+     */
     public List<String> command() {
+        return command(classPath, List.of());
+    }
+
+    private List<String> command(String classPath, List<String> sharingOptions) {
         List<String> command = new ArrayList<>(prefix);
         command.add(java.toString());
         if (fastStart) {
             command.addAll(FAST_START);
         }
+        command.addAll(sharingOptions);
         command.addAll(jvmOptions);
         systemProperties.forEach((property, value) -> command.add("-D" + property + "=" + value));
         if (mainClass != null) {
@@ -196,7 +219,13 @@ public final class JavaLauncher {
 
     /** Launches the JVM and returns at once, without waiting for it to be ready. */
     public JavaProcess start() {
-        List<String> command = command();
+        if (readyLine != null && log == null) {
+            throw new IllegalStateException(name + ": classDataSharing reads the ready line from a log; name one");
+        }
+        ClassArchives archives = readyLine == null || !prefix.isEmpty() ? null : ClassArchives.configured();
+        ClassArchives.Shared shared = archives == null ? null
+                : archives.share(classPath, fastStart ? FAST_START : List.of());
+        List<String> command = shared == null ? command() : command(shared.classPath(), shared.options());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(input);
         if (directory != null) {
             builder.directory(directory.toFile());
@@ -217,7 +246,11 @@ public final class JavaLauncher {
             Process process = builder.start();
             StartLog.record(name, mainClass != null ? mainClass : target.isEmpty() ? "(options only)"
                     : String.join(" ", target), process.pid());
-            return new JavaProcess(name, process, log);
+            JavaProcess started = new JavaProcess(name, process, log);
+            if (shared != null && shared.training()) {
+                archives.dumpWhenReady(shared, started, readyLine);
+            }
+            return started;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + command, e);
         }

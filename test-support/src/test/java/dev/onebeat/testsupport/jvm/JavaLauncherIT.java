@@ -102,6 +102,53 @@ class JavaLauncherIT {
                 .contains("name=counted", "main=" + ChildMain.class.getName());
     }
 
+    @Test
+    void aChildOnAClassPathAnEarlierOneArchivedLoadsItsClassesFromTheArchive() throws Exception {
+        String before = System.getProperty(ClassArchives.PROPERTY);
+        System.setProperty(ClassArchives.PROPERTY, dir.resolve("archives").toString());
+        try {
+            JavaProcess first = sharing("first", dir.resolve("first-stopped"));
+            first.awaitLine("ready", START);
+            long deadline = System.nanoTime() + START.toNanos();
+            while (archives().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(archives()).as("the archive written once the first was ready").hasSize(1);
+            first.stop(START);
+            assertThat(first.logged(ChildMain.class.getName() + " source: file:" + dir.resolve("archives")))
+                    .as("the first ran its classes from a jar of test-classes").isTrue();
+
+            Path stopped = dir.resolve("second-stopped");
+            JavaProcess second = sharing("second", stopped);
+            second.awaitLine("ready", START);
+
+            assertThat(second.logged(ChildMain.class.getName() + " source: shared objects file"))
+                    .as("the second mapped its main class from the archive: %s", second.logTail(20)).isTrue();
+            assertThat(second.logged("property=shared")).isTrue();
+            assertThat(second.stop(START)).isTrue();
+            assertThat(stopped).hasContent("stopped");
+            assertThat(archives()).as("no second archive").hasSize(1);
+        } finally {
+            if (before == null) {
+                System.clearProperty(ClassArchives.PROPERTY);
+            } else {
+                System.setProperty(ClassArchives.PROPERTY, before);
+            }
+        }
+    }
+
+    private JavaProcess sharing(String name, Path stopped) {
+        return JavaLauncher.mainClass(name, ChildMain.class).classDataSharing("ready")
+                .jvmOptions("-Xlog:class+load=info").systemProperty("child.property", "shared")
+                .arguments("wait", stopped.toString()).log(dir.resolve(name + ".log")).start();
+    }
+
+    private List<Path> archives() throws Exception {
+        try (var files = Files.list(dir.resolve("archives"))) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".jsa")).toList();
+        }
+    }
+
     private JavaProcess waiting(String name, Path stopped) {
         JavaProcess child = JavaLauncher.mainClass(name, ChildMain.class).arguments("wait", stopped.toString())
                 .log(dir.resolve(name + ".log")).start();

@@ -39,11 +39,19 @@ class AccountsConfiguration {
         return ApiTokens.configured(properties.tokens(), namespaces.names());
     }
 
+    /**
+     * The configured users, looked up only: not a {@code UserDetailsPasswordService}, so Spring Security does not
+     * re-hash a password at login. It would re-hash one written at a lower bcrypt cost than the encoder's 10, in memory
+     * only (the configuration keeps the hash it had), and every later request of that user would pay the higher cost:
+     * a request is checked at the cost its hash was written with, as configured.
+     */
     @Bean
     UserDetailsService userDetailsService(OnebeatSecurityProperties properties, ApiTokens tokens,
                                           PasswordEncoder encoder, Environment environment,
                                           ObjectProvider<ClientRegistrationRepository> oidc, Namespaces namespaces) {
-        return new InMemoryUserDetailsManager(users(properties, tokens, encoder, environment, oidc, namespaces));
+        UserDetailsService users = new InMemoryUserDetailsManager(users(properties, tokens, encoder, environment, oidc,
+                namespaces));
+        return users::loadUserByUsername;
     }
 
     /** What the users page shows: the accounts the service above was given, without their secrets. */

@@ -21,6 +21,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.mock.web.MockHttpSession;
+import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
@@ -42,6 +43,9 @@ class SecurityMatrixIT {
 
     @Autowired
     MockMvc mvc;
+
+    @Autowired
+    UserDetailsService users;
 
     @ParameterizedTest(name = "{0} {1} as {2}: {3}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -161,6 +165,23 @@ class SecurityMatrixIT {
                 .isEqualTo(200);
         assertThat(status(get("/api/jobs").header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.bearer("viewer"))))
                 .isEqualTo(200);
+    }
+
+    /**
+     * A login checks the password at the cost its hash was configured with and leaves it so: re-hashed at login (Spring
+     * Security's password upgrade), a cost-4 hash became a cost-10 one and every later request paid for it.
+     */
+    @Test
+    void aLoginKeepsTheConfiguredPasswordHashAndItsCost() throws Exception {
+        String configured = users.loadUserByUsername("operator").getPassword();
+        assertThat(configured).startsWith("{bcrypt}$2a$04$");
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(status(get("/api/jobs").header(HttpHeaders.AUTHORIZATION, SecurityTestUsers.basic("operator"))))
+                    .isEqualTo(200);
+        }
+
+        assertThat(users.loadUserByUsername("operator").getPassword()).isEqualTo(configured);
     }
 
     @Test
