@@ -217,14 +217,21 @@ public final class JavaLauncher {
         return command;
     }
 
+    /** The options an archive is made for: the fast-start ones and the heap's size (compressed pointers or not). */
+    private List<String> archiveOptions() {
+        List<String> options = new ArrayList<>(fastStart ? FAST_START : List.of());
+        jvmOptions.stream().filter(option -> option.startsWith("-Xmx") || option.startsWith("-XX:MaxHeapSize"))
+                .forEach(options::add);
+        return options;
+    }
+
     /** Launches the JVM and returns at once, without waiting for it to be ready. */
     public JavaProcess start() {
         if (readyLine != null && log == null) {
             throw new IllegalStateException(name + ": classDataSharing reads the ready line from a log; name one");
         }
         ClassArchives archives = readyLine == null || !prefix.isEmpty() ? null : ClassArchives.configured();
-        ClassArchives.Shared shared = archives == null ? null
-                : archives.share(classPath, fastStart ? FAST_START : List.of());
+        ClassArchives.Shared shared = archives == null ? null : archives.share(java, classPath, archiveOptions());
         List<String> command = shared == null ? command() : command(shared.classPath(), shared.options());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(input);
         if (directory != null) {

@@ -18,6 +18,9 @@ public final class ChildMain {
         System.out.println("inherited PATH=" + (System.getenv("PATH") != null));
         System.out.println("directory=" + Path.of("").toAbsolutePath());
         System.out.println("arguments=" + String.join(",", args));
+        // a folder looked up by name, as classpath:/templates/ and package scans do: a jar without folder entries has none
+        System.out.println("folder resource="
+                + (ChildMain.class.getClassLoader().getResource("dev/onebeat/testsupport/jvm/") != null));
         if (!args[0].equals("wait")) {
             System.exit(Integer.parseInt(args[0]));
         }

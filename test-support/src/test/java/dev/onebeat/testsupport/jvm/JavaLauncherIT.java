@@ -125,9 +125,33 @@ class JavaLauncherIT {
             assertThat(second.logged(ChildMain.class.getName() + " source: shared objects file"))
                     .as("the second mapped its main class from the archive: %s", second.logTail(20)).isTrue();
             assertThat(second.logged("property=shared")).isTrue();
+            assertThat(second.logged("folder resource=true")).as("folders of the jar found by name").isTrue();
             assertThat(second.stop(START)).isTrue();
             assertThat(stopped).hasContent("stopped");
             assertThat(archives()).as("no second archive").hasSize(1);
+        } finally {
+            if (before == null) {
+                System.clearProperty(ClassArchives.PROPERTY);
+            } else {
+                System.setProperty(ClassArchives.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void aChildWhoseArchiveFolderCannotBeMadeStartsWithoutSharing() throws Exception {
+        String before = System.getProperty(ClassArchives.PROPERTY);
+        Path notAFolder = Files.writeString(dir.resolve("a-file"), "");
+        System.setProperty(ClassArchives.PROPERTY, notAFolder.resolve("archives").toString());
+        try {
+            JavaProcess child = sharing("unshared", dir.resolve("unshared-stopped"));
+            child.awaitLine("ready", START);
+
+            Path testClasses = Path.of(ChildMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            assertThat(child.logged(ChildMain.class.getName() + " source: file:" + testClasses))
+                    .as("loaded from the class path as it is: %s", child.logTail(20)).isTrue();
+            assertThat(child.logged("folder resource=true")).isTrue();
+            assertThat(child.stop(START)).isTrue();
         } finally {
             if (before == null) {
                 System.clearProperty(ClassArchives.PROPERTY);

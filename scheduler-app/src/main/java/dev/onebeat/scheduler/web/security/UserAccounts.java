@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +21,11 @@ final class UserAccounts {
     private static final Logger log = LoggerFactory.getLogger(UserAccounts.class);
 
     /** {@code {bcrypt}} then a modular-crypt bcrypt hash: version, two-digit cost, 22 salt + 31 hash characters. */
-    private static final Pattern BCRYPT = Pattern.compile("\\{bcrypt}\\$2[aby]?\\$\\d{2}\\$[./A-Za-z0-9]{53}");
+    private static final Pattern BCRYPT = Pattern.compile("\\{bcrypt}\\$2[aby]?\\$(\\d{2})\\$[./A-Za-z0-9]{53}");
 
     static final String GENERATED_ADMIN = "admin";
+    /** The cost of the encoder's own hashes ({@code BCryptPasswordEncoder}'s default), such as its dummy one. */
+    static final int ENCODER_COST = 10;
 
     private UserAccounts() {
     }
@@ -47,9 +50,17 @@ final class UserAccounts {
                         + "' is already defined by " + earlier);
             }
             // the value is never repeated: it may be a real password typed in plain text
-            if (user.password() == null || !BCRYPT.matcher(user.password()).matches()) {
+            Matcher hash = user.password() == null ? null : BCRYPT.matcher(user.password());
+            if (hash == null || !hash.matches()) {
                 throw new SecurityConfigurationException(property + ".password: must be a bcrypt hash written "
                         + "{bcrypt}$2a$10$... (53 characters after the cost); plain-text passwords are refused");
+            }
+            int cost = Integer.parseInt(hash.group(1));
+            if (cost < ENCODER_COST) {
+                // an unknown name is checked against a dummy hash of the encoder's cost: a cheaper hash answers faster
+                log.warn("{}.password: bcrypt cost {} is below {}: a login of this user answers faster than one of an "
+                        + "unknown name, so the name can be told to exist, and the hash is cheaper to break; write it "
+                        + "at cost {} or more", property, cost, ENCODER_COST, ENCODER_COST);
             }
             accounts.add(User.withUsername(user.name()).password(user.password())
                     .authorities(Grants.configured(user.role(), user.namespaces(), property, namespaces)).build());

@@ -60,8 +60,8 @@ final class Replicas implements AutoCloseable {
     void start(String id, String job, Map<String, String> systemProperties, Map<String, String> environment,
                String... arguments) {
         processes.put(id, JavaLauncher.mainClass(id, ReplicaMain.class)
-                // the classes the suite's first replica loaded are mapped by every later one: about 40 % less CPU
-                // per start, on a suite bound by CPU
+                // the classes an early replica of the build loaded are mapped by every later one: about a third less
+                // CPU per start, on a suite bound by CPU
                 .classDataSharing("Started ReplicaMain")
                 .jvmOptions("-Xmx256m")
                 .systemProperty(ReplicaMain.JOB_PROPERTY, job)

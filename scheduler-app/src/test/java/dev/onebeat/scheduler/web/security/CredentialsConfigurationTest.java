@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.userdetails.UserDetails;
@@ -25,6 +28,17 @@ class CredentialsConfigurationTest {
                 NAMESPACES))
                 .singleElement().satisfies(user -> assertThat(AuthorityUtils.authorityListToSet(user.getAuthorities()))
                         .containsExactly("ROLE_OPERATOR"));
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aHashCheaperThanTheEncodersIsAcceptedWithAWarningNamingTheProperty(CapturedOutput output) {
+        UserAccounts.configured(List.of(new OnebeatSecurityProperties.User("alice", HASH, "viewer", null),
+                new OnebeatSecurityProperties.User("bob", "{bcrypt}" + new BCryptPasswordEncoder(10).encode("s"),
+                        "viewer", null)), NAMESPACES);
+
+        assertThat(output.getAll()).contains("onebeat.security.users[0].password: bcrypt cost 4 is below 10")
+                .doesNotContain("onebeat.security.users[1].password");
     }
 
     @Test
