@@ -1,17 +1,19 @@
 package dev.onebeat.scheduler;
 
+import dev.onebeat.scheduler.boot.migration.SerializedLiquibase;
+import dev.onebeat.scheduler.boot.startup.DatabaseStartup;
+import dev.onebeat.scheduler.boot.startup.StartupProperties;
 import dev.onebeat.testsupport.DatabaseTemplate;
 import dev.onebeat.testsupport.EmptyDatabase;
 import dev.onebeat.testsupport.TestDatabase;
-import liquibase.integration.spring.SpringLiquibase;
 import org.springframework.core.io.DefaultResourceLoader;
 
 /**
- * Migrates the JVM's template database once, so that each test class's database is a copy that
- * already holds every table: the application's Liquibase then finds every changeset applied and only
- * validates, in the test JVM and in the replica JVMs alike. The changelog is the application's, named
- * as the application names it, so the copies' {@code databasechangelog} rows are the ones a first
- * start writes. A class about the first start on an empty database is {@link EmptyDatabase}.
+ * Migrates the JVM's template database once, as a replica's first start does, so that each test
+ * class's database is a copy that already holds every table and records the changelog as applied: the
+ * application then starts without running Liquibase, in the test JVM and in the replica JVMs alike. The
+ * changelog is the application's, named as the application names it, so the copies' {@code databasechangelog}
+ * rows are the ones a first start writes. A class about the first start on an empty database is {@link EmptyDatabase}.
  * Registered in {@code META-INF/services/dev.onebeat.testsupport.DatabaseTemplate}.
  */
 public final class MigratedTemplate implements DatabaseTemplate {
@@ -21,7 +23,7 @@ public final class MigratedTemplate implements DatabaseTemplate {
 
     @Override
     public void prepare(TestDatabase template) throws Exception {
-        SpringLiquibase liquibase = new SpringLiquibase();
+        SerializedLiquibase liquibase = new SerializedLiquibase(new DatabaseStartup(StartupProperties.DEFAULTS), true);
         // unpooled: Liquibase closes its one connection, and PostgreSQL copies no database with a session
         liquibase.setDataSource(template.dataSource());
         liquibase.setChangeLog(CHANGELOG);

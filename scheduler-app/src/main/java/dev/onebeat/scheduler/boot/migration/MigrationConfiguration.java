@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.boot.migration;
 
 import dev.onebeat.scheduler.boot.startup.DatabaseStartup;
+import dev.onebeat.scheduler.boot.startup.StartupProperties;
 import javax.sql.DataSource;
 import liquibase.integration.spring.SpringLiquibase;
 import org.springframework.beans.factory.annotation.Value;
@@ -12,10 +13,10 @@ import org.springframework.context.annotation.Configuration;
 class MigrationConfiguration {
 
     @Bean
-    SpringLiquibase liquibase(DataSource dataSource, DatabaseStartup startup,
+    SpringLiquibase liquibase(DataSource dataSource, DatabaseStartup startup, StartupProperties properties,
                               @Value("${spring.liquibase.change-log:classpath:db/onebeat/changelog-master.xml}")
                               String changeLog) {
-        SpringLiquibase liquibase = new SerializedLiquibase(startup);
+        SpringLiquibase liquibase = new SerializedLiquibase(startup, properties.skipAppliedChangelog());
         liquibase.setDataSource(dataSource);
         liquibase.setChangeLog(changeLog);
         return liquibase;

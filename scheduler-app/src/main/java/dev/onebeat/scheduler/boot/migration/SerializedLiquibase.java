@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.boot.migration;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.onebeat.scheduler.boot.startup.DatabaseStartup;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import liquibase.exception.LiquibaseException;
 import liquibase.integration.spring.SpringLiquibase;
@@ -31,8 +33,15 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * outlive a failed attempt: the advisory lock is a session's, so it goes with a terminated session, and a connection
  * whose unlock failed is evicted from the pool rather than handed back still holding it; Liquibase's own lock is a
  * row, which an attempt killed between taking and releasing it leaves set, so it is cleared under the advisory lock.
+ *
+ * <p>With {@code skipUnchanged}, a start finds out first, without any lock, whether there is anything to do: when the
+ * database records that this same changelog ({@link ChangelogDigest}) was applied in full and Liquibase's
+ * {@code databasechangelog} is as it was right after ({@link AppliedChangelog}), Liquibase is not started at all. That
+ * is most starts: a restart, a replica added, a failover. They skip Liquibase's start-up and validation (about a
+ * seventh of a replica's start-up CPU) and no longer wait in line for the advisory lock behind replicas starting at
+ * the same moment. After every run of Liquibase, the changelog's digest is recorded under the lock.
  */
-class SerializedLiquibase extends SpringLiquibase {
+public class SerializedLiquibase extends SpringLiquibase {
 
     private static final Logger log = LoggerFactory.getLogger(SerializedLiquibase.class);
     // any fixed number; only onebeat replicas take it
@@ -42,17 +51,57 @@ class SerializedLiquibase extends SpringLiquibase {
     private static final String BOUNDED = "RESET lock_timeout; RESET idle_in_transaction_session_timeout";
 
     private final DatabaseStartup startup;
+    private final boolean skipUnchanged;
+    /** The changelog's digest, once read; empty when it uses what {@link ChangelogDigest} does not follow. */
+    private Optional<String> digest;
 
-    SerializedLiquibase(DatabaseStartup startup) {
+    /**
+     * @param startup runs the step again while the database cannot be reached
+     * @param skipUnchanged whether a changelog recorded as applied, on an unchanged {@code databasechangelog}, is
+     *     not run again ({@code onebeat.startup.skip-applied-changelog})
+     */
+    public SerializedLiquibase(DatabaseStartup startup, boolean skipUnchanged) {
         this.startup = startup;
+        this.skipUnchanged = skipUnchanged;
     }
 
     @Override
     public void afterPropertiesSet() {
-        startup.run("migrations", this::migrateOnce);
+        startup.run("migrations", () -> {
+            if (!(skipUnchanged && alreadyApplied())) {
+                migrateOnce();
+            }
+        });
     }
 
-    private void migrateOnce() throws LiquibaseException, SQLException {
+    /** @return whether this changelog is recorded as applied on an unchanged {@code databasechangelog} */
+    private boolean alreadyApplied() throws IOException, SQLException {
+        Optional<String> changelog = changelogDigest();
+        if (changelog.isEmpty()) {
+            return false;
+        }
+        try (Connection connection = getDataSource().getConnection()) {
+            if (!AppliedChangelog.unchanged(connection, changelog.get())) {
+                return false;
+            }
+        }
+        log.info("migrations already applied, Liquibase not run changelog={} digest={}", getChangeLog(),
+                changelog.get().substring(0, 12));
+        return true;
+    }
+
+    private Optional<String> changelogDigest() throws IOException {
+        if (digest == null) {
+            digest = ChangelogDigest.of(getResourceLoader(), getChangeLog());
+            if (digest.isEmpty()) {
+                log.info("migrations: changelog {} uses what onebeat does not follow (includeAll, a file named inside a "
+                        + "changeset, runAlways, YAML or JSON); Liquibase checks it at every start", getChangeLog());
+            }
+        }
+        return digest;
+    }
+
+    private void migrateOnce() throws LiquibaseException, SQLException, IOException {
         DataSource pool = getDataSource();
         try (Connection lock = pool.getConnection()) {
             lock.setAutoCommit(true);
@@ -68,7 +117,13 @@ class SerializedLiquibase extends SpringLiquibase {
                 super.afterPropertiesSet();
                 log.info("migrations applied changelog={} durationMs={}", getChangeLog(),
                         (System.nanoTime() - start) / 1_000_000);
-            } catch (LiquibaseException | SQLException | RuntimeException e) {
+                if (skipUnchanged) {
+                    Optional<String> changelog = changelogDigest();
+                    if (changelog.isPresent()) {
+                        AppliedChangelog.record(lock, getChangeLog(), changelog.get(), appliedBy());
+                    }
+                }
+            } catch (LiquibaseException | SQLException | IOException | RuntimeException e) {
                 failure = e;
                 throw e;
             } finally {
@@ -76,6 +131,10 @@ class SerializedLiquibase extends SpringLiquibase {
                 unlock(lock, failure);
             }
         }
+    }
+
+    private static String appliedBy() {
+        return System.getenv().getOrDefault("HOSTNAME", "unknown host") + " pid " + ProcessHandle.current().pid();
     }
 
     /**

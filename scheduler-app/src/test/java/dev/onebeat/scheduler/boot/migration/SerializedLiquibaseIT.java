@@ -31,7 +31,7 @@ class SerializedLiquibaseIT {
             pool.addDataSourceProperty("socketTimeout", "1");
             pool.addDataSourceProperty("options", "-c lock_timeout=3s -c idle_in_transaction_session_timeout=10s");
             SerializedLiquibase liquibase = new SerializedLiquibase(
-                    new DatabaseStartup(StartupProperties.DEFAULTS));
+                    new DatabaseStartup(StartupProperties.DEFAULTS), true);
             liquibase.setDataSource(pool);
             liquibase.setResourceLoader(new DefaultResourceLoader());
             liquibase.setChangeLog("classpath:db/test/slow-migration.sql");

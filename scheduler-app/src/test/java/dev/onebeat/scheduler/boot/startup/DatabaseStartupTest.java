@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class DatabaseStartupTest {
 
-    private final DatabaseStartup startup = new DatabaseStartup(new StartupProperties(Duration.ofSeconds(1)));
+    private final DatabaseStartup startup = new DatabaseStartup(new StartupProperties(Duration.ofSeconds(1), true));
 
     @Test
     void stepThatCannotReachTheDatabaseIsTriedAgainUntilItSucceeds() {
@@ -62,7 +62,7 @@ class DatabaseStartupTest {
 
     @Test
     void timeoutMustBePositive() {
-        assertThatThrownBy(() -> new StartupProperties(Duration.ZERO))
+        assertThatThrownBy(() -> new StartupProperties(Duration.ZERO, true))
                 .hasMessage("onebeat.startup.database-timeout: must be positive, was PT0S");
     }
 }

@@ -1,0 +1,4 @@
+--liquibase formatted sql
+
+--changeset test:digest-one
+CREATE TABLE digest_one (id INTEGER);

@@ -1,0 +1,4 @@
+--liquibase formatted sql
+
+--changeset test:digest-always runAlways:true
+SELECT 1;

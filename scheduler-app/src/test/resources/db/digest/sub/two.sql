@@ -1,0 +1,4 @@
+--liquibase formatted sql
+
+--changeset test:digest-two
+CREATE TABLE digest_two (id INTEGER);
