@@ -7,24 +7,29 @@ import java.sql.SQLException;
 
 /**
  * Every statement on {@code onebeat_applied_changelog}: the changelog a replica last applied in full, by its
- * {@link ChangelogDigest}, beside a digest of Liquibase's {@code databasechangelog} right after. Liquibase decides what
- * to run from those two things only (the changelog, and the changesets recorded as run), so a replica whose changelog
- * has the recorded digest, on a database whose {@code databasechangelog} is as recorded, would find nothing to do.
- * Anything else (another changelog, a changeset run, removed or its checksum rewritten since, by any replica or by
- * hand) differs, and Liquibase runs.
+ * {@link ChangelogDigest}, beside a digest of Liquibase's {@code databasechangelog} right after. What Liquibase would
+ * do at a start depends on the changelog and its parameters and settings (in the {@code ChangelogDigest}) and on the
+ * changesets recorded as run: their ids, authors, files, checksums and how they ended ({@code EXECUTED},
+ * {@code MARK_RAN} …, in the digest of {@code databasechangelog}). Changelogs whose preconditions could make a
+ * start's outcome depend on anything else have no digest. So a replica whose changelog has the recorded digest, on a
+ * database whose {@code databasechangelog} is as recorded, would find nothing to do. A changelog that differs, or a
+ * changeset run, removed, or its checksum rewritten since (by any replica or by hand), and Liquibase runs. Both
+ * tables are looked up in the session's current schema, where Liquibase puts its own.
  */
 final class AppliedChangelog {
 
     private static final String TABLE_PRESENT = """
-            SELECT to_regclass('onebeat_applied_changelog') IS NOT NULL AND to_regclass('databasechangelog') IS NOT NULL
+            SELECT to_regclass(format('%I.onebeat_applied_changelog', current_schema())) IS NOT NULL
+                   AND to_regclass(format('%I.databasechangelog', current_schema())) IS NOT NULL
             """;
 
-    // every column Liquibase compares when it decides, in the order the changesets ran
-    private static final String CHANGESETS = """
-            SELECT count(*), md5(coalesce(string_agg(concat_ws('|', id, author, filename, md5sum, exectype), E'\\n'
-                                                     ORDER BY orderexecuted, id, author, filename), ''))
-            FROM databasechangelog
-            """;
+    // every column Liquibase compares when it decides, in the order the changesets ran; a row's text form quotes its
+    // values, so no value can pass for two
+    private static final String CHANGESETS_DIGEST = """
+            md5(coalesce(string_agg(row(id, author, filename, md5sum, exectype)::text, E'\\n'
+                                    ORDER BY orderexecuted, id, author, filename), ''))""";
+
+    private static final String CHANGESETS = "SELECT count(*), " + CHANGESETS_DIGEST + " FROM databasechangelog";
 
     private static final String READ = """
             SELECT changelog_digest, changesets, changesets_digest FROM onebeat_applied_changelog WHERE id = 1
@@ -33,7 +38,8 @@ final class AppliedChangelog {
     private static final String RECORD = """
             INSERT INTO onebeat_applied_changelog (id, changelog, changelog_digest, changesets, changesets_digest,
                                                    applied_by, applied_at)
-            VALUES (1, ?, ?, ?, ?, ?, now())
+            SELECT 1, ?, ?, count(*),\s""" + CHANGESETS_DIGEST + """
+            , ?, now() FROM databasechangelog
             ON CONFLICT (id) DO UPDATE SET changelog = excluded.changelog, changelog_digest = excluded.changelog_digest,
                 changesets = excluded.changesets, changesets_digest = excluded.changesets_digest,
                 applied_by = excluded.applied_by, applied_at = excluded.applied_at
@@ -79,13 +85,10 @@ final class AppliedChangelog {
         if (!tablesPresent(connection)) {
             return false;
         }
-        Changesets now = changesets(connection);
         try (PreparedStatement record = connection.prepareStatement(RECORD)) {
             record.setString(1, truncate(changeLog, 500));
             record.setString(2, changelogDigest);
-            record.setLong(3, now.count());
-            record.setString(4, now.digest());
-            record.setString(5, truncate(appliedBy, 200));
+            record.setString(3, truncate(appliedBy, 200));
             record.executeUpdate();
         }
         return true;

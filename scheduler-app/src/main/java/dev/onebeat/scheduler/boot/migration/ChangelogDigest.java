@@ -7,11 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -28,24 +33,30 @@ import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
 /**
- * A digest of everything Liquibase's decision to run a changeset depends on, on the changelog's side: the bytes of
- * the changelog and of every file it includes, their paths, and Liquibase's version. Equal digests mean Liquibase
- * would find the same changesets with the same checksums.
+ * A digest of what Liquibase's decision to run a changeset depends on, on the replica's side: the bytes of the
+ * changelog and of every file it includes, their paths, the values the environment and system properties give the
+ * changelog's {@code ${parameters}}, every {@code liquibase.*} system property and {@code LIQUIBASE_*} variable, and
+ * Liquibase's release. Equal digests mean Liquibase would read the same changesets with the same checksums and
+ * settings.
  *
  * <p>Written here rather than asked of Liquibase, because asking Liquibase means starting it: its service lookups,
  * changelog parsing and checksums are what a start on an up-to-date database pays for nothing (about a seventh of a
  * replica's start-up CPU, measured with JFR). This reads the files as bytes and follows {@code <include>} only. A
- * changelog it cannot follow with certainty has no digest, and Liquibase runs every time as before: one in YAML or
- * JSON, one using {@code includeAll}, a formatted SQL {@code --include}, a file referenced from inside a changeset
- * ({@code sqlFile}, {@code loadData}, anything with a {@code path} attribute), or a changeset that runs always.
+ * changelog it cannot follow with certainty has no digest, and Liquibase runs at every start, as before: one not on
+ * the class path, one in YAML or JSON, with a DOCTYPE, using {@code includeAll}, an optional include, a formatted
+ * SQL {@code --include}, a file referenced from inside a changeset ({@code sqlFile}, {@code loadData}, anything with
+ * a {@code path} attribute), a precondition (one that fails with {@code CONTINUE} is tried again at every start), a
+ * changeset that runs always, or a path found twice on the class path.
  */
 final class ChangelogDigest {
 
     private static final String CLASSPATH = "classpath:";
+    private static final Pattern PARAMETER = Pattern.compile("\\$\\{([^}:]+)");
 
     private final ResourceLoader resources;
     private final MessageDigest digest;
     private final Set<String> visited = new LinkedHashSet<>();
+    private final Set<String> parameters = new TreeSet<>();
 
     private ChangelogDigest(ResourceLoader resources) {
         this.resources = resources;
@@ -59,14 +70,32 @@ final class ChangelogDigest {
     /**
      * @param changeLog the changelog as Liquibase is given it ({@code classpath:db/onebeat/changelog-master.xml})
      * @return its digest, or empty when it uses what this does not follow
-     * @throws IOException when a file cannot be read (Liquibase would fail on it too)
+     * @throws IOException when a file cannot be read, is found twice on the class path or is not well-formed
      */
     static Optional<String> of(ResourceLoader resources, String changeLog) throws IOException {
-        ChangelogDigest digest = new ChangelogDigest(resources);
-        digest.add(liquibaseRelease());
-        if (!digest.visit(stripClasspath(changeLog))) {
+        String path = classpathPath(changeLog);
+        if (path == null) {
             return Optional.empty();
         }
+        ChangelogDigest digest = new ChangelogDigest(resources);
+        digest.add(liquibaseRelease());
+        if (!digest.visit(path)) {
+            return Optional.empty();
+        }
+        // Liquibase gives a parameter the value of the system property, else of the variable, of its name first
+        for (String name : digest.parameters) {
+            digest.add("${" + name + "}=" + System.getProperty(name) + "|" + System.getenv(name));
+        }
+        new TreeMap<>(System.getProperties()).forEach((name, value) -> {
+            if (name.toString().startsWith("liquibase.")) {
+                digest.add(name + "=" + value);
+            }
+        });
+        new TreeMap<>(System.getenv()).forEach((name, value) -> {
+            if (name.startsWith("LIQUIBASE_")) {
+                digest.add(name + "=" + value);
+            }
+        });
         return Optional.of(HexFormat.of().formatHex(digest.digest.digest()));
     }
 
@@ -80,14 +109,19 @@ final class ChangelogDigest {
         add(Integer.toString(bytes.length));
         digest.update(bytes);
         String text = new String(bytes, StandardCharsets.UTF_8);
-        if (text.contains("runAlways")) {
+        String lowerText = text.toLowerCase(Locale.ROOT);
+        if (lowerText.contains("runalways") || lowerText.contains("precondition")) {
             return false;
+        }
+        Matcher parameter = PARAMETER.matcher(text);
+        while (parameter.find()) {
+            parameters.add(parameter.group(1).trim());
         }
         String lower = path.toLowerCase(Locale.ROOT);
         if (lower.endsWith(".sql")) {
-            return !text.contains("--include");
+            return !lowerText.contains("--include");
         }
-        if (!lower.endsWith(".xml")) {
+        if (!lower.endsWith(".xml") || lowerText.contains("<!doctype")) {
             return false;
         }
         return visitXml(path, bytes);
@@ -104,12 +138,13 @@ final class ChangelogDigest {
             }
             if ("include".equals(name)) {
                 String file = element.getAttribute("file");
-                if (file.isEmpty()) {
+                // an optional include's file may be missing, which Liquibase skips
+                if (file.isEmpty() || element.hasAttribute("errorIfMissing")) {
                     return false;
                 }
                 String included = Boolean.parseBoolean(element.getAttribute("relativeToChangelogFile"))
-                        ? sibling(path, file) : stripClasspath(file);
-                if (!visit(included)) {
+                        ? sibling(path, file) : classpathPath(file);
+                if (included == null || !visit(included)) {
                     return false;
                 }
             } else if (element.hasAttribute("file") || referencesFile(element.getAttributes())) {
@@ -132,6 +167,11 @@ final class ChangelogDigest {
     }
 
     private byte[] read(String path) throws IOException {
+        ClassLoader loader = resources.getClassLoader();
+        if (loader != null && Collections.list(loader.getResources(path)).size() > 1) {
+            // Liquibase refuses a path it finds twice; reading one of them here could skip that failure
+            throw new IOException("changelog file found more than once on the class path: " + path);
+        }
         Resource resource = resources.getResource(CLASSPATH + path);
         if (!resource.exists()) {
             throw new IOException("changelog file not found on the class path: " + path);
@@ -183,8 +223,14 @@ final class ChangelogDigest {
         return slash < 0 ? file : path.substring(0, slash + 1) + file;
     }
 
-    private static String stripClasspath(String location) {
-        String path = location.startsWith(CLASSPATH) ? location.substring(CLASSPATH.length()) : location;
+    /** @return the class path location's path, or {@code null} for a location of another kind (a file, a URL) */
+    private static String classpathPath(String location) {
+        String path = location;
+        if (path.startsWith(CLASSPATH)) {
+            path = path.substring(CLASSPATH.length());
+        } else if (path.matches("^[a-zA-Z][a-zA-Z0-9+.*-]*:.*")) {
+            return null;
+        }
         while (path.startsWith("/")) {
             path = path.substring(1);
         }

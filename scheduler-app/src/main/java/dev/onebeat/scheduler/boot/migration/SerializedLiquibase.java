@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import liquibase.exception.LiquibaseException;
+import liquibase.integration.commandline.LiquibaseCommandLineConfiguration;
 import liquibase.integration.spring.SpringLiquibase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * seventh of a replica's start-up CPU) and no longer wait in line for the advisory lock behind replicas starting at
  * the same moment. After every run of Liquibase, the changelog's digest is recorded under the lock.
  */
+// public for the tests' template database, which is migrated as a first start migrates it (MigratedTemplate)
 public class SerializedLiquibase extends SpringLiquibase {
 
     private static final Logger log = LoggerFactory.getLogger(SerializedLiquibase.class);
@@ -74,34 +76,52 @@ public class SerializedLiquibase extends SpringLiquibase {
         });
     }
 
-    /** @return whether this changelog is recorded as applied on an unchanged {@code databasechangelog} */
-    private boolean alreadyApplied() throws IOException, SQLException {
-        Optional<String> changelog = changelogDigest();
-        if (changelog.isEmpty()) {
-            return false;
-        }
-        try (Connection connection = getDataSource().getConnection()) {
-            if (!AppliedChangelog.unchanged(connection, changelog.get())) {
+    /**
+     * @return whether this changelog is recorded as applied on an unchanged {@code databasechangelog}; false when that
+     *     cannot be told for any reason (the changelog has no digest, a read failed or waited too long for a lock held
+     *     by a migration under way), so that Liquibase runs, under the lock, as it did before this check
+     */
+    private boolean alreadyApplied() {
+        try {
+            Optional<String> changelog = changelogDigest();
+            if (changelog.isEmpty()) {
                 return false;
             }
+            try (Connection connection = getDataSource().getConnection()) {
+                if (!AppliedChangelog.unchanged(connection, changelog.get())) {
+                    return false;
+                }
+            }
+            log.info("migrations already applied, Liquibase not run changelog={} digest={}", getChangeLog(),
+                    changelog.get().substring(0, 12));
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            // a database that cannot be reached fails the migration that follows too, which start-up retries
+            log.info("migrations: could not tell whether changelog {} is applied, running Liquibase: {}", getChangeLog(),
+                    e.toString());
+            return false;
         }
-        log.info("migrations already applied, Liquibase not run changelog={} digest={}", getChangeLog(),
-                changelog.get().substring(0, 12));
-        return true;
     }
 
-    private Optional<String> changelogDigest() throws IOException {
+    /** @return the changelog's digest, read once; empty when it has none, or could not be read */
+    private Optional<String> changelogDigest() {
         if (digest == null) {
-            digest = ChangelogDigest.of(getResourceLoader(), getChangeLog());
-            if (digest.isEmpty()) {
-                log.info("migrations: changelog {} uses what onebeat does not follow (includeAll, a file named inside a "
-                        + "changeset, runAlways, YAML or JSON); Liquibase checks it at every start", getChangeLog());
+            try {
+                digest = ChangelogDigest.of(getResourceLoader(), getChangeLog());
+                if (digest.isEmpty()) {
+                    log.info("migrations: changelog {} uses what onebeat does not follow (see ChangelogDigest); "
+                            + "Liquibase checks it at every start", getChangeLog());
+                }
+            } catch (IOException | RuntimeException e) {
+                log.info("migrations: changelog {} could not be read for its digest, Liquibase checks it at every "
+                        + "start: {}", getChangeLog(), e.toString());
+                digest = Optional.empty();
             }
         }
         return digest;
     }
 
-    private void migrateOnce() throws LiquibaseException, SQLException, IOException {
+    private void migrateOnce() throws LiquibaseException, SQLException {
         DataSource pool = getDataSource();
         try (Connection lock = pool.getConnection()) {
             lock.setAutoCommit(true);
@@ -117,19 +137,35 @@ public class SerializedLiquibase extends SpringLiquibase {
                 super.afterPropertiesSet();
                 log.info("migrations applied changelog={} durationMs={}", getChangeLog(),
                         (System.nanoTime() - start) / 1_000_000);
-                if (skipUnchanged) {
-                    Optional<String> changelog = changelogDigest();
-                    if (changelog.isPresent()) {
-                        AppliedChangelog.record(lock, getChangeLog(), changelog.get(), appliedBy());
-                    }
-                }
-            } catch (LiquibaseException | SQLException | IOException | RuntimeException e) {
+                recordApplied(lock);
+            } catch (LiquibaseException | SQLException | RuntimeException e) {
                 failure = e;
                 throw e;
             } finally {
                 setDataSource(pool);
                 unlock(lock, failure);
             }
+        }
+    }
+
+    /**
+     * Records the changelog as applied, whether or not this replica skips: another may. Only after Liquibase did run:
+     * {@code shouldRun} false (set here, by {@code liquibase.shouldRun} or {@code LIQUIBASE_SHOULD_RUN}) returns
+     * without applying anything. A failure to record costs the next starts their skip, not this start.
+     */
+    private void recordApplied(Connection lock) {
+        if (!shouldRun || !Boolean.TRUE.equals(LiquibaseCommandLineConfiguration.SHOULD_RUN.getCurrentValue())) {
+            return;
+        }
+        Optional<String> changelog = changelogDigest();
+        if (changelog.isEmpty()) {
+            return;
+        }
+        try {
+            AppliedChangelog.record(lock, getChangeLog(), changelog.get(), appliedBy());
+        } catch (SQLException e) {
+            log.warn("migrations applied but not recorded as applied (the next start runs Liquibase again): {}",
+                    e.toString());
         }
     }
 

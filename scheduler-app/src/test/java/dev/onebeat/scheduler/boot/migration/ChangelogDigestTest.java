@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
 class ChangelogDigestTest {
@@ -23,29 +24,51 @@ class ChangelogDigestTest {
 
         assertThat(first).get().asString().hasSize(64);
         assertThat(digest("classpath:/db/onebeat/changelog-master.xml")).as("same path, leading slash").isEqualTo(first);
+        assertThat(digest("db/onebeat/changelog-master.xml")).as("no prefix: the class path").isEqualTo(first);
     }
 
     @Test
-    void anIncludedFileWhoseContentDiffersChangesTheDigest() throws IOException {
+    void anIncludedFileWhoseContentDiffersChangesTheDigestOfTheSameMaster() throws IOException {
+        // the same master.xml, its included sub/two.sql (named relative to it) served with other content
+        ResourceLoader changedInclude = new DefaultResourceLoader() {
+            @Override
+            public Resource getResource(String location) {
+                return super.getResource(location.endsWith("db/digest/sub/two.sql")
+                        ? "classpath:db/digest/sub/two-changed.sql" : location);
+            }
+        };
+
         Optional<String> master = digest("classpath:db/digest/master.xml");
-        Optional<String> changed = digest("classpath:db/digest/master-changed.xml");
+        Optional<String> changed = ChangelogDigest.of(changedInclude, "classpath:db/digest/master.xml");
 
         assertThat(master).isPresent();
         assertThat(changed).isPresent().isNotEqualTo(master);
     }
 
     @Test
-    void aFileIncludedRelativeToItsChangelogIsFollowed() throws IOException {
-        // sub/two.sql is named relative to db/digest/master.xml: were it not found, reading would fail
-        assertThat(digest("classpath:db/digest/master.xml")).isPresent();
+    void aParametersValueFromASystemPropertyChangesTheDigest() throws IOException {
+        Optional<String> without = digest("classpath:db/digest/parameter.sql");
+        System.setProperty("digest_test_suffix", "other");
+        try {
+            assertThat(digest("classpath:db/digest/parameter.sql")).isPresent().isNotEqualTo(without);
+        } finally {
+            System.clearProperty("digest_test_suffix");
+        }
+        assertThat(digest("classpath:db/digest/parameter.sql")).isEqualTo(without);
     }
 
     @Test
     void whatIsNotFollowedLeavesNoDigestSoLiquibaseRunsAsBefore() throws IOException {
         assertThat(digest("classpath:db/digest/include-all.xml")).as("includeAll").isEmpty();
+        assertThat(digest("classpath:db/digest/optional-include.xml")).as("include errorIfMissing").isEmpty();
         assertThat(digest("classpath:db/digest/sql-file.xml")).as("sqlFile path").isEmpty();
         assertThat(digest("classpath:db/digest/run-always.sql")).as("runAlways").isEmpty();
+        assertThat(digest("classpath:db/digest/run-always-lower.sql")).as("runalways").isEmpty();
+        assertThat(digest("classpath:db/digest/precondition.sql")).as("precondition").isEmpty();
+        assertThat(digest("classpath:db/digest/doctype.xml")).as("DOCTYPE").isEmpty();
         assertThat(digest("classpath:db/digest/master.yaml")).as("YAML").isEmpty();
+        assertThat(digest("file:/tmp/changelog.xml")).as("not on the class path").isEmpty();
+        assertThat(digest("classpath*:db/digest/master.xml")).as("classpath*").isEmpty();
     }
 
     @Test

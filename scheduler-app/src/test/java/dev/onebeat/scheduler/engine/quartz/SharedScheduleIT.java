@@ -66,11 +66,15 @@ class SharedScheduleIT {
     @Autowired
     JdbcClient jdbc;
 
+    /** When the last job was created: an instant due while the jobs are being created may be handed back. */
+    private Instant createdAll;
+
     @BeforeAll
     void jobs() {
         for (int i = 0; i < JOBS; i++) {
             runtimeJobs.create(definition("shared-" + i, "2s"));
         }
+        createdAll = Instant.now();
     }
 
     @Test
@@ -154,7 +158,11 @@ class SharedScheduleIT {
                         SELECT job_name || ' ' || scheduled_at || ' fired ' || fired_at || ' ' || trigger_kind
                         FROM onebeat_fire WHERE job_name LIKE %s
                           AND (fired_at < scheduled_at OR trigger_kind <> 'scheduled')
+                          AND scheduled_at > :createdAll
                         """.formatted(STEADY_JOBS_QUOTED))
+                // a job's trigger is written before this replica's registry reloads (RuntimeJobs): an instant due
+                // in between, while the set-up creates the jobs, is handed back and fires a second late as recovery
+                .param("createdAll", Timestamp.from(createdAll))
                 .query(String.class).list();
         assertThat(early).as("fires started before their instant, or not counted on time").isEmpty();
         assertThat(fired(awaitInstants(1))).isEqualTo(STEADY);

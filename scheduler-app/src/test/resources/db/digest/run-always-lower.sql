@@ -1,0 +1,4 @@
+--liquibase formatted sql
+
+--changeset test:digest-always runalways:true
+SELECT 1;
