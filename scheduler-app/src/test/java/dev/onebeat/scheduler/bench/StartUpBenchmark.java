@@ -22,9 +22,11 @@ import java.util.stream.Stream;
  * jar extracted with {@code -Djarmode=tools extract}), each in a new JVM: on an empty database, a
  * restart with no job (the floor), the first start storing N new runtime jobs and restarts with
  * them, timed from the launch until {@code /actuator/health} answers UP, beside Spring Boot's own
- * "Started … in". Two variants, each on its own fresh database, taking turns at each step
- * ({@link StartUpSeries}): (a) the benchmark's own {@code java}; (b) a JDK 24 or later with an
- * {@link AotCache} trained beforehand, when one is found.
+ * "Started … in". Variants, each on its own fresh database, taking turns at each step
+ * ({@link StartUpSeries}): (a) the benchmark's own {@code java}; (l) the same with Liquibase run at
+ * every start ({@code onebeat.startup.skip-applied-changelog=false}, as before that setting: the
+ * same-run baseline of its skip); (b) a JDK 24 or later with an {@link AotCache} trained beforehand,
+ * when one is found.
  * Run it with {@code bench/startup.sh}; see {@link StartUpOptions#USAGE}.
  *
  * <p>The jobs are {@link ListedJobs}: runtime jobs on some 720 schedules, none due during the run,
@@ -78,8 +80,14 @@ public final class StartUpBenchmark {
         String labelA = "a: Java " + running.version() + ", java -jar";
         System.out.printf(Locale.ROOT, "%n%s (%s)%n", labelA, running.java());
         List<StartUpSeries.Variant> variants = new ArrayList<>();
-        variants.add(new StartUpSeries.Variant("a", ReplicaCommand.packagedJar(running.java(), jar, options.jvmOptions()),
-                logDir.resolve("a"), log -> null));
+        List<String> labels = new ArrayList<>();
+        ReplicaCommand plainJar = ReplicaCommand.packagedJar(running.java(), jar, options.jvmOptions());
+        variants.add(new StartUpSeries.Variant("a", plainJar, logDir.resolve("a"), log -> null));
+        labels.add(labelA);
+        // the same-run baseline of the applied-changelog skip: Liquibase at every start, as before it
+        variants.add(new StartUpSeries.Variant("l", plainJar.withOptions(
+                List.of("-Donebeat.startup.skip-applied-changelog=false")), logDir.resolve("l"), log -> null));
+        labels.add("l: as a, Liquibase run at every start");
         String labelB = "b: JDK 24+ with an AOT cache";
         AotCache.Jdk aot = options.aotJava() == null ? null : AotCache.Jdk.of(options.aotJava());
         if (aot == null) {
@@ -90,10 +98,10 @@ public final class StartUpBenchmark {
         } else {
             labelB = "b: Java " + aot.version() + ", java -jar with an AOT cache";
             variants.add(withAotCache(aot, jar, labelB));
+            labels.add(labelB);
         }
         System.out.printf(Locale.ROOT, "%nthe variants in turn; load average %.2f%n", loadAverage());
-        List<StartUpSeries.Figures> figures = series.measure(variants);
-        printSummary(labelA, figures.get(0), labelB, figures.size() > 1 ? figures.get(1) : null);
+        printSummary(labels, series.measure(variants));
     }
 
     /** Trains the AOT cache; @return the variant that runs with it */
@@ -114,12 +122,13 @@ public final class StartUpBenchmark {
                 logDir.resolve("b"), refused);
     }
 
-    private void printSummary(String labelA, StartUpSeries.Figures a, String labelB, StartUpSeries.Figures b) {
+    private void printSummary(List<String> labels, List<StartUpSeries.Figures> figures) {
         System.out.printf(Locale.ROOT, "%nsummary: wall time from launch until /actuator/health is UP; in brackets Spring"
                         + " Boot's \"Started … in\" (wall clock) and \"process running for\" (the JVM's uptime);"
                         + " restarts: p50 / max of %d, Spring Boot's p50; load average %.2f at the end%n",
                 options.rounds(), loadAverage());
-        System.out.printf("| start | target | %s | %s |%n|---|---|---|---|%n", labelA, labelB);
+        System.out.printf("| start | target | %s |%n|---|---|%s%n", String.join(" | ", labels),
+                "---|".repeat(labels.size()));
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"empty database (Liquibase creates the tables)", ""});
         rows.add(new String[] {"restart with no job (the floor)", ""});
@@ -129,12 +138,14 @@ public final class StartUpBenchmark {
                 "≤ " + RESTART_TARGET.toSeconds() + " s"});
         rows.add(new String[] {"the jobs' share of a restart (p50 with − p50 without)", ""});
         for (int row = 0; row < rows.size(); row++) {
-            System.out.printf("| %s | %s | %s | %s |%n", rows.get(row)[0], rows.get(row)[1], cell(a, row),
-                    b == null ? "skipped" : cell(b, row));
+            List<String> cells = new ArrayList<>();
+            for (StartUpSeries.Figures each : figures) {
+                cells.add(cell(each, row));
+            }
+            System.out.printf("| %s | %s | %s |%n", rows.get(row)[0], rows.get(row)[1], String.join(" | ", cells));
         }
-        System.out.println(verdict(labelA, a));
-        if (b != null) {
-            System.out.println(verdict(labelB, b));
+        for (int i = 0; i < labels.size(); i++) {
+            System.out.println(verdict(labels.get(i), figures.get(i)));
         }
     }
 

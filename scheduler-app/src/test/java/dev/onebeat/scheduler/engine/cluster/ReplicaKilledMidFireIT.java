@@ -47,10 +47,14 @@ class ReplicaKilledMidFireIT {
         // overlap policy skip an instant before
         List<Ledger.Fire> fires = ledger.assertEverySecondFiredExactlyOnceWithAllTasks(allUp);
         List<Ledger.Fire> recovered = fires.stream().filter(fire -> fire.trigger().equals("recovery")).toList();
-        assertThat(recovered).as("the interrupted fire is re-run by a survivor as a recovery").hasSize(1);
-        Ledger.Fire recovery = recovered.get(0);
-        assertThat(recovery.node()).isNotEqualTo(victim);
-        assertThat(recovery.scheduledAt()).isBefore(killedAt);
+        assertThat(recovered).as("recovered by the survivors").allMatch(fire -> !fire.node().equals(victim));
+        List<Ledger.Fire> interrupted = recovered.stream().filter(fire -> fire.scheduledAt().isBefore(killedAt)).toList();
+        assertThat(interrupted).as("the interrupted fire is re-run by a survivor as a recovery").hasSize(1);
+        // the victim may also have acquired the next instant's trigger (Quartz acquires ahead): that instant is
+        // recovered too, still once (the ledger's check above), and is the only other one
+        assertThat(recovered).as("besides the interrupted fire, at most the instant the victim had acquired")
+                .allMatch(fire -> fire.scheduledAt().isBefore(killedAt.plusSeconds(2)));
+        Ledger.Fire recovery = interrupted.get(0);
         System.out.printf("SIGKILL mid-fire: victim=%s killedAt=%s recovered instant %s by %s at %s "
                         + "(%d ms after the kill) fires=%d firesByNode=%s%n",
                 victim, killedAt, recovery.scheduledAt(), recovery.node(), recovery.firedAt(),
