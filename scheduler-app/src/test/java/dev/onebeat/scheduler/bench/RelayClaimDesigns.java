@@ -115,18 +115,7 @@ public final class RelayClaimDesigns {
         connection.setAutoCommit(true);
         List<Long> ids = new ArrayList<>(batch);
         List<Integer> attempts = new ArrayList<>(batch);
-        try (PreparedStatement claim = connection.prepareStatement(LEASE_CLAIM)) {
-            claim.setArray(1, queues);
-            claim.setInt(2, batch);
-            claim.setInt(3, batch);
-            try (ResultSet claimed = claim.executeQuery()) {
-                while (claimed.next()) {
-                    ids.add(claimed.getLong(1));
-                    attempts.add(claimed.getInt(2));
-                    read(claimed);
-                }
-            }
-        }
+        claim(connection, LEASE_CLAIM, queues, batch, ids, attempts);
         if (ids.isEmpty()) {
             return 0;
         }
@@ -147,17 +136,7 @@ public final class RelayClaimDesigns {
         connection.setAutoCommit(false);
         List<Long> ids = new ArrayList<>(batch);
         try {
-            try (PreparedStatement claim = connection.prepareStatement(LOCK_CLAIM)) {
-                claim.setArray(1, queues);
-                claim.setInt(2, batch);
-                claim.setInt(3, batch);
-                try (ResultSet claimed = claim.executeQuery()) {
-                    while (claimed.next()) {
-                        ids.add(claimed.getLong(1));
-                        read(claimed);
-                    }
-                }
-            }
+            claim(connection, LOCK_CLAIM, queues, batch, ids, new ArrayList<>(batch));
             if (!ids.isEmpty()) {
                 try (PreparedStatement mark = connection.prepareStatement(LOCK_MARK)) {
                     mark.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
@@ -170,6 +149,23 @@ public final class RelayClaimDesigns {
             throw e;
         }
         return ids.size();
+    }
+
+    /** Runs a claim, collecting the ids and attempts of its rows, and reads every column as the relay does. */
+    private static void claim(Connection connection, String sql, Array queues, int batch, List<Long> ids,
+                              List<Integer> attempts) throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(sql)) {
+            claim.setArray(1, queues);
+            claim.setInt(2, batch);
+            claim.setInt(3, batch);
+            try (ResultSet claimed = claim.executeQuery()) {
+                while (claimed.next()) {
+                    ids.add(claimed.getLong(1));
+                    attempts.add(claimed.getInt(2));
+                    read(claimed);
+                }
+            }
+        }
     }
 
     /** Reads every column, as the relay does to build its tasks. */
