@@ -2,8 +2,6 @@ package dev.onebeat.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +16,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -50,8 +45,6 @@ public final class PrivatePostgres implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PrivatePostgres.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
-    /** Ports this JVM handed out: two tests of one JVM never get the same one, even before either binds it. */
-    private static final Set<Integer> PORTS_GIVEN = ConcurrentHashMap.newKeySet();
 
     private final String name;
     private final Path root;
@@ -455,46 +448,9 @@ public final class PrivatePostgres implements AutoCloseable {
         }
     }
 
-    /**
-     * A port nothing is bound to now, below the system's range of ephemeral ports, for {@link #startStandby(String,
-     * int)}. A port is often chosen long before its server binds it (a multi-host URL names the standbys a test
-     * promotes later); one from the ephemeral range can meanwhile become the local port of any outgoing connection,
-     * even a client's connection to that very port, which connects to itself while nothing listens there. Then the
-     * server cannot bind it ("Address already in use"). Below the range, only a listener can take it.
-     *
-     * @return the port
-     */
+    /** @return a port nothing is bound to now, for {@link #startStandby(String, int)} ({@link FreePorts}) */
     public static int freePort() {
-        int below = ephemeralRangeStart();
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(Math.min(20_000, below / 2), below);
-            if (PORTS_GIVEN.add(port) && bindable(port)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no free port below the ephemeral range, which starts at " + below);
-    }
-
-    private static boolean bindable(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
-            socket.bind(new InetSocketAddress("127.0.0.1", port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** @return the first port of Linux's ephemeral range, or of IANA's (49152) where that cannot be read */
-    private static int ephemeralRangeStart() {
-        try {
-            // read by lines: Files.readString trusts the size /proc reports, and reads a byte of it (JDK 17)
-            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
-            int start = Integer.parseInt(range.split("\\s+")[0]);
-            return start > 2_048 ? start : 49_152;
-        } catch (IOException | RuntimeException e) {
-            return 49_152;
-        }
+        return FreePorts.take();
     }
 
     private static String requireName(String name) {

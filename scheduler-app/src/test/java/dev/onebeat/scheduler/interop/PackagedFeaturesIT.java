@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
+import dev.onebeat.testsupport.FreePorts;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.testsupport.jvm.JavaLauncher;
@@ -13,7 +14,6 @@ import dev.onebeat.transport.testing.RedisTestDatabase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,7 +70,7 @@ class PackagedFeaturesIT {
         HttpServer collector = collector(exported);
         RedisTestDatabase redis = new RedisTestDatabase();
         String queue = redis.newName("packaged-features");
-        int port = freePort();
+        int port = FreePorts.take();
         baseUrl = "http://127.0.0.1:" + port;
         try (PythonWorker worker = PythonWorker.celery("packaged-features", RedisTestDatabase.URL, queue);
              PackagedApp app = PackagedApp.start("packaged-features", Map.of(), arguments(database, queue, port,
@@ -284,11 +284,5 @@ class PackagedFeaturesIT {
             return true;
         }
         return false;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.testsupport.FreePorts;
 import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.Delivery;
@@ -16,7 +17,6 @@ import dev.onebeat.transport.testing.StallingServer;
 import dev.onebeat.transport.testing.TestTransportContext;
 import dev.onebeat.transport.testing.WebhookServer;
 import dev.onebeat.transport.TaskPayload;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -172,10 +172,7 @@ class HttpTransportProviderTest {
 
     @Test
     void unreachableServerIsRetried() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = FreePorts.take();
         QueueRoute route = route("http://127.0.0.1:" + closedPort, Map.of(), Map.of());
 
         try (TestTransportContext context = new TestTransportContext();

@@ -3,9 +3,9 @@ package dev.onebeat.transport.testing;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.ConnectionFactory;
+import dev.onebeat.testsupport.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,12 +52,12 @@ public final class PrivateRabbit implements AutoCloseable {
                     + "ONEBEAT_TEST_RABBITMQ_BIN to the directory of rabbitmq-server and rabbitmqctl)");
         }
         Path dir = Files.createTempDirectory("onebeat-rabbit-");
-        int port = freePort();
+        int port = FreePorts.take();
         // the system-wide config names 5672 as the listener: this node gets a config of its own
         Files.writeString(dir.resolve("rabbitmq.conf"), "listeners.tcp.local = 127.0.0.1:" + port + "\n");
         Files.writeString(dir.resolve("enabled_plugins"), "[].\n");
         PrivateRabbit rabbit = new PrivateRabbit(dir,
-                "onebeat-test-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost", port, freePort());
+                "onebeat-test-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost", port, FreePorts.take());
         rabbit.startServer();
         return rabbit;
     }
@@ -123,12 +123,6 @@ public final class PrivateRabbit implements AutoCloseable {
             } catch (IOException | UncheckedIOException e) {
                 System.err.println("could not delete " + dir + ": " + e);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.onebeat.transport.testing;
 
+import dev.onebeat.testsupport.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +39,7 @@ public final class PrivateRedis implements AutoCloseable {
             throw new IllegalStateException("no Redis server at " + SERVER + " (install redis-server, or set "
                     + "ONEBEAT_TEST_REDIS_SERVER to its path)");
         }
-        PrivateRedis redis = new PrivateRedis(Files.createTempDirectory("onebeat-redis-"), freePort());
+        PrivateRedis redis = new PrivateRedis(Files.createTempDirectory("onebeat-redis-"), FreePorts.take());
         redis.startServer();
         return redis;
     }
@@ -112,12 +112,6 @@ public final class PrivateRedis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

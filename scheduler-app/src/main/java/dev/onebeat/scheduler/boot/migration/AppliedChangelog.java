@@ -77,13 +77,11 @@ final class AppliedChangelog {
     /**
      * Records {@code changelogDigest} as applied, with {@code databasechangelog} as it is now; nothing when the table is
      * not there (a changelog of the user's own that does not include onebeat's).
-     *
-     * @return whether it was recorded
      */
-    static boolean record(Connection connection, String changeLog, String changelogDigest, String appliedBy)
+    static void record(Connection connection, String changeLog, String changelogDigest, String appliedBy)
             throws SQLException {
         if (!tablesPresent(connection)) {
-            return false;
+            return;
         }
         try (PreparedStatement record = connection.prepareStatement(RECORD)) {
             record.setString(1, truncate(changeLog, 500));
@@ -91,7 +89,6 @@ final class AppliedChangelog {
             record.setString(3, truncate(appliedBy, 200));
             record.executeUpdate();
         }
-        return true;
     }
 
     private static boolean tablesPresent(Connection connection) throws SQLException {

@@ -3,12 +3,12 @@ package dev.onebeat.scheduler.boot.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.testsupport.EmptyDatabase;
+import dev.onebeat.testsupport.FreePorts;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.testsupport.jvm.JavaLauncher;
 import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,7 +72,7 @@ class ComposeReplicaIT {
         environment.put("SPRING_DATASOURCE_USERNAME", database.username());
         environment.put("SPRING_DATASOURCE_PASSWORD", database.password() == null ? "" : database.password());
 
-        int port = freePort();
+        int port = FreePorts.take();
         Path log = workDir.resolve("replica.log");
         JavaProcess replica = JavaLauncher.jar("compose-replica", Path.of("target", "scheduler-app-lean.jar")
                         .toAbsolutePath())
@@ -166,11 +166,5 @@ class ComposeReplicaIT {
                     (user + ":" + password).getBytes(StandardCharsets.UTF_8)));
         }
         return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

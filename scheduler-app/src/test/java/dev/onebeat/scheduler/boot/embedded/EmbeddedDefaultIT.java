@@ -3,10 +3,10 @@ package dev.onebeat.scheduler.boot.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.onebeat.testsupport.FreePorts;
 import dev.onebeat.testsupport.jvm.JavaLauncher;
 import dev.onebeat.testsupport.jvm.JavaProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,8 +42,8 @@ class EmbeddedDefaultIT {
 
     @Test
     void jarWithoutConfigurationRunsDemoJobsOnEmbeddedDatabaseAndKeepsThemAcrossRestart() throws Exception {
-        int httpPort = freePort();
-        int pgPort = freePort();
+        int httpPort = FreePorts.take();
+        int pgPort = FreePorts.take();
         long started = System.nanoTime();
         String firstPassword;
         JavaProcess first = start(httpPort, pgPort, "first.log");
@@ -148,12 +148,6 @@ class EmbeddedDefaultIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

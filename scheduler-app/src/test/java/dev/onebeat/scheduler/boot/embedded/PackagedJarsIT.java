@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.boot.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.testsupport.FreePorts;
 import dev.onebeat.testsupport.jvm.JavaLauncher;
 import dev.onebeat.testsupport.jvm.JavaProcess;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
@@ -9,7 +10,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -113,7 +113,7 @@ class PackagedJarsIT {
         return JavaLauncher.jar("lean-jar", LEAN)
                 .jvmOptions("-Xmx384m")
                 .jvmOptions(jvmOptions)
-                .arguments("--server.port=" + freePort(), "--onebeat.embedded.port=" + freePort(),
+                .arguments("--server.port=" + FreePorts.take(), "--onebeat.embedded.port=" + FreePorts.take(),
                         "--onebeat.embedded.data-dir=" + workDir.resolve("pg"))
                 .directory(workDir)
                 .log(log)
@@ -235,11 +235,5 @@ class PackagedJarsIT {
             }
             default -> List.of();
         };
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class PrivatePostgresPortsTest {
+class FreePortsTest {
 
     /** A port the kernel may hand to an outgoing connection can be taken before the server binds it: none of those. */
     @Test
@@ -20,7 +20,7 @@ class PrivatePostgresPortsTest {
         Set<Integer> ports = new HashSet<>();
 
         for (int i = 0; i < 50; i++) {
-            int port = PrivatePostgres.freePort();
+            int port = FreePorts.take();
             assertThat(port).isBetween(1_024, ephemeralStart - 1);
             assertThat(ports.add(port)).as("port %d given twice", port).isTrue();
         }
