@@ -48,15 +48,6 @@ public final class RelayClaimDesigns {
             WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = 'bench'
             """;
 
-    private static final String LOCK_CLAIM = "SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ANY(ARRAY(" + DUE
-            + "))";
-
-    private static final String LOCK_MARK = """
-            UPDATE onebeat_task t SET status = 'published', published_at = now(), attempts = t.attempts + 1,
-                   last_error = NULL
-            WHERE t.id = ANY(?::bigint[])
-            """;
-
     private RelayClaimDesigns() {
     }
 
@@ -98,7 +89,7 @@ public final class RelayClaimDesigns {
         try (Connection connection = outbox.pool().getConnection()) {
             Array queues = connection.createArrayOf("varchar", new Object[] {QUEUE});
             while (true) {
-                int round = lock ? lockRound(connection, queues, batch) : leaseRound(connection, queues, batch);
+                int round = lock ? RawClaimLoop.round(connection, queues, batch) : leaseRound(connection, queues, batch);
                 if (round == 0) {
                     break;
                 }
@@ -129,25 +120,6 @@ public final class RelayClaimDesigns {
             mark.executeUpdate();
         }
         connection.commit();
-        return ids.size();
-    }
-
-    private static int lockRound(Connection connection, Array queues, int batch) throws SQLException {
-        connection.setAutoCommit(false);
-        List<Long> ids = new ArrayList<>(batch);
-        try {
-            claim(connection, LOCK_CLAIM, queues, batch, ids, new ArrayList<>(batch));
-            if (!ids.isEmpty()) {
-                try (PreparedStatement mark = connection.prepareStatement(LOCK_MARK)) {
-                    mark.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
-                    mark.executeUpdate();
-                }
-            }
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        }
         return ids.size();
     }
 

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One relay setting measured beside a raw publisher of the same messages on the same broker, the
- * part the relay benchmarks of every broker share. Cycles of one round of each side alternate
- * (onebeat first in even cycles, raw first in odd ones). A onebeat round drains a freshly filled
+ * One relay setting measured beside a raw publisher of the same messages on the same broker and beside the raw
+ * database loop ({@link RawClaimLoop}, as many threads as the relay has loops, no publish), the part the relay
+ * benchmarks of every broker share. Cycles of one round of each side rotate the order of the three
+ * sides. A onebeat round drains a freshly filled
  * outbox (claim, publish, mark, as the relay thread does) and is checked afterwards: every row
  * {@code published}, every message at the broker. A raw round publishes the same messages, encoded
  * beforehand (timed apart), in batches of the relay's size, and is checked the same way. Then one
@@ -80,18 +81,20 @@ final class RelayCycles {
                              List<OutboundTask> tasks, long idleCommits) throws Exception {
         List<Double> onebeat = new ArrayList<>();
         List<Double> baseline = new ArrayList<>();
+        List<Double> database = new ArrayList<>();
         List<double[]> stageTimes = new ArrayList<>();
         List<Double> encodeTimes = new ArrayList<>();
         for (int cycle = 0; cycle < warmups + rounds; cycle++) {
             boolean measured = cycle >= warmups;
-            for (int turn = 0; turn < 2; turn++) {
-                if ((cycle + turn) % 2 == 0) {
+            for (int turn = 0; turn < 3; turn++) {
+                int side = (cycle + turn) % 3;
+                if (side == 0) {
                     double rate = onebeatRound(relay, stages, broker);
                     if (measured) {
                         onebeat.add(rate);
                         stageTimes.add(stages.millisPerThousand(messages));
                     }
-                } else {
+                } else if (side == 1) {
                     long encodeStart = System.nanoTime();
                     List<M> encoded = broker.encode(tasks);
                     double encodeMillis = (System.nanoTime() - encodeStart) / 1e6 * 1000 / tasks.size();
@@ -99,6 +102,11 @@ final class RelayCycles {
                     if (measured) {
                         baseline.add(rate);
                         encodeTimes.add(encodeMillis);
+                    }
+                } else {
+                    double rate = databaseRound(relay.loops(), batchSize);
+                    if (measured) {
+                        database.add(rate);
                     }
                 }
             }
@@ -109,8 +117,8 @@ final class RelayCycles {
         long before = outbox.settledCommits();
         relay.drain();
         long commits = outbox.settledCommits() - before;
-        return new RelayFigures(nodes, batchSize, inTurn, commits, idleCommits, medians(stageTimes),
-                Rates.median(encodeTimes));
+        return new RelayFigures(nodes, batchSize, inTurn, new Rates(database), commits, idleCommits,
+                medians(stageTimes), Rates.median(encodeTimes));
     }
 
     /** @return messages/s of one drain of a freshly filled outbox */
@@ -127,6 +135,18 @@ final class RelayCycles {
                     + " rows; not published: " + left);
         }
         broker.requireReceived(messages, "a relay round");
+        return messages * 1e9 / elapsed;
+    }
+
+    /** @return rows/s of one drain of a freshly filled outbox by the raw database loop */
+    private double databaseRound(int loops, int batchSize) throws Exception {
+        outbox.refill(messages);
+        long start = System.nanoTime();
+        int drained = RawClaimLoop.drain(outbox.pool(), outbox.queue(), loops, batchSize);
+        long elapsed = System.nanoTime() - start;
+        if (drained != messages) {
+            throw new IllegalStateException("the raw database loop drained " + drained + " of " + messages + " rows");
+        }
         return messages * 1e9 / elapsed;
     }
 

@@ -41,6 +41,11 @@ final class RelayNodes implements AutoCloseable {
         });
     }
 
+    /** @return relay loops over all nodes, each on a thread of its own during a drain */
+    int loops() {
+        return drivers.size();
+    }
+
     /** @param stages times the nodes' rounds */
     static RelayNodes open(DataSource dataSource, String queue, String amqpUrl, int nodes, int concurrency,
                            int batchSize, RelayStages stages) {

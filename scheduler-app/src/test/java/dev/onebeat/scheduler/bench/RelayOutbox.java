@@ -85,6 +85,11 @@ final class RelayOutbox implements AutoCloseable {
         new Liquibase("db/onebeat/changelog-master.xml", new ClassLoaderResourceAccessor(), target).update("");
     }
 
+    /** @return the one queue of the outbox's rows */
+    String queue() {
+        return queue;
+    }
+
     HikariDataSource pool() {
         return pool;
     }

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -129,13 +131,23 @@ public class TaskTable {
     }
 
     /**
-     * Locks a row until the caller's transaction ends; a relay claiming skips it meanwhile.
+     * Locks a row until the caller's transaction ends; a relay claiming skips it meanwhile. Does not wait: a relay
+     * holds the rows it publishes locked for as long as the publish takes.
      *
      * @return the row, or empty if there is none
+     * @throws org.springframework.dao.CannotAcquireLockException if a relay (or another operator) holds it now
      */
     public Optional<TaskView> lock(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ? FOR UPDATE")
-                .param(id).query(TaskTable::view).optional();
+        try {
+            return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ? FOR UPDATE NOWAIT")
+                    .param(id).query(TaskTable::view).optional();
+        } catch (DataAccessException e) {
+            // lock_not_available, which the driver reports without a subclass Spring could translate
+            if (e.getMostSpecificCause() instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
+                throw new CannotAcquireLockException("task " + id + " is locked", sql);
+            }
+            throw e;
+        }
     }
 
     /** @return the row, which must exist */

@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -13,28 +12,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a round's claims while its publish lasts: every third of {@code claim-lease} from the claim
- * on, the rows still held get a fresh lease, so a publish slower than the lease is not taken over and
- * published again by another relay. A relay that dies stops renewing, and its claims expire as before.
- * Renewal ends when the publish returns: a relay stalled between publish and marks loses its claims
- * after one lease. It also ends at the publish's deadline, when its transport has one
- * ({@link dev.onebeat.transport.Transport#deadline}): a publish hung past it gives its claims up after
- * one more lease, and another relay retries them. One timer thread serves the loops of a node; a
- * renewal is one short update.
+ * Keeps a round's claim while its publish lasts: every third of {@code claim-lease} from the claim on, a short
+ * statement on the claim's transaction ({@link RelayClaim#keepAlive}) starts its idle time again, so the server does
+ * not end it and free the rows for another relay while a publish slower than the lease is under way. A relay that
+ * dies or stalls sends no keep-alive, and its claim ends after one lease (at once when its connection closes).
+ * Keep-alives end when the publish returns: a relay stalled between publish and marks loses its claim after one
+ * lease. They also end at the publish's deadline, when its transport has one
+ * ({@link dev.onebeat.transport.Transport#deadline}): a publish hung past it gives its claim up after one more lease,
+ * and another relay retries the rows. One timer thread serves the loops of a node.
  */
 final class ClaimRenewal implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimRenewal.class);
 
-    private final RelayRepository outbox;
     private final String node;
     private final Duration claimLease;
     private final Clock clock;
     private final long periodMillis;
     private final ScheduledThreadPoolExecutor timer;
 
-    ClaimRenewal(RelayRepository outbox, String node, Duration claimLease, Clock clock) {
-        this.outbox = outbox;
+    ClaimRenewal(String node, Duration claimLease, Clock clock) {
         this.node = node;
         this.claimLease = claimLease;
         this.clock = clock;
@@ -49,11 +46,11 @@ final class ClaimRenewal implements AutoCloseable {
     }
 
     /**
-     * @param claimed the rows just claimed, leased from now
+     * @param claim the claim just made, leased from now
      * @return the renewal, running until closed
      */
-    Held hold(List<ClaimedTask> claimed) {
-        return new Held(claimed);
+    Held hold(RelayClaim claim) {
+        return new Held(claim);
     }
 
     /** Stops renewing anything. */
@@ -65,7 +62,7 @@ final class ClaimRenewal implements AutoCloseable {
     /** The renewal of one round's claims. */
     final class Held implements AutoCloseable {
 
-        private final List<ClaimedTask> claimed;
+        private final RelayClaim claim;
         private final ScheduledFuture<?> renewing;
         private volatile boolean intact = true;
         /** When the publish under way must have ended, or {@code null} when its transport sets no bound. */
@@ -76,8 +73,8 @@ final class ClaimRenewal implements AutoCloseable {
         private boolean closed;
         private boolean givenUp;
 
-        private Held(List<ClaimedTask> claimed) {
-            this.claimed = claimed;
+        private Held(RelayClaim claim) {
+            this.claim = claim;
             this.started = clock.instant();
             this.renewing = timer.scheduleAtFixedRate(this::renew, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         }
@@ -109,7 +106,7 @@ final class ClaimRenewal implements AutoCloseable {
 
         /** @return the claims of the round */
         int size() {
-            return claimed.size();
+            return claim.rows().size();
         }
 
         private synchronized void renew() {
@@ -121,22 +118,19 @@ final class ClaimRenewal implements AutoCloseable {
                 givenUp = true;
                 intact = false;
                 log.warn("relay publish to {} outlived its deadline of {} with {} claim(s) node={}: no longer renewing "
-                        + "them; they expire after the claim lease ({} ms) and are retried", publishing, until,
-                        claimed.size(), node, claimLease.toMillis());
+                        + "them; they are freed after the claim lease ({} ms) and retried", publishing, until,
+                        claim.rows().size(), node, claimLease.toMillis());
                 return;
             }
             try {
-                int renewed = outbox.renew(claimed);
-                if (renewed < claimed.size() && intact) {
-                    intact = false;
-                    log.warn("relay lost {} of {} claims while publishing node={}: their lease ran out before a "
-                            + "renewal; another relay may publish them again under the same key",
-                            claimed.size() - renewed, claimed.size(), node);
-                }
+                claim.keepAlive();
             } catch (SQLException | RuntimeException e) {
+                if (intact) {
+                    log.warn("relay lost its claim of {} task(s) while publishing node={}: the database ended its "
+                            + "transaction (another relay may publish them again under the same key): {}",
+                            claim.rows().size(), node, e.toString());
+                }
                 intact = false;
-                log.warn("relay could not renew {} claim(s) node={} (they expire after their lease): {}",
-                        claimed.size(), node, e.toString());
             }
         }
 
@@ -146,8 +140,7 @@ final class ClaimRenewal implements AutoCloseable {
         }
 
         /**
-         * Stops renewing, after the renewal under way if one is: the marks that follow must not meet it on
-         * the same rows, where the two updates could deadlock.
+         * Stops renewing, after the keep-alive under way if one is: the marks that follow use the same connection.
          */
         @Override
         public void close() {

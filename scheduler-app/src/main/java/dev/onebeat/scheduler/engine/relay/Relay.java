@@ -1,6 +1,5 @@
 package dev.onebeat.scheduler.engine.relay;
 
-import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
 import dev.onebeat.scheduler.engine.fire.FireListener;
 import dev.onebeat.scheduler.engine.fire.FireOutcome;
 import dev.onebeat.scheduler.engine.fire.FireResult;
@@ -19,7 +18,6 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.context.event.EventListener;
 
 /**
  * The relay of one replica: {@code concurrency} {@link RelayLoop} threads per broker, sharing its
@@ -62,7 +60,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     /**
      * @param routes the validated routing
      * @param dataSource the outbox's database
-     * @param node this replica's name in {@code locked_by}, unique per process
+     * @param node this replica's name in the relay's logs and broker connections, unique per process
      * @param properties timing
      * @param metrics where counts go
      * @param gauges the pending-task gauges, registered at start
@@ -126,7 +124,8 @@ public final class Relay implements SmartLifecycle, FireListener {
 
     /**
      * Stops every loop after its last rounds, waiting for them up to {@code drain-timeout} in all; a
-     * loop still publishing then loses its broker connection, and its claims come back after their lease.
+     * loop still publishing then loses its broker connection, and its claim is rolled back, or ended by the
+     * server after one lease at most.
      */
     @Override
     public synchronized void stop() {
@@ -146,8 +145,8 @@ public final class Relay implements SmartLifecycle, FireListener {
                 break;
             }
             if (thread.isAlive()) {
-                log.warn("relay thread {} still busy after onebeat.relay.drain-timeout ({} ms); stopping it, its claims "
-                        + "come back to the outbox after their lease", thread.getName(), settings.drainTimeout().toMillis());
+                log.warn("relay thread {} still busy after onebeat.relay.drain-timeout ({} ms); stopping it, its claim "
+                        + "is freed within one claim lease", thread.getName(), settings.drainTimeout().toMillis());
             }
         }
         relayNode.close();
@@ -177,27 +176,6 @@ public final class Relay implements SmartLifecycle, FireListener {
         }
     }
 
-    /**
-     * After a failover the new server may hold claims of this replica whose publish happened on the old server while
-     * the marks did not reach the standby; as this replica is alive, their lease would keep them for a whole
-     * {@code claim-lease} (60 s). They are ended at once and published again under the same keys.
-     */
-    @EventListener
-    void databaseServerChanged(DatabaseServerChanged change) {
-        RelayNode current = relayNode;
-        if (current == null) {
-            return;
-        }
-        try {
-            int expired = current.expireOwnClaims();
-            log.warn("relay claims ended after a database server change node={} claims={} server={}", node, expired,
-                    change.after());
-            wake();
-        } catch (SQLException | RuntimeException e) {
-            log.warn("relay could not end its claims after a database server change node={}: {}", node, e.toString());
-        }
-    }
-
     /** Wakes every loop to look for due rows now. */
     public void wake() {
         for (RelayLoop loop : List.copyOf(loops)) {
@@ -220,7 +198,7 @@ public final class Relay implements SmartLifecycle, FireListener {
         return gauges.claimedOverdue();
     }
 
-    /** @return this relay's node name, as written to {@code locked_by} */
+    /** @return this relay's node name, unique per process */
     public String node() {
         return node;
     }

@@ -86,7 +86,7 @@ class RelayConfiguration {
         return new RelayHealth(relay);
     }
 
-    /** {@code pid@host/xxxxxxxx}: unique per process, readable in {@code locked_by}. */
+    /** {@code pid@host/xxxxxxxx}: unique per process, readable in the logs. */
     static String nodeName() {
         return ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
     }

@@ -82,7 +82,7 @@ final class RelayLoop implements Runnable {
                     }
                 }
             } catch (RuntimeException | SQLException e) {
-                // the database is unreachable or a statement failed: claimed rows come back after their lease
+                // the database is unreachable or a statement failed: a claim made is freed with its transaction
                 health.failed(e.toString());
                 log.warn("relay round failed broker={} (retrying): {}", broker, e.toString());
                 waiter.await(backoff.ceiling(health.consecutiveFailures()), false);
@@ -101,7 +101,7 @@ final class RelayLoop implements Runnable {
                 published += round.published();
             } while (!round.failedWhole() && round.claimed() == settings.batchSize() && clock.instant().isBefore(deadline));
         } catch (RuntimeException | SQLException e) {
-            log.warn("relay's last round failed broker={} (its claims come back after their lease): {}", broker,
+            log.warn("relay's last round failed broker={} (its claim was rolled back): {}", broker,
                     e.toString());
         }
         if (published > 0) {
@@ -138,16 +138,25 @@ final class RelayLoop implements Runnable {
      * @return what the round did
      */
     Round relayOnce() throws SQLException, InterruptedException {
-        List<ClaimedTask> claimed = outbox.claim(queues, settings.batchSize());
-        if (claimed.isEmpty()) {
-            return Round.NONE;
+        try (RelayClaim claim = outbox.claim(queues, settings.batchSize())) {
+            if (claim.rows().isEmpty()) {
+                return Round.NONE;
+            }
+            List<TaskOutcome> outcomes = publisher.publish(claim, health);
+            Round round = Round.of(outcomes);
+            hook.afterPublish(round.published());
+            int marked;
+            try {
+                marked = claim.mark(outcomes, backoff::retryDelay);
+            } catch (SQLException e) {
+                // the claim was lost (the relay stalled past its lease, or the database went away): no row changed,
+                // and every row goes out again, those published here under the same key
+                report.lost(outcomes, round.published(), e);
+                return round;
+            }
+            report.report(outcomes, round.published(), marked);
+            return round;
         }
-        List<TaskOutcome> outcomes = publisher.publish(claimed, health);
-        Round round = Round.of(outcomes);
-        hook.afterPublish(round.published());
-        int marked = outbox.mark(outcomes, backoff::retryDelay);
-        report.report(outcomes, round.published(), marked);
-        return round;
     }
 
     /** @return this loop's state now, for health */

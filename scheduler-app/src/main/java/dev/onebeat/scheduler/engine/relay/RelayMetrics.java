@@ -6,8 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Relay counters, tagged {@code transport} and {@code queue}: {@code onebeat_relay_published_total}
- * (every confirmed publish), {@code onebeat_relay_republished_total} (those of rows whose earlier
- * claim had expired, so they may have gone out before), {@code onebeat_relay_retried_total} (publishes
+ * (every confirmed publish), {@code onebeat_relay_republished_total} (tasks that go out more than once:
+ * counted by the relay whose claim was lost after the broker confirmed them, before its mark, and by the relay
+ * that takes over a claim an earlier release left past its lease), {@code onebeat_relay_retried_total} (publishes
  * put off by a passing failure), {@code onebeat_relay_failed_total} (rows the broker refused) and
  * {@code onebeat_relay_expired_total} (tasks published after their {@code expires}, which the worker revokes).
  */
@@ -22,8 +23,13 @@ class RelayMetrics {
     void published(QueueRoute route, boolean reclaimed) {
         counter("onebeat.relay.published", "Tasks published and confirmed by the broker", route).increment();
         if (reclaimed) {
-            counter("onebeat.relay.republished", "Tasks published again after an expired claim", route).increment();
+            republished(route);
         }
+    }
+
+    void republished(QueueRoute route) {
+        counter("onebeat.relay.republished", "Tasks published more than once: confirmed, but their claim was lost "
+                + "before the mark", route).increment();
     }
 
     void retried(QueueRoute route) {

@@ -6,7 +6,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * What the relay loops of one replica share: its name in {@code locked_by}, the outbox statements,
+ * What the relay loops of one replica share: its name, the outbox statements,
  * the transports with their broker connections, the timer that renews claims, the counters and the
  * clock. Closing it closes the broker connections and ends the renewals.
  */
@@ -23,7 +23,7 @@ final class RelayNode implements AutoCloseable {
     private final RelayPublisher publisher;
 
     /**
-     * @param node this replica's name in {@code locked_by}, unique per process
+     * @param node this replica's name in the relay's logs and broker connections, unique per process
      * @param hook called between each round's publish and marks
      */
     RelayNode(QueueRoutes routes, DataSource dataSource, String node, RelaySettings settings, RelayMetrics metrics,
@@ -39,9 +39,9 @@ final class RelayNode implements AutoCloseable {
         this.metrics = metrics;
         this.hook = hook;
         this.clock = clock;
-        this.outbox = new RelayRepository(dataSource, node, settings.claimLease());
+        this.outbox = new RelayRepository(dataSource, settings.claimLease());
         this.transports = new RelayTransports(routes, node, metrics);
-        this.renewal = new ClaimRenewal(outbox, node, settings.claimLease(), clock);
+        this.renewal = new ClaimRenewal(node, settings.claimLease(), clock);
         this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock, traces);
     }
 
@@ -49,11 +49,6 @@ final class RelayNode implements AutoCloseable {
     RelayLoop loop(String broker, List<String> queues) {
         return new RelayLoop(broker, queues, node, outbox, publisher,
                 new RelayRoundReport(broker, node, transports, metrics), settings, hook, clock);
-    }
-
-    /** Ends this node's claims now ({@link RelayRepository#expireOwnClaims()}). */
-    int expireOwnClaims() throws java.sql.SQLException {
-        return outbox.expireOwnClaims();
     }
 
     @Override

@@ -45,13 +45,14 @@ final class RelayPublisher {
     }
 
     /**
-     * @param claimed rows just claimed, by id
+     * @param claim the rows just claimed, by id
      * @param health the loop's: whether its rounds have been failing, which quiets the log of another failure,
      *     and where the publish under way is shown while it lasts
      * @return each row with its outcome: first those whose payload is unreadable, refused, then queue by queue in
      *     the order the queues first appear
      */
-    List<TaskOutcome> publish(List<ClaimedTask> claimed, RelayLoopHealth health) {
+    List<TaskOutcome> publish(RelayClaim claim, RelayLoopHealth health) {
+        List<ClaimedTask> claimed = claim.rows();
         boolean failing = health.failing();
         Map<String, List<ClaimedTask>> byQueue = new LinkedHashMap<>();
         List<TaskOutcome> outcomes = new ArrayList<>(claimed.size());
@@ -62,7 +63,7 @@ final class RelayPublisher {
                 byQueue.computeIfAbsent(task.task().queue(), q -> new ArrayList<>()).add(task);
             }
         }
-        try (ClaimRenewal.Held held = renewal.hold(claimed)) {
+        try (ClaimRenewal.Held held = renewal.hold(claim)) {
             health.publishing(held);
             for (List<ClaimedTask> tasks : byQueue.values()) {
                 QueueRoute route = transports.route(tasks.get(0).task().queue());

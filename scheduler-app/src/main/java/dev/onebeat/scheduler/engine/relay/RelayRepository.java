@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,121 +16,101 @@ import java.util.function.IntFunction;
 import javax.sql.DataSource;
 
 /**
- * Every statement the relay runs on {@code onebeat_task}, for one node: the claims, the lease
- * renewal and the fenced marks. Claims and renewals set {@code locked_until} by the database's clock,
- * so replicas with skewed clocks agree on when a claim has expired.
+ * Every statement the relay runs on {@code onebeat_task}, for one node. A round's claim is a transaction of its own
+ * ({@link RelayClaim}): the due rows are locked by {@code SELECT … FOR UPDATE SKIP LOCKED}, published while the
+ * transaction stays open, and marked by one {@code UPDATE} per outcome before it commits, so each row is written once
+ * per publish. Other relays skip the locked rows; the rows stay {@code pending} until their mark commits.
  *
- * <p>Row states: {@code pending} → {@code claimed} (locked_by this node, locked_until now + lease,
- * attempts + 1) → {@code published}, or back to {@code pending} with a later {@code available_at}
- * when the publish failed for a passing reason, or {@code failed} when the broker refused it. Marks
- * and renewals are fenced on {@code (locked_by, attempts)}: a relay whose claim expired and was taken
- * over changes nothing. A claim left by a dead relay is taken again after its lease. The table's other statements are
- * the outbox's ({@code OutboxWriter}, {@code TaskTable}).
+ * <p>The claim lease is the transaction's {@code idle_in_transaction_session_timeout}: a relay that stalls (or loses
+ * its network) longer than the lease between two statements has its session ended by the server, which frees the rows
+ * for another relay; its marks then fail and change nothing. A publish slower than the lease keeps its rows by a
+ * short statement every third of the lease ({@link ClaimRenewal}). A relay that dies frees them at once, with its
+ * connection. Rows an earlier release left {@code claimed} under a lease are taken over once it has run out, so the
+ * two can run side by side during an upgrade. The table's other statements are the outbox's ({@code OutboxWriter},
+ * {@code TaskTable}).
+ *
+ * <p>Measured before it replaced the lease claim (an {@code UPDATE} to {@code claimed}, then the mark): 1.7–1.8 times
+ * the rows per second of database work ({@code bench/relay-claims.sh}, BENCHMARKS.md).
  */
 final class RelayRepository {
 
     /** The payload of a claimed row whose own could not be read; the row is refused, never sent. */
     private static final TaskPayload NO_ARGUMENTS = TaskPayload.of("[]", "{}");
 
+    // attempts + 1: the number of the attempt this claim makes, which its mark writes
     private static final String COLUMNS = """
-            id, attempts, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
+            id, attempts + 1, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
             """;
 
-    // Claims left by a relay that died or stalled: their lease ran out. Taken first, they are the oldest.
-    private static final String CLAIM_EXPIRED = """
-            UPDATE onebeat_task t SET locked_by = ?, locked_until = now() + ? * interval '1 millisecond',
-                   attempts = t.attempts + 1
-            WHERE t.id IN (SELECT id FROM onebeat_task
-                           WHERE status = 'claimed' AND locked_until < now() AND queue = ANY(?)
-                           ORDER BY locked_until LIMIT ? FOR UPDATE SKIP LOCKED)
-            RETURNING\s""" + COLUMNS;
+    // The lease is the transaction's idle timeout; custom plans, because the updates' unnest of a batch planned
+    // generically is guessed at 10 rows and rescanned for every claimed row (80-90 ms for 500 rows against about 1 ms).
+    // Both LOCAL: they end with the claim's transaction.
+    private static final String BEGIN = """
+            SELECT set_config('idle_in_transaction_session_timeout', ?, true),
+                   set_config('plan_cache_mode', 'force_custom_plan', true)""";
 
-    // Oldest due rows first. Each queue's rows come from the due index (queue, available_at) already in
-    // order, so a claim reads a batch, not the backlog (ORDER BY over queue = ANY(...) or with an id
-    // tie-break sorted every pending row on every claim); rows due at the same instant come in index
-    // order, and the batch is sorted by id afterwards. id = ANY(ARRAY(...)) updates through the primary key.
-    private static final String CLAIM_DUE = """
-            UPDATE onebeat_task t SET status = 'claimed', locked_by = ?,
-                   locked_until = now() + ? * interval '1 millisecond', attempts = t.attempts + 1
-            WHERE t.id = ANY(ARRAY(
+    // Rows an earlier release claimed under a lease that ran out (its relay died or stalled): taken first, the oldest.
+    private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + """
+            FROM onebeat_task
+            WHERE status = 'claimed' AND locked_until < now() AND queue = ANY(?)
+            ORDER BY locked_until LIMIT ? FOR UPDATE SKIP LOCKED""";
+
+    // Oldest due rows first. Each queue's rows come from the due index (queue, available_at) already in order, so a
+    // claim reads a batch, not the backlog (ORDER BY over queue = ANY(...) sorted every pending row on every claim);
+    // rows due at the same instant come in index order, and the batch is sorted by id afterwards. With several queues
+    // a queue's rows past the batch stay locked, unpublished, until the round commits; the next round takes them.
+    private static final String CLAIM_DUE = "SELECT " + COLUMNS + """
+            FROM onebeat_task WHERE id = ANY(ARRAY(
                 SELECT due.id FROM unnest(?::varchar[]) AS q(name)
                 CROSS JOIN LATERAL (SELECT id, available_at FROM onebeat_task
                                     WHERE status = 'pending' AND queue = q.name AND available_at <= now()
                                     ORDER BY available_at LIMIT ? FOR UPDATE SKIP LOCKED) due
-                ORDER BY due.available_at LIMIT ?))
-            RETURNING\s""" + COLUMNS;
+                ORDER BY due.available_at LIMIT ?))""";
 
-    // Keeps a slow publish's claims its own; fenced as the marks are, so a claim another relay took over
-    // after it expired, or one already marked, is left as it is.
-    private static final String RENEW = """
-            UPDATE onebeat_task t SET locked_until = now() + ? * interval '1 millisecond'
-            FROM unnest(?::bigint[], ?::int[]) AS m(id, attempts)
-            WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = ?
-            """;
-
+    // The marks need no fence: the rows are locked by the claim's own transaction since they were read.
     private static final String MARK_PUBLISHED = """
-            UPDATE onebeat_task t SET status = 'published', published_at = now(), locked_by = NULL,
-                   locked_until = NULL, last_error = NULL
-            FROM unnest(?::bigint[], ?::int[]) AS m(id, attempts)
-            WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = ?
+            UPDATE onebeat_task SET status = 'published', published_at = now(), attempts = attempts + 1,
+                   locked_by = NULL, locked_until = NULL, last_error = NULL
+            WHERE id = ANY(?::bigint[])
             """;
 
     private static final String MARK_RETRY = """
-            UPDATE onebeat_task t SET status = 'pending', locked_by = NULL, locked_until = NULL,
-                   available_at = now() + m.delay_ms * interval '1 millisecond', last_error = m.error
-            FROM unnest(?::bigint[], ?::int[], ?::bigint[], ?::text[]) AS m(id, attempts, delay_ms, error)
-            WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = ?
+            UPDATE onebeat_task t SET status = 'pending', attempts = t.attempts + 1, locked_by = NULL,
+                   locked_until = NULL, available_at = now() + m.delay_ms * interval '1 millisecond', last_error = m.error
+            FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS m(id, delay_ms, error)
+            WHERE t.id = m.id
             """;
 
     private static final String MARK_FAILED = """
-            UPDATE onebeat_task t SET status = 'failed', locked_by = NULL, locked_until = NULL, last_error = m.error
-            FROM unnest(?::bigint[], ?::int[], ?::text[]) AS m(id, attempts, error)
-            WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = ?
-            """;
-
-    // After the database server changed (a failover): this node's claims the new server still holds may be claims
-    // whose publish already happened on the old server, whose marks were lost with it. This node is alive, so no
-    // lease would ever run out early; expiring them now lets the next round publish them again (same keys).
-    private static final String EXPIRE_OWN_CLAIMS = """
-            UPDATE onebeat_task SET locked_until = now()
-            WHERE status = 'claimed' AND locked_by = ? AND locked_until > now()
+            UPDATE onebeat_task t SET status = 'failed', attempts = t.attempts + 1, locked_by = NULL,
+                   locked_until = NULL, last_error = m.error
+            FROM unnest(?::bigint[], ?::text[]) AS m(id, error)
+            WHERE t.id = m.id
             """;
 
     private final DataSource dataSource;
-    private final String node;
-    private final long leaseMillis;
+    private final String leaseMillis;
 
-    /**
-     * @param node this replica's {@code locked_by}
-     * @param claimLease how long a claim or a renewal holds
-     */
-    RelayRepository(DataSource dataSource, String node, Duration claimLease) {
+    /** @param claimLease how long a claim's transaction may stay idle before the server ends it */
+    RelayRepository(DataSource dataSource, Duration claimLease) {
         this.dataSource = dataSource;
-        this.node = node;
-        this.leaseMillis = claimLease.toMillis();
+        this.leaseMillis = Long.toString(Math.min(Integer.MAX_VALUE, Math.max(1, claimLease.toMillis())));
     }
 
     /**
-     * Ends this node's claims now, so that the next claim round (of any relay) takes them again, fenced as an
-     * expired claim is: a publish of them still under way here can no longer mark them.
+     * Claims up to {@code batchSize} rows of the queues, expired claims of an earlier release first, then the oldest
+     * due rows, in a transaction that stays open until the claim is marked or closed.
      *
-     * @return how many claims were ended
+     * @return the claim, holding the rows by id; the caller closes it
      */
-    int expireOwnClaims() throws SQLException {
-        try (Connection con = dataSource.getConnection(); PreparedStatement st = con.prepareStatement(EXPIRE_OWN_CLAIMS)) {
-            st.setString(1, node);
-            return st.executeUpdate();
-        }
-    }
-
-    /**
-     * Claims up to {@code batchSize} rows of the queues: expired claims first, then the oldest due rows.
-     *
-     * @return the claimed rows, by id
-     */
-    List<ClaimedTask> claim(List<String> queues, int batchSize) throws SQLException {
-        try (Connection con = dataSource.getConnection()) {
-            con.setAutoCommit(true);
+    RelayClaim claim(List<String> queues, int batchSize) throws SQLException {
+        Connection con = dataSource.getConnection();
+        try {
+            con.setAutoCommit(false);
+            try (PreparedStatement begin = con.prepareStatement(BEGIN)) {
+                begin.setString(1, leaseMillis);
+                begin.execute();
+            }
             Array queueArray = con.createArrayOf("varchar", queues.toArray());
             List<ClaimedTask> claimed = new ArrayList<>();
             claim(con, CLAIM_EXPIRED, 1, queueArray, batchSize, true, claimed);
@@ -139,19 +118,20 @@ final class RelayRepository {
                 claim(con, CLAIM_DUE, 2, queueArray, batchSize - claimed.size(), false, claimed);
             }
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
-            return claimed;
+            return new RelayClaim(con, claimed, dataSource);
+        } catch (SQLException | RuntimeException e) {
+            RelayClaim.abandon(con, dataSource);
+            throw e;
         }
     }
 
     /** @param limits how many parameters after the queues take {@code limit}: they end the statement */
-    private void claim(Connection con, String sql, int limits, Array queueArray, int limit, boolean reclaimed,
-                       List<ClaimedTask> into) throws SQLException {
+    private static void claim(Connection con, String sql, int limits, Array queueArray, int limit, boolean reclaimed,
+                              List<ClaimedTask> into) throws SQLException {
         try (PreparedStatement ps = con.prepareStatement(sql)) {
-            ps.setString(1, node);
-            ps.setLong(2, leaseMillis);
-            ps.setArray(3, queueArray);
+            ps.setArray(1, queueArray);
             for (int i = 0; i < limits; i++) {
-                ps.setInt(4 + i, limit);
+                ps.setInt(2 + i, limit);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -174,95 +154,42 @@ final class RelayRepository {
     }
 
     /**
-     * Moves the claims' {@code locked_until} a lease on from now.
-     *
-     * @return how many were still this node's claims
-     */
-    int renew(List<ClaimedTask> held) throws SQLException {
-        return inTransaction(con -> {
-            try (PreparedStatement ps = con.prepareStatement(RENEW)) {
-                ps.setLong(1, leaseMillis);
-                ps.setArray(2, con.createArrayOf("bigint", ids(held)));
-                ps.setArray(3, con.createArrayOf("integer", attempts(held)));
-                ps.setString(4, node);
-                return ps.executeUpdate();
-            }
-        });
-    }
-
-    /**
-     * Marks each row as its outcome says, in one transaction.
+     * Marks each row as its outcome says, on the claim's connection; the caller commits.
      *
      * @param retryDelay how long a row to retry waits, by its attempt count
-     * @return rows marked published: fewer than were published when claims were taken over meanwhile
+     * @return rows marked published
      */
-    int mark(List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay) throws SQLException {
+    static int mark(Connection con, List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay) throws SQLException {
         List<TaskOutcome> published = only(outcomes, Delivery.Status.PUBLISHED);
         List<TaskOutcome> retry = only(outcomes, Delivery.Status.RETRY);
         List<TaskOutcome> failed = only(outcomes, Delivery.Status.REFUSED);
-        return inTransaction(con -> {
-            int marked = 0;
-            if (!published.isEmpty()) {
-                try (PreparedStatement ps = con.prepareStatement(MARK_PUBLISHED)) {
-                    List<ClaimedTask> rows = tasks(published);
-                    ps.setArray(1, con.createArrayOf("bigint", ids(rows)));
-                    ps.setArray(2, con.createArrayOf("integer", attempts(rows)));
-                    ps.setString(3, node);
-                    marked = ps.executeUpdate();
-                }
-            }
-            if (!retry.isEmpty()) {
-                Long[] delays = new Long[retry.size()];
-                for (int i = 0; i < delays.length; i++) {
-                    delays[i] = retryDelay.apply(retry.get(i).task().attempts()).toMillis();
-                }
-                try (PreparedStatement ps = con.prepareStatement(MARK_RETRY)) {
-                    List<ClaimedTask> rows = tasks(retry);
-                    ps.setArray(1, con.createArrayOf("bigint", ids(rows)));
-                    ps.setArray(2, con.createArrayOf("integer", attempts(rows)));
-                    ps.setArray(3, con.createArrayOf("bigint", delays));
-                    ps.setArray(4, con.createArrayOf("text", errors(retry)));
-                    ps.setString(5, node);
-                    ps.executeUpdate();
-                }
-            }
-            if (!failed.isEmpty()) {
-                try (PreparedStatement ps = con.prepareStatement(MARK_FAILED)) {
-                    List<ClaimedTask> rows = tasks(failed);
-                    ps.setArray(1, con.createArrayOf("bigint", ids(rows)));
-                    ps.setArray(2, con.createArrayOf("integer", attempts(rows)));
-                    ps.setArray(3, con.createArrayOf("text", errors(failed)));
-                    ps.setString(4, node);
-                    ps.executeUpdate();
-                }
-            }
-            return marked;
-        });
-    }
-
-    @FunctionalInterface
-    private interface Work {
-        int run(Connection con) throws SQLException;
-    }
-
-    private int inTransaction(Work work) throws SQLException {
-        try (Connection con = dataSource.getConnection()) {
-            con.setAutoCommit(false);
-            try {
-                try (Statement statement = con.createStatement()) {
-                    // The driver's server-prepared updates get a generic plan after five calls, which guesses the
-                    // unnest at 10 rows and rescans it for every claimed row: 80-90 ms for a batch of 500 here.
-                    // Planned for their arrays, they hash-join them (about 1 ms). LOCAL: ends with this transaction.
-                    statement.execute("SET LOCAL plan_cache_mode = force_custom_plan");
-                }
-                int count = work.run(con);
-                con.commit();
-                return count;
-            } catch (SQLException | RuntimeException e) {
-                con.rollback();
-                throw e;
+        int marked = 0;
+        if (!published.isEmpty()) {
+            try (PreparedStatement ps = con.prepareStatement(MARK_PUBLISHED)) {
+                ps.setArray(1, con.createArrayOf("bigint", ids(tasks(published))));
+                marked = ps.executeUpdate();
             }
         }
+        if (!retry.isEmpty()) {
+            Long[] delays = new Long[retry.size()];
+            for (int i = 0; i < delays.length; i++) {
+                delays[i] = retryDelay.apply(retry.get(i).task().attempts()).toMillis();
+            }
+            try (PreparedStatement ps = con.prepareStatement(MARK_RETRY)) {
+                ps.setArray(1, con.createArrayOf("bigint", ids(tasks(retry))));
+                ps.setArray(2, con.createArrayOf("bigint", delays));
+                ps.setArray(3, con.createArrayOf("text", errors(retry)));
+                ps.executeUpdate();
+            }
+        }
+        if (!failed.isEmpty()) {
+            try (PreparedStatement ps = con.prepareStatement(MARK_FAILED)) {
+                ps.setArray(1, con.createArrayOf("bigint", ids(tasks(failed))));
+                ps.setArray(2, con.createArrayOf("text", errors(failed)));
+                ps.executeUpdate();
+            }
+        }
+        return marked;
     }
 
     private static List<TaskOutcome> only(List<TaskOutcome> outcomes, Delivery.Status status) {
@@ -287,14 +214,6 @@ final class RelayRepository {
             ids[i] = tasks.get(i).id();
         }
         return ids;
-    }
-
-    private static Integer[] attempts(List<ClaimedTask> tasks) {
-        Integer[] attempts = new Integer[tasks.size()];
-        for (int i = 0; i < attempts.length; i++) {
-            attempts[i] = tasks.get(i).attempts();
-        }
-        return attempts;
     }
 
     private static String[] errors(List<TaskOutcome> outcomes) {

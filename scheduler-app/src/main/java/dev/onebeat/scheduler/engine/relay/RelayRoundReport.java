@@ -31,13 +31,12 @@ final class RelayRoundReport {
     /**
      * @param outcomes the round's rows and their outcomes
      * @param published how many of them the broker confirmed
-     * @param marked how many of those were still this relay's to mark published
+     * @param marked how many of those were marked published
      */
     void report(List<TaskOutcome> outcomes, int published, int marked) {
         if (marked < published) {
-            log.warn("relay lost {} claims before marking them published broker={} node={}; "
-                    + "they were published and may be published again under the same key",
-                    published - marked, broker, node);
+            log.warn("relay marked {} of {} published tasks broker={} node={}; the others had changed meanwhile",
+                    marked, published, broker, node);
         }
         int republished = 0;
         String firstRepublished = null;
@@ -76,5 +75,26 @@ final class RelayRoundReport {
         if (retried > 0 && log.isDebugEnabled()) {
             log.debug("relay will retry {} task(s) broker={}: {}", retried, broker, firstRetryError);
         }
+    }
+    /**
+     * A round whose marks failed: its claim was lost, no row changed, and each of its rows will be published again.
+     * The rows the broker confirmed here are counted published, and republished: the next relay sends them again
+     * under the same key.
+     *
+     * @param outcomes the round's rows and their outcomes
+     * @param published how many of them the broker confirmed
+     * @param cause why the marks failed
+     */
+    void lost(List<TaskOutcome> outcomes, int published, Exception cause) {
+        for (TaskOutcome outcome : outcomes) {
+            if (outcome.is(Delivery.Status.PUBLISHED)) {
+                QueueRoute route = transports.route(outcome.task().task().queue());
+                metrics.published(route, false);
+                metrics.republished(route);
+            }
+        }
+        log.warn("relay lost its claim of {} task(s) before marking them broker={} node={}; {} of them were "
+                + "published and will be published again under the same key, the others retried: {}",
+                outcomes.size(), broker, node, published, cause.toString());
     }
 }

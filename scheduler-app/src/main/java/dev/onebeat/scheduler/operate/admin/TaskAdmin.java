@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Lists outbox tasks and lets an operator retry or discard one. Both changes lock the row first, so
- * they never race a relay that is claiming it (the relay skips locked rows); a task the relay holds
- * ({@code claimed}) or has sent cannot be changed.
+ * they never race a relay that is claiming it (the relay skips locked rows); a task a relay is
+ * publishing (its row locked) or has sent, or one a queue worker holds ({@code claimed}), cannot be
+ * changed.
  */
 @Component
 public class TaskAdmin {
@@ -88,7 +90,13 @@ public class TaskAdmin {
     private TaskView change(long id, String action, Set<String> from, String verb, Runnable update) {
         return transactions.execute(status -> {
             // the row lock keeps a relay from claiming the task between the check and the update
-            TaskView before = tasks.lock(id).orElseThrow(() -> new UnknownTaskException(id));
+            TaskView before;
+            try {
+                before = tasks.lock(id).orElseThrow(() -> new UnknownTaskException(id));
+            } catch (CannotAcquireLockException e) {
+                throw new AdminConflictException("task " + id + " is being published by a relay or changed by "
+                        + "another operator now; try again in a moment");
+            }
             if (!from.contains(before.status())) {
                 throw new AdminConflictException("task " + id + " is " + before.status() + "; only "
                         + String.join(" or ", from.stream().sorted().toList()) + " tasks can be " + verb);

@@ -105,6 +105,17 @@ final class OutboxTable implements AutoCloseable {
         return counts;
     }
 
+    /**
+     * The keys of the queue's rows another transaction holds locked, as a relay's claim does while it publishes. The
+     * rows it can lock itself it locks only for this statement.
+     */
+    List<String> lockedKeys(String queue) {
+        return jdbc.queryForList("""
+                SELECT idempotency_key FROM onebeat_task WHERE queue = ? AND id NOT IN (
+                    SELECT id FROM onebeat_task WHERE queue = ? FOR UPDATE SKIP LOCKED)
+                ORDER BY id""", String.class, queue, queue);
+    }
+
     JdbcTemplate jdbc() {
         return jdbc;
     }

@@ -3,8 +3,6 @@ package dev.onebeat.scheduler.engine.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.GetResponse;
-import dev.onebeat.scheduler.engine.cluster.DatabaseIncarnation;
-import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
@@ -14,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import liquibase.Liquibase;
 import liquibase.database.DatabaseFactory;
@@ -80,39 +79,59 @@ class RelayClaimIT {
     }
 
     @Test
-    void afterTheDatabaseServerChangedAReplicasOwnClaimsArePublishedAgainAtOnceNotAfterTheirLease() throws Exception {
-        // as a promoted standby holds it when the claim reached it and the publish's mark did not
-        insert(FIRST, "claimed-before-failover", "-1 minute");
-        jdbc.update("""
-                UPDATE onebeat_task SET status = 'claimed', locked_by = 'failover-node', attempts = 1,
-                       locked_until = now() + interval '1 hour'
-                WHERE idempotency_key = 'claimed-before-failover'
-                """);
-        insert(SECOND, "due-after-failover", "-1 second");
-        Relay relay = RelayDriver.relay(routes(), dataSource, "failover-node", properties());
-        relay.start();
-        try {
-            relay.wake();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> published().contains("due-after-failover"));
-            assertThat(published()).doesNotContain("claimed-before-failover");
-
-            DatabaseIncarnation old = new DatabaseIncarnation("127.0.0.1", 5432, Instant.parse("2026-12-01T00:00:00Z"),
-                    false);
-            relay.databaseServerChanged(new DatabaseServerChanged(old,
-                    new DatabaseIncarnation("127.0.0.1", 5433, Instant.parse("2026-12-04T00:00:00Z"), false),
-                    Instant.now()));
-
-            Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> published().contains("claimed-before-failover"));
-            assertThat(jdbc.queryForObject("SELECT attempts FROM onebeat_task WHERE idempotency_key = ?", Integer.class,
-                    "claimed-before-failover")).isEqualTo(2);
-        } finally {
-            relay.stop();
+    void aClaimWhoseSessionTheServerEndsMidPublishFreesItsRowsAtOnceAndTheyGoOutAgainUnderTheSameKeys()
+            throws Exception {
+        insert(FIRST, "terminated-1", "-1 minute");
+        insert(FIRST, "terminated-2", "-1 minute");
+        AtomicInteger terminated = new AtomicInteger();
+        // between the broker's confirm and the marks, as a failover or an operator ends the session
+        RelayHook terminate = published -> terminated.addAndGet(jdbc.queryForObject("""
+                SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()""",
+                Integer.class));
+        try (RelayDriver relay = RelayDriver.loop(routes(), dataSource, "terminated-it", properties(), terminate)) {
+            assertThat(relay.relayOnce()).isEqualTo(2);
+            assertThat(terminated).as("the claim's session").hasValue(1);
+            assertThat(jdbc.queryForList("SELECT DISTINCT status || '/' || attempts FROM onebeat_task "
+                    + "WHERE idempotency_key LIKE 'terminated-%'", String.class))
+                    .as("no mark reached the rows, which no longer wait for a lease").containsExactly("pending/0");
         }
-        assertThat(keys(BROKER.drain(FIRST))).contains("claimed-before-failover");
-        BROKER.drain(SECOND);
-        // the other test counts every published row
-        jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key IN ('claimed-before-failover', 'due-after-failover')");
+        try (RelayDriver relay = RelayDriver.loop(routes(), dataSource, "terminated-next", properties(),
+                RelayHook.NONE)) {
+            assertThat(relay.relayOnce()).isEqualTo(2);
+        }
+        assertThat(jdbc.queryForList("SELECT DISTINCT status || '/' || attempts FROM onebeat_task "
+                + "WHERE idempotency_key LIKE 'terminated-%'", String.class)).containsExactly("published/1");
+        assertThat(keys(BROKER.drain(FIRST))).as("published twice, with the same keys")
+                .containsExactly("terminated-1", "terminated-2", "terminated-1", "terminated-2");
+        // the other tests count every published row
+        jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key LIKE 'terminated-%'");
+    }
+
+    @Test
+    void aClaimAnEarlierReleaseLeftPastItsLeaseIsTakenFirstAndMarkedAsAnyOther() throws Exception {
+        // an earlier release claimed by writing status and lease; its relay died before the mark
+        insert(FIRST, "leased-expired", "-1 minute");
+        insert(FIRST, "leased-live", "-1 minute");
+        jdbc.update("""
+                UPDATE onebeat_task SET status = 'claimed', locked_by = 'old-release', attempts = 1,
+                       locked_until = now() + CASE idempotency_key WHEN 'leased-expired' THEN interval '-1 second'
+                                                               ELSE interval '1 hour' END
+                WHERE idempotency_key LIKE 'leased-%'
+                """);
+        insert(SECOND, "due-beside", "-2 minutes");
+        try (RelayDriver relay = RelayDriver.loop(routes(), dataSource, "takeover-it", properties(), RelayHook.NONE)) {
+            assertThat(relay.relayOnce()).isEqualTo(2);
+            assertThat(relay.relayOnce()).isZero();
+        }
+        assertThat(jdbc.queryForList("SELECT idempotency_key || '/' || status || '/' || attempts || '/' "
+                + "|| coalesce(locked_by, '-') FROM onebeat_task WHERE idempotency_key IN "
+                + "('leased-expired', 'leased-live', 'due-beside') ORDER BY idempotency_key", String.class))
+                .as("the live lease is still the old relay's").containsExactly("due-beside/published/1/-",
+                        "leased-expired/published/2/-", "leased-live/claimed/1/old-release");
+        assertThat(keys(BROKER.drain(FIRST))).containsExactly("leased-expired");
+        assertThat(keys(BROKER.drain(SECOND))).containsExactly("due-beside");
+        jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key IN ('leased-expired', 'leased-live', 'due-beside')");
     }
 
     private static void insert(String queue, String key, String dueIn) {

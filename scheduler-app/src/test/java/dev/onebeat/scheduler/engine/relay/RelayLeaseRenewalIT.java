@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A publish that takes twice the claim lease keeps its claims: the relay renews them while it
- * publishes, so a second relay polling the same table meanwhile takes none of them over, and each
+ * A publish that takes twice the claim lease keeps its claims: the relay keeps the claim's
+ * transaction from sitting idle past the lease while it publishes, so a second relay polling the same table meanwhile takes none of them over, and each
  * task reaches the broker once, none of them counted as republished.
  */
 @ExtendWith(PostgresExtension.class)
@@ -49,7 +49,8 @@ class RelayLeaseRenewalIT {
             try (TestRelay slow = TestRelay.start(database, "slow", settings, RelayHook.NONE,
                     List.of(slowAmqp, new CeleryTransportProvider()))) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> slowAmqp.publishing.get() == 1);
-                assertThat(outbox.statuses(queue)).isEqualTo(Map.of("claimed", ROWS));
+                assertThat(outbox.statuses(queue)).isEqualTo(Map.of("pending", ROWS));
+                assertThat(outbox.lockedKeys(queue)).as("held by the claim's transaction").hasSize(ROWS);
                 try (TestRelay other = TestRelay.start(database, "other", settings, RelayHook.NONE)) {
                     await().atMost(PUBLISH.plus(Duration.ofSeconds(10)))
                             .until(() -> outbox.statuses(queue).equals(Map.of("published", ROWS)));

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A relay that stalls between publish and mark past its claim lease, while another takes its rows
- * over and publishes them, marks nothing when it wakes: the marks are fenced on
- * {@code (locked_by, attempts)}.
+ * over and publishes them, marks nothing when it wakes: the server ended the claim's transaction
+ * after one lease idle, which freed the rows, and the late marks fail with it. The stalled relay
+ * counts what it had published as republished.
  */
 @ExtendWith(PostgresExtension.class)
 class StalledRelayFenceIT {
@@ -43,18 +44,19 @@ class StalledRelayFenceIT {
                 stalled.await();
                 try (TestRelay other = TestRelay.start(database, "other", settings, RelayHook.NONE)) {
                     await().atMost(Duration.ofSeconds(20)).until(() -> outbox.statuses(queue).equals(Map.of("published", ROWS)));
-                    assertThat(other.count("onebeat.relay.republished", queue)).isEqualTo(ROWS);
+                    assertThat(other.count("onebeat.relay.republished", queue)).isZero();
                 }
                 List<Map<String, Object>> before = rows(outbox, queue);
 
                 wake.countDown();
                 // the confirmed publishes are counted after the marks were tried
                 await().atMost(Duration.ofSeconds(10)).until(() -> slow.count("onebeat.relay.published", queue) == ROWS);
+                assertThat(slow.count("onebeat.relay.republished", queue)).isEqualTo(ROWS);
 
                 assertThat(rows(outbox, queue)).as("the late marks changed no row").isEqualTo(before);
                 assertThat(before).allSatisfy(row -> {
                     assertThat(row.get("status")).isEqualTo("published");
-                    assertThat(row.get("attempts")).isEqualTo(2);
+                    assertThat(row.get("attempts")).as("marked once, by the other relay").isEqualTo(1);
                 });
             }
             assertThat(broker.drain(queue)).as("each row went out twice, once by each relay").hasSize(2 * ROWS);

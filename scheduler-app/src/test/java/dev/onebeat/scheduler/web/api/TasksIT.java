@@ -14,10 +14,13 @@ import dev.onebeat.transport.testing.WebhookServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,6 +51,9 @@ class TasksIT {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     @Autowired
     MonitorCheck check;
@@ -174,6 +180,29 @@ class TasksIT {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(json(response).get("status").asString()).isEqualTo("dead");
         assertThat(json(response).get("lastError").asString()).isEqualTo("discarded by admin");
+    }
+
+    @Test
+    void pendingTaskARelayIsPublishingIsAConflictAtOnceAndCanBeDiscardedOnceItIsFree() throws Exception {
+        long id = task("publishing", "mail", "pending", 0);
+        try (Connection relay = dataSource.getConnection()) {
+            // as a relay's claim holds the rows of its batch while it publishes
+            relay.setAutoCommit(false);
+            try (Statement claim = relay.createStatement()) {
+                claim.execute("SELECT id FROM onebeat_task WHERE id = " + id + " FOR UPDATE SKIP LOCKED");
+            }
+            long start = System.nanoTime();
+            HttpResponse<String> response = api.send("POST", "/api/tasks/" + id + "/discard", null);
+
+            assertThat(response.statusCode()).isEqualTo(409);
+            assertThat(detail(response)).isEqualTo("task " + id + " is being published by a relay or changed by "
+                    + "another operator now; try again in a moment");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered without waiting for the lock")
+                    .isLessThan(Duration.ofSeconds(3));
+            relay.rollback();
+        }
+        assertThat(json(api.get("/api/audit?target=" + id))).isEmpty();
+        assertThat(api.send("POST", "/api/tasks/" + id + "/discard", null).statusCode()).isEqualTo(200);
     }
 
     @Test
