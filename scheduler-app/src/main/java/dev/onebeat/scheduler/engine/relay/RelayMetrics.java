@@ -20,20 +20,21 @@ class RelayMetrics {
         this.registry = registry;
     }
 
-    void published(QueueRoute route, boolean reclaimed) {
-        counter("onebeat.relay.published", "Tasks published and confirmed by the broker", route).increment();
-        if (reclaimed) {
-            republished(route);
+    /** Counts a round's confirmed publishes of one route at once: a registry lookup per round, not per task. */
+    void published(QueueRoute route, int count, int reclaimed) {
+        counter("onebeat.relay.published", "Tasks published and confirmed by the broker", route).increment(count);
+        if (reclaimed > 0) {
+            republished(route, reclaimed);
         }
     }
 
-    void republished(QueueRoute route) {
+    void republished(QueueRoute route, int count) {
         counter("onebeat.relay.republished", "Tasks published more than once: confirmed, but their claim was lost "
-                + "before the mark", route).increment();
+                + "before the mark", route).increment(count);
     }
 
-    void retried(QueueRoute route) {
-        counter("onebeat.relay.retried", "Publishes put off after a passing failure", route).increment();
+    void retried(QueueRoute route, int count) {
+        counter("onebeat.relay.retried", "Publishes put off after a passing failure", route).increment(count);
     }
 
     void expired(QueueRoute route) {

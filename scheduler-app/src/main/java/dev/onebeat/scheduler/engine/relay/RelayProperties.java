@@ -19,8 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param concurrency relay threads per broker on this replica; while one publishes, another claims
  *     and marks, and the broker connection is shared
  * @param pollInterval how often an idle relay looks for due rows; a committed fire wakes it at once
- * @param claimLease how long a claim is exclusive; a relay that dies holding rows loses them after
- *     this and another republishes them under the same key
+ * @param claimLease how long a claim's transaction may sit idle before the server ends it and frees its
+ *     rows for another relay; a publish longer than this keeps its claim, a relay stalled longer loses it
  * @param retryInitial the longest wait after a first failed publish (the wait is random below it)
  * @param retryMax the longest wait between retries while a broker stays down
  * @param drainTimeout at shutdown, once the last fires have committed, how long the relay may go on

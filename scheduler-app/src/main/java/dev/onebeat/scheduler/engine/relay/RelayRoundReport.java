@@ -2,7 +2,9 @@ package dev.onebeat.scheduler.engine.relay;
 
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.QueueRoute;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,36 +40,45 @@ final class RelayRoundReport {
             log.warn("relay marked {} of {} published tasks broker={} node={}; the others had changed meanwhile",
                     marked, published, broker, node);
         }
+        Map<String, int[]> counts = new LinkedHashMap<>();
         int republished = 0;
         String firstRepublished = null;
-        for (TaskOutcome outcome : outcomes) {
-            ClaimedTask task = outcome.task();
-            if (outcome.is(Delivery.Status.PUBLISHED)) {
-                metrics.published(transports.route(task.task().queue()), task.reclaimed());
-                if (task.reclaimed()) {
-                    republished++;
-                    firstRepublished = firstRepublished == null ? task.task().key().value() : firstRepublished;
-                }
-            }
-        }
-        if (republished > 0) {
-            log.info("relay republished {} task(s) after an expired claim broker={} (first key={}); "
-                    + "same ids and keys as before", republished, broker, firstRepublished);
-        }
         int retried = 0;
         String firstRetryError = null;
         for (TaskOutcome outcome : outcomes) {
             ClaimedTask task = outcome.task();
-            QueueRoute route = transports.route(task.task().queue());
-            if (outcome.is(Delivery.Status.RETRY)) {
-                metrics.retried(route);
+            // by queue: published, of them reclaimed, retried
+            int[] count = counts.computeIfAbsent(task.task().queue(), q -> new int[3]);
+            if (outcome.is(Delivery.Status.PUBLISHED)) {
+                count[0]++;
+                if (task.reclaimed()) {
+                    count[1]++;
+                    republished++;
+                    firstRepublished = firstRepublished == null ? task.task().key().value() : firstRepublished;
+                }
+            } else if (outcome.is(Delivery.Status.RETRY)) {
+                count[2]++;
                 retried++;
                 firstRetryError = firstRetryError == null ? outcome.delivery().error() : firstRetryError;
             } else if (outcome.is(Delivery.Status.REFUSED)) {
+                QueueRoute route = transports.route(task.task().queue());
                 metrics.failed(route);
                 log.error("relay: broker refused task key={} {}; marked failed: {}", task.task().key().value(),
                         route.describe(), outcome.delivery().error());
             }
+        }
+        counts.forEach((queue, count) -> {
+            QueueRoute route = transports.route(queue);
+            if (count[0] > 0) {
+                metrics.published(route, count[0], count[1]);
+            }
+            if (count[2] > 0) {
+                metrics.retried(route, count[2]);
+            }
+        });
+        if (republished > 0) {
+            log.info("relay republished {} task(s) claimed by an earlier release whose lease ran out broker={} "
+                    + "(first key={}); same ids and keys as before", republished, broker, firstRepublished);
         }
         if (published > 0) {
             log.debug("relay published {} task(s) broker={}", published, broker);
@@ -86,15 +97,19 @@ final class RelayRoundReport {
      * @param cause why the marks failed
      */
     void lost(List<TaskOutcome> outcomes, int published, Exception cause) {
+        Map<String, Integer> confirmed = new LinkedHashMap<>();
         for (TaskOutcome outcome : outcomes) {
             if (outcome.is(Delivery.Status.PUBLISHED)) {
-                QueueRoute route = transports.route(outcome.task().task().queue());
-                metrics.published(route, false);
-                metrics.republished(route);
+                confirmed.merge(outcome.task().task().queue(), 1, Integer::sum);
             }
         }
+        confirmed.forEach((queue, count) -> {
+            QueueRoute route = transports.route(queue);
+            metrics.published(route, count, 0);
+            metrics.republished(route, count);
+        });
         log.warn("relay lost its claim of {} task(s) before marking them broker={} node={}; {} of them were "
-                + "published and will be published again under the same key, the others retried: {}",
+                + "published and go out again under the same key, the rest are retried: {}",
                 outcomes.size(), broker, node, published, cause.toString());
     }
 }
