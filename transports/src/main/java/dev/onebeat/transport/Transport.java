@@ -24,13 +24,13 @@ public interface Transport extends AutoCloseable {
 
     /**
      * How long {@link #publish} of that many tasks takes at most, for a transport that bounds its
-     * exchanges (the {@code http} transport's route {@code timeout}). The relay renews a publish's claims
-     * only until then: a publish that outlives its deadline lets its claims expire after one lease, so
-     * another relay retries its tasks, and health shows the publish as overdue.
+     * exchanges (the {@code http} transport's route {@code timeout}). The relay keeps a publish's claim
+     * only until then: a publish that outlives its deadline loses its claim one lease later, so another
+     * relay retries its tasks, and health shows the publish as overdue.
      *
      * @param tasks the size of the batch
-     * @return the bound, or empty (the default) when the transport sets none: the claims are renewed for
-     *     as long as the publish runs
+     * @return the bound, or empty (the default) when the transport sets none: the claim is then kept for
+     *     a few claim leases
      */
     default Optional<Duration> deadline(int tasks) {
         return Optional.empty();

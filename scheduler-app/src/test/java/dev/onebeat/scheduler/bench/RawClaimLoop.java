@@ -20,11 +20,12 @@ import javax.sql.DataSource;
  */
 final class RawClaimLoop {
 
-    private static final String COLUMNS = """
+    static final String COLUMNS = """
             id, attempts, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
             """;
 
-    private static final String DUE = """
+    /** The ids of a batch of due rows of the queues, locked, oldest first: the relay's claim of several queues. */
+    static final String DUE = """
             SELECT due.id FROM unnest(?::varchar[]) AS q(name)
             CROSS JOIN LATERAL (SELECT id, available_at FROM onebeat_task
                                 WHERE status = 'pending' AND queue = q.name AND available_at <= now()

@@ -25,16 +25,9 @@ public final class RelayClaimDesigns {
 
     private static final String QUEUE = "reminders";
 
-    private static final String COLUMNS = """
-            id, attempts, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
-            """;
+    private static final String COLUMNS = RawClaimLoop.COLUMNS;
 
-    private static final String DUE = """
-            SELECT due.id FROM unnest(?::varchar[]) AS q(name)
-            CROSS JOIN LATERAL (SELECT id, available_at FROM onebeat_task
-                                WHERE status = 'pending' AND queue = q.name AND available_at <= now()
-                                ORDER BY available_at LIMIT ? FOR UPDATE SKIP LOCKED) due
-            ORDER BY due.available_at LIMIT ?""";
+    private static final String DUE = RawClaimLoop.DUE;
 
     private static final String LEASE_CLAIM = """
             UPDATE onebeat_task t SET status = 'claimed', locked_by = 'bench',

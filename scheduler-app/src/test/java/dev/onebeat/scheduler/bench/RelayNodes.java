@@ -85,7 +85,7 @@ final class RelayNodes implements AutoCloseable {
                 Map.of(brokerName, broker), Map.of(queue, new RelayProperties.Route(transport, brokerName, Map.of())));
     }
 
-    /** @return the {@code locked_by} name of node {@code index} */
+    /** @return the name of node {@code index} */
     static String node(int index) {
         return "relay-bench-" + index;
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * claim, the transport's {@code publish} (encoding and the broker's confirms) is timed by wrapping
  * the transport, and the marks follow the {@link RelayHook}, which runs right after the publish. So
  * each round splits into claim (both claim statements, and the rows read into tasks), publish, and
- * marks (the fenced updates, their commit, the metrics). A round that claims nothing is all claim.
+ * marks (the updates, their commit, the metrics). A round that claims nothing is all claim.
  * Rounds of several nodes on several threads add up.
  */
 final class RelayStages {

@@ -45,7 +45,7 @@ import java.util.Set;
  * logged at WARN, never stored where a viewer reads). A batch's requests run at most 8 at once;
  * once one of them could not connect or timed out, the batch's requests not yet sent are retried
  * without being sent, so a dead endpoint holds the relay for about one {@code timeout} per batch. The relay
- * renews a batch's claims for one {@code timeout} per 8 tasks at most.
+ * keeps a batch's claim for one {@code timeout} per 8 tasks at most.
  */
 public class HttpTransportProvider implements TransportProvider {
 

@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class PoolEviction implements SQLExceptionOverride {
 
     static final String READ_ONLY_SQL_STATE = "25006";
+    /** {@code idle_in_transaction_session_timeout}: the server ended one session for its own idleness. */
+    static final String IDLE_TIMEOUT_SQL_STATE = "25P03";
     static final String METRIC = "onebeat.database.connections.evicted";
     static final long RUN_GAP_NANOS = 60_000_000_000L;
 
@@ -111,6 +113,12 @@ final class PoolEviction implements SQLExceptionOverride {
 
     @java.lang.Override
     public Override adjudicate(SQLException e) {
+        if (IDLE_TIMEOUT_SQL_STATE.equals(e.getSQLState())) {
+            // this session alone sat idle in a transaction past its timeout (a relay whose claim outlived its lease):
+            // evict it, and read none of the errors chained behind (the driver's I/O error on the closed socket,
+            // class 08), which would evict the pool as if the server had gone
+            return Override.MUST_EVICT;
+        }
         Reason reason = Reason.of(e.getSQLState());
         if (reason == null || !reasons.contains(reason)) {
             return Override.CONTINUE_EVICT;

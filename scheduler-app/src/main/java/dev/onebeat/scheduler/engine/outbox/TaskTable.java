@@ -142,7 +142,7 @@ public class TaskTable {
             return jdbc.sql("SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ? FOR UPDATE NOWAIT")
                     .param(id).query(TaskTable::view).optional();
         } catch (DataAccessException e) {
-            // lock_not_available, which the driver reports without a subclass Spring could translate
+            // lock_not_available: the JdbcClient's translator leaves it uncategorized (seen with Spring 7.0)
             if (e.getMostSpecificCause() instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
                 throw new CannotAcquireLockException("task " + id + " is locked", sql);
             }

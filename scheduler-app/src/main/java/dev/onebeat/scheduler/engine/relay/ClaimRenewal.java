@@ -31,6 +31,12 @@ final class ClaimRenewal implements AutoCloseable {
     private final long periodMillis;
     private final ScheduledThreadPoolExecutor timer;
 
+    /**
+     * How many claim leases a publish whose transport sets no deadline is kept for. The claim's transaction holds back
+     * the database's cleanup (VACUUM) while it is open, so no publish keeps it for ever.
+     */
+    static final int UNBOUNDED_LEASES = 5;
+
     ClaimRenewal(String node, Duration claimLease, Clock clock) {
         this.node = node;
         this.claimLease = claimLease;
@@ -90,8 +96,8 @@ final class ClaimRenewal implements AutoCloseable {
             started = now;
             publishing = what;
             deadline = bound.map(now::plus).orElse(null);
-            // the publish that outlived its deadline has returned: the round's other claims are renewed again while
-            // the next queue publishes (those still held are renewed; the ones that expired stay lost)
+            // the publish that outlived its deadline has returned: if the claim is still alive (the server ends it one
+            // lease after the last keep-alive), it is kept again while the next queue publishes
             givenUp = false;
         }
 
@@ -113,12 +119,13 @@ final class ClaimRenewal implements AutoCloseable {
             if (closed || givenUp) {
                 return;
             }
-            Instant until = deadline;
-            if (until != null && clock.instant().isAfter(until)) {
+            Instant until = deadline != null ? deadline : started.plus(claimLease.multipliedBy(UNBOUNDED_LEASES));
+            if (clock.instant().isAfter(until)) {
                 givenUp = true;
                 intact = false;
-                log.warn("relay publish to {} outlived its deadline of {} with {} claim(s) node={}: no longer renewing "
-                        + "them; they are freed after the claim lease ({} ms) and retried", publishing, until,
+                log.warn("relay publish to {} outlived its {} of {} with {} claim(s) node={}: no longer keeping "
+                        + "them; they are freed after the claim lease ({} ms) and retried", publishing,
+                        deadline != null ? "deadline" : UNBOUNDED_LEASES + " claim leases", until,
                         claim.rows().size(), node, claimLease.toMillis());
                 return;
             }
@@ -134,9 +141,14 @@ final class ClaimRenewal implements AutoCloseable {
             }
         }
 
-        /** @return whether every renewal so far kept every claim */
+        /** @return whether every keep-alive so far kept the claim and none was given up */
         boolean intact() {
             return intact;
+        }
+
+        /** @return whether a statement on the claim's transaction failed: the claim is gone */
+        boolean lost() {
+            return claim.lost();
         }
 
         /**

@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@code onebeat_outbox_pending{queue}} (tasks not yet published or, for the in-database queue, not
  * yet taken), {@code onebeat_outbox_oldest_pending_age_seconds{queue}} (how long the oldest due one
  * has waited) and {@code onebeat_relay_claimed_overdue{queue}} (tasks still claimed after their lease ran
- * out: their relay or worker died, or hung past its publish deadline and stopped renewing; another takes
- * them over on its next round, so a count that stays up means nothing is taking them), read from the
+ * out: an in-database queue worker, or the relay of an earlier release, died or hung; another takes them
+ * over on its next round, so a count that stays up means nothing is taking them; today's relay holds its
+ * claims by a transaction, which the server ends instead), read from the
  * table at most once per refresh interval: scraping never hits the table harder than that. A queue's gauges appear with its first pending task: reading
  * {@code onebeat_outbox_queues} (queues with pending tasks), registered from the start, refreshes
  * them, so a scrape finds queues that had nothing pending before. The statements are {@link TaskTable}'s.

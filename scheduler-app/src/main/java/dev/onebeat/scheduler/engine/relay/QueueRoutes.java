@@ -5,6 +5,7 @@ import dev.onebeat.transport.BrokerSettings;
 import dev.onebeat.transport.BrokerType;
 import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.TransportProvider;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -64,6 +65,10 @@ public final class QueueRoutes implements QueuePolicy {
         String unrouted = properties.unrouted().trim();
         if (!unrouted.equals("database") && !unrouted.equals("reject")) {
             problems.add(PREFIX + "unrouted: unknown value '" + properties.unrouted() + "'; use database or reject");
+        }
+        if (properties.claimLease().compareTo(Duration.ofSeconds(1)) < 0) {
+            problems.add(PREFIX + "claim-lease: must be at least 1s (the database ends a claim's transaction idle "
+                    + "longer than this, a publish's included), was " + properties.claimLease());
         }
         if (properties.retryMax().compareTo(properties.retryInitial()) < 0) {
             problems.add(PREFIX + "retry-max (" + properties.retryMax() + ") must be at least retry-initial ("

@@ -1,13 +1,11 @@
 package dev.onebeat.scheduler.engine.relay;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.IntFunction;
-import javax.sql.DataSource;
 
 /**
  * One round's claim: its rows locked by a transaction kept open on a connection of its own until {@link #mark}
@@ -19,14 +17,12 @@ final class RelayClaim implements AutoCloseable {
 
     private final Connection con;
     private final List<ClaimedTask> rows;
-    private final DataSource pool;
     private boolean ended;
-    private boolean broken;
+    private boolean lost;
 
-    RelayClaim(Connection con, List<ClaimedTask> rows, DataSource pool) {
+    RelayClaim(Connection con, List<ClaimedTask> rows) {
         this.con = con;
         this.rows = List.copyOf(rows);
-        this.pool = pool;
     }
 
     /** @return the claimed rows, by id */
@@ -46,9 +42,14 @@ final class RelayClaim implements AutoCloseable {
         try (Statement statement = con.createStatement()) {
             statement.execute("SELECT 1");
         } catch (SQLException e) {
-            broken = true;
+            lost = true;
             throw e;
         }
+    }
+
+    /** @return whether a statement on the claim's transaction failed: its rows may be another relay's now */
+    synchronized boolean lost() {
+        return lost;
     }
 
     /**
@@ -65,12 +66,16 @@ final class RelayClaim implements AutoCloseable {
             ended = true;
             return marked;
         } catch (SQLException | RuntimeException e) {
-            broken = true;
+            lost = true;
             throw e;
         }
     }
 
-    /** Rolls back what was not marked, which frees the rows unchanged, and returns the connection. */
+    /**
+     * Rolls back what was not marked, which frees the rows unchanged, and returns the connection. A connection whose
+     * session the server ended is evicted by the pool on the error (Hikari on the driver's chained I/O error, and
+     * {@code PoolEviction} keeps that to this connection).
+     */
     @Override
     public synchronized void close() {
         if (!ended) {
@@ -78,25 +83,8 @@ final class RelayClaim implements AutoCloseable {
             try {
                 con.rollback();
             } catch (SQLException e) {
-                broken = true;
+                // the session is gone, and its transaction with it
             }
-        }
-        if (broken) {
-            evict(pool, con);
-        }
-        try {
-            con.close();
-        } catch (SQLException e) {
-            // the connection is gone already; so is its transaction
-        }
-    }
-
-    /** Ends a claim that failed before it was made: the transaction is rolled back, the connection returned. */
-    static void abandon(Connection con, DataSource pool) {
-        try {
-            con.rollback();
-        } catch (SQLException e) {
-            evict(pool, con);
         }
         try {
             con.close();
@@ -105,17 +93,17 @@ final class RelayClaim implements AutoCloseable {
         }
     }
 
-    /**
-     * Keeps a connection whose session the server ended out of the pool: the pool would otherwise hand it to the
-     * next round unchecked (it checks a connection only after it sat idle a while), and that round would fail too.
-     */
-    private static void evict(DataSource pool, Connection con) {
+    /** Ends a claim that failed before it was made: the transaction is rolled back, the connection returned. */
+    static void abandon(Connection con) {
         try {
-            if (pool.isWrapperFor(HikariDataSource.class)) {
-                pool.unwrap(HikariDataSource.class).evictConnection(con);
-            }
-        } catch (SQLException | RuntimeException e) {
-            // the pool finds it broken on its own later
+            con.rollback();
+        } catch (SQLException e) {
+            // the session is gone, and its transaction with it
+        }
+        try {
+            con.close();
+        } catch (SQLException e) {
+            // gone already
         }
     }
 }

@@ -12,10 +12,11 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * {@code relay} in {@code /actuator/health}: per broker, whether its relay publishes, keeps failing or
  * is stalled (a publish of this replica's past its deadline, or, for a transport without one, past
  * the claim lease: {@code overdueTasks}, {@code overdueSince}), since when, with the last error; and
- * {@code claimedOverdue}, the tasks of each queue still claimed after their lease in the whole outbox.
+ * {@code claimedOverdue}, the tasks of each queue still claimed after their lease in the whole outbox (by queue
+ * workers, or the relay of an earlier release).
  * Always UP: a broker outage is not a reason to restart or unload a scheduler replica (fires still
- * commit, tasks wait in the outbox); the details and the {@code onebeat_outbox_oldest_pending_age_seconds}
- * and {@code onebeat_relay_claimed_overdue} gauges are what to alert on.
+ * commit, tasks wait in the outbox); the details and the {@code onebeat_outbox_oldest_pending_age_seconds},
+ * {@code onebeat_relay_publishing_overdue} and {@code onebeat_relay_claimed_overdue} gauges are what to alert on.
  */
 final class RelayHealth implements HealthIndicator {
 

@@ -145,16 +145,15 @@ final class RelayLoop implements Runnable {
             List<TaskOutcome> outcomes = publisher.publish(claim, health);
             Round round = Round.of(outcomes);
             hook.afterPublish(round.published());
-            int marked;
             try {
-                marked = claim.mark(outcomes, backoff::retryDelay);
+                claim.mark(outcomes, backoff::retryDelay);
             } catch (SQLException e) {
                 // the claim was lost (the relay stalled past its lease, or the database went away): no row changed,
-                // and every row goes out again, those published here under the same key
+                // and every row goes out again, those published here under the same key. The round failed: back off
                 report.lost(outcomes, round.published(), e);
-                return round;
+                throw e;
             }
-            report.report(outcomes, round.published(), marked);
+            report.report(outcomes, round.published());
             return round;
         }
     }

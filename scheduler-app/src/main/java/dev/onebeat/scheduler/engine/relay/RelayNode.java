@@ -7,8 +7,8 @@ import javax.sql.DataSource;
 
 /**
  * What the relay loops of one replica share: its name, the outbox statements,
- * the transports with their broker connections, the timer that renews claims, the counters and the
- * clock. Closing it closes the broker connections and ends the renewals.
+ * the transports with their broker connections, the timer that keeps claims alive while they publish, the
+ * counters and the clock. Closing it closes the broker connections and ends the keep-alives.
  */
 final class RelayNode implements AutoCloseable {
 

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands a round's claimed rows to their queues' transports, queue by queue, renewing the claims while
+ * Hands a round's claimed rows to their queues' transports, queue by queue, keeping the claim alive while
  * it does. A transport that throws, or answers with the wrong number of outcomes, is discarded (the
  * next round makes a new one, on a new connection if it had its own) and each of its tasks is to
  * retry.
@@ -66,6 +66,13 @@ final class RelayPublisher {
         try (ClaimRenewal.Held held = renewal.hold(claim)) {
             health.publishing(held);
             for (List<ClaimedTask> tasks : byQueue.values()) {
+                if (held.lost()) {
+                    // the claim's transaction is gone: another relay may hold these rows now, so sending them would
+                    // send them twice for sure. They go out from whichever relay claims them next
+                    Delivery retry = Delivery.retry("the claim was lost before this queue's publish");
+                    tasks.forEach(task -> outcomes.add(new TaskOutcome(task, retry)));
+                    continue;
+                }
                 QueueRoute route = transports.route(tasks.get(0).task().queue());
                 Instant started = clock.instant();
                 List<Delivery> deliveries = publish(route, tasks, failing, held);
@@ -84,7 +91,7 @@ final class RelayPublisher {
     }
 
     /**
-     * A publish that outlasts the claim lease while its renewals fail (or come too late) lets another
+     * A publish that outlasts the claim lease while its keep-alives fail (or come too late) lets another
      * relay take the same rows and publish them again (same keys, so harmless to deduplicating
      * consumers, but avoidable): say how to avoid it.
      */

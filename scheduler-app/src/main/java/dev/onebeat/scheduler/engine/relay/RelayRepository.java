@@ -42,9 +42,9 @@ final class RelayRepository {
             id, attempts + 1, idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id, payload::text
             """;
 
-    // The lease is the transaction's idle timeout; custom plans, because the updates' unnest of a batch planned
-    // generically is guessed at 10 rows and rescanned for every claimed row (80-90 ms for 500 rows against about 1 ms).
-    // Both LOCAL: they end with the claim's transaction.
+    // The lease is the transaction's idle timeout (over the pool's default for every session). Custom plans for the
+    // claim's statements: the marks' unnest of a batch planned generically is guessed at 10 rows and rescanned for
+    // every claimed row (80-90 ms for 500 rows against about 1 ms). Both LOCAL: they end with the claim's transaction.
     private static final String BEGIN = """
             SELECT set_config('idle_in_transaction_session_timeout', ?, true),
                    set_config('plan_cache_mode', 'force_custom_plan', true)""";
@@ -55,10 +55,18 @@ final class RelayRepository {
             WHERE status = 'claimed' AND locked_until < now() AND queue = ANY(?)
             ORDER BY locked_until LIMIT ? FOR UPDATE SKIP LOCKED""";
 
-    // Oldest due rows first. Each queue's rows come from the due index (queue, available_at) already in order, so a
-    // claim reads a batch, not the backlog (ORDER BY over queue = ANY(...) sorted every pending row on every claim);
-    // rows due at the same instant come in index order, and the batch is sorted by id afterwards. With several queues
-    // a queue's rows past the batch stay locked, unpublished, until the round commits; the next round takes them.
+    // Oldest due rows of one queue, read from the due index (queue, available_at) in order; only the rows returned are
+    // locked (the lock is taken under the LIMIT), and a row another relay holds is passed over.
+    private static final String CLAIM_DUE_ONE = "SELECT " + COLUMNS + """
+            FROM onebeat_task WHERE status = 'pending' AND queue = (?::varchar[])[1] AND available_at <= now()
+            ORDER BY available_at LIMIT ? FOR UPDATE SKIP LOCKED""";
+
+    // Oldest due rows of several queues. Each queue's rows come from the due index already in order, so a claim reads
+    // a batch per queue, not the backlog (ORDER BY over queue = ANY(...) sorted every pending row on every claim); rows
+    // due at the same instant come in index order, and the batch is sorted by id afterwards. A queue's rows beyond the
+    // batch stay locked, unpublished, until the round commits (another loop passes over them meanwhile); the next round
+    // takes them. Locking only the rows kept would need the lock above the merge, where rows another loop holds would
+    // empty the batch instead of being passed over.
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + """
             FROM onebeat_task WHERE id = ANY(ARRAY(
                 SELECT due.id FROM unnest(?::varchar[]) AS q(name)
@@ -115,12 +123,13 @@ final class RelayRepository {
             List<ClaimedTask> claimed = new ArrayList<>();
             claim(con, CLAIM_EXPIRED, 1, queueArray, batchSize, true, claimed);
             if (claimed.size() < batchSize) {
-                claim(con, CLAIM_DUE, 2, queueArray, batchSize - claimed.size(), false, claimed);
+                claim(con, queues.size() == 1 ? CLAIM_DUE_ONE : CLAIM_DUE, queues.size() == 1 ? 1 : 2, queueArray,
+                        batchSize - claimed.size(), false, claimed);
             }
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
-            return new RelayClaim(con, claimed, dataSource);
+            return new RelayClaim(con, claimed);
         } catch (SQLException | RuntimeException e) {
-            RelayClaim.abandon(con, dataSource);
+            RelayClaim.abandon(con);
             throw e;
         }
     }

@@ -33,13 +33,8 @@ final class RelayRoundReport {
     /**
      * @param outcomes the round's rows and their outcomes
      * @param published how many of them the broker confirmed
-     * @param marked how many of those were marked published
      */
-    void report(List<TaskOutcome> outcomes, int published, int marked) {
-        if (marked < published) {
-            log.warn("relay marked {} of {} published tasks broker={} node={}; the others had changed meanwhile",
-                    marked, published, broker, node);
-        }
+    void report(List<TaskOutcome> outcomes, int published) {
         Map<String, int[]> counts = new LinkedHashMap<>();
         int republished = 0;
         String firstRepublished = null;
@@ -87,6 +82,7 @@ final class RelayRoundReport {
             log.debug("relay will retry {} task(s) broker={}: {}", retried, broker, firstRetryError);
         }
     }
+
     /**
      * A round whose marks failed: its claim was lost, no row changed, and each of its rows will be published again.
      * The rows the broker confirmed here are counted published, and republished: the next relay sends them again
@@ -108,8 +104,9 @@ final class RelayRoundReport {
             metrics.published(route, count, 0);
             metrics.republished(route, count);
         });
-        log.warn("relay lost its claim of {} task(s) before marking them broker={} node={}; {} of them were "
-                + "published and go out again under the same key, the rest are retried: {}",
-                outcomes.size(), broker, node, published, cause.toString());
+        log.warn("relay lost its claim of {} task(s) before marking them broker={} node={} (first key={}); {} of them "
+                + "were published and go out again under the same key, the rest are retried: {}",
+                outcomes.size(), broker, node, outcomes.get(0).task().task().key().value(), published,
+                cause.toString());
     }
 }

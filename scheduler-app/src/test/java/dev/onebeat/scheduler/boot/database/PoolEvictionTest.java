@@ -65,6 +65,18 @@ class PoolEvictionTest {
     }
 
     @Test
+    void aSessionEndedForItsOwnIdlenessEvictsItselfAloneAndStopsHikariReadingTheChainedIoError() {
+        // what pgjdbc throws after the server ended a session idle in its transaction past the timeout
+        SQLException idle = new SQLException("FATAL: terminating connection due to idle-in-transaction timeout",
+                "25P03");
+        idle.setNextException(new SQLException("An I/O error occurred while sending to the backend.", "08006"));
+
+        assertThat(eviction(EnumSet.allOf(Reason.class)).adjudicate(idle)).isEqualTo(Override.MUST_EVICT);
+        assertThat(evictedAll).hasValue(0);
+        assertThat(counted).isEmpty();
+    }
+
+    @Test
     void otherErrorsKeepHikarisOwnVerdict() {
         PoolEviction eviction = eviction(EnumSet.allOf(Reason.class));
         for (String state : new String[] {"23505", "40001", "55P03", "57014", "57P04", "25P02", "XX000", null}) {

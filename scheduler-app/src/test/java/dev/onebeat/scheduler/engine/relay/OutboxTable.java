@@ -106,14 +106,16 @@ final class OutboxTable implements AutoCloseable {
     }
 
     /**
-     * The keys of the queue's rows another transaction holds locked, as a relay's claim does while it publishes. The
-     * rows it can lock itself it locks only for this statement.
+     * The keys of the queue's rows a transaction still open holds locked, as a relay's claim does while it publishes:
+     * the row's {@code xmax} is that transaction's id. Takes no lock itself, so a relay claiming meanwhile is not
+     * kept from any row.
      */
     List<String> lockedKeys(String queue) {
         return jdbc.queryForList("""
-                SELECT idempotency_key FROM onebeat_task WHERE queue = ? AND id NOT IN (
-                    SELECT id FROM onebeat_task WHERE queue = ? FOR UPDATE SKIP LOCKED)
-                ORDER BY id""", String.class, queue, queue);
+                SELECT idempotency_key FROM onebeat_task
+                WHERE queue = ? AND xmax::text IN (SELECT backend_xid::text FROM pg_stat_activity
+                                                   WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid())
+                ORDER BY id""", String.class, queue);
     }
 
     JdbcTemplate jdbc() {

@@ -1,24 +1,30 @@
 package dev.onebeat.scheduler.engine.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import dev.onebeat.transport.BrokerType;
+import dev.onebeat.transport.QueueRoute;
+import dev.onebeat.transport.Transport;
+import dev.onebeat.transport.TransportContext;
+import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import liquibase.Liquibase;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -90,7 +96,8 @@ class RelayClaimIT {
                 WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()""",
                 Integer.class));
         try (RelayDriver relay = RelayDriver.loop(routes(), dataSource, "terminated-it", properties(), terminate)) {
-            assertThat(relay.relayOnce()).isEqualTo(2);
+            assertThatThrownBy(relay::relayOnce).as("the round failed, so the loop backs off")
+                    .isInstanceOf(SQLException.class);
             assertThat(terminated).as("the claim's session").hasValue(1);
             assertThat(jdbc.queryForList("SELECT DISTINCT status || '/' || attempts FROM onebeat_task "
                     + "WHERE idempotency_key LIKE 'terminated-%'", String.class))
@@ -106,6 +113,52 @@ class RelayClaimIT {
                 .containsExactly("terminated-1", "terminated-2", "terminated-1", "terminated-2");
         // the other tests count every published row
         jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key LIKE 'terminated-%'");
+    }
+
+    @Test
+    void aClaimLostWhileOneQueuePublishesSendsNothingOfTheNextQueue() throws Exception {
+        insert(FIRST, "lost-first", "-2 minutes");
+        insert(SECOND, "lost-second", "-1 minute");
+        // a lease of 1.5 s: a keep-alive every 500 ms while the first queue's publish takes 800 ms, and the session is
+        // ended at its start, as the server does to a claim whose relay stalled
+        RelayProperties base = properties();
+        RelayProperties properties = new RelayProperties(true, base.batchSize(), 1, base.pollInterval(),
+                Duration.ofMillis(1_500), base.retryInitial(), base.retryMax(), base.drainTimeout(), base.unrouted(),
+                base.gaugeInterval(), base.brokers(), base.queues());
+        TransportProvider celery = new CeleryTransportProvider();
+        TransportProvider terminating = new TransportProvider() {
+            @Override
+            public String name() {
+                return celery.name();
+            }
+
+            @Override
+            public Set<BrokerType> brokerTypes() {
+                return celery.brokerTypes();
+            }
+
+            @Override
+            public Transport create(QueueRoute route, TransportContext context) throws Exception {
+                Transport transport = celery.create(route, context);
+                return tasks -> {
+                    jdbc.queryForObject("""
+                            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                            WHERE datname = current_database() AND state = 'idle in transaction'
+                              AND pid <> pg_backend_pid()""", Integer.class);
+                    Thread.sleep(800);
+                    return transport.publish(tasks);
+                };
+            }
+        };
+        QueueRoutes routes = QueueRoutes.of(properties, List.of(terminating), Map.of());
+        try (RelayDriver relay = RelayDriver.loop(routes, dataSource, "lost-it", properties, RelayHook.NONE)) {
+            assertThatThrownBy(relay::relayOnce).isInstanceOf(SQLException.class);
+        }
+        assertThat(keys(BROKER.drain(FIRST))).as("published before the claim was known lost").containsExactly("lost-first");
+        assertThat(keys(BROKER.drain(SECOND))).as("not sent once the keep-alive failed").isEmpty();
+        assertThat(jdbc.queryForList("SELECT DISTINCT status || '/' || attempts FROM onebeat_task "
+                + "WHERE idempotency_key LIKE 'lost-%'", String.class)).containsExactly("pending/0");
+        jdbc.update("DELETE FROM onebeat_task WHERE idempotency_key LIKE 'lost-%'");
     }
 
     @Test

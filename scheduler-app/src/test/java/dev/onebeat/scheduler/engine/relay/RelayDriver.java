@@ -27,7 +27,7 @@ public final class RelayDriver implements AutoCloseable {
 
     /**
      * @param routes the routing; every relayed queue is served by this one loop, so they must share a broker
-     * @param node this node's {@code locked_by}, unique per driver
+     * @param node this node's name, unique per driver
      * @param hook called between each round's publish and marks
      * @return a loop that runs only when {@link #relayOnce()} is called; its broker connections open on
      *     first use and stay open until {@link #close()}

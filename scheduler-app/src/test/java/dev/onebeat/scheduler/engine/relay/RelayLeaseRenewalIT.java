@@ -36,7 +36,7 @@ class RelayLeaseRenewalIT {
     private static final Duration PUBLISH = LEASE.multipliedBy(2);
 
     @Test
-    void publishSlowerThanTheLeaseRenewsItsClaimsAndIsNotRepublishedByAnotherRelay(TestDatabase database)
+    void publishSlowerThanTheLeaseKeepsItsClaimAndIsNotRepublishedByAnotherRelay(TestDatabase database)
             throws Exception {
         try (RabbitTestBroker broker = new RabbitTestBroker(); OutboxTable outbox = OutboxTable.migrated(database)) {
             String queue = broker.newQueueName("renewal");

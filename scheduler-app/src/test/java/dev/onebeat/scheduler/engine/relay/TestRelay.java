@@ -39,7 +39,7 @@ final class TestRelay implements AutoCloseable {
      * Starts a relay.
      *
      * @param database the migrated database
-     * @param node its {@code locked_by} name
+     * @param node its node name
      * @param properties its settings, see {@link #settings}
      * @param hook called between publish and marks
      */
