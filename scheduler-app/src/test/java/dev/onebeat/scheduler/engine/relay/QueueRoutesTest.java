@@ -9,6 +9,7 @@ import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.transport.rq.RqTransportProvider;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,6 +123,19 @@ class QueueRoutesTest {
         queues.put("mail", route("celery", "nowhere"));
 
         assertThat(problems(Map.of("rabbit", RABBIT), queues)).hasSize(2);
+    }
+
+    @Test
+    void claimLeaseBelowOneSecondIsRefusedNamingThePropertyAndValue() {
+        RelayProperties base = RelayProperties.defaults();
+        RelayProperties shortLease = new RelayProperties(true, base.batchSize(), base.concurrency(), base.pollInterval(),
+                Duration.ofMillis(200), base.retryInitial(), base.retryMax(), base.drainTimeout(), base.unrouted(),
+                base.gaugeInterval(), base.brokers(), base.queues());
+
+        assertThat(catchThrowableOfType(RelayConfigurationException.class,
+                () -> QueueRoutes.of(shortLease, PROVIDERS, Map.of())).problems())
+                .containsExactly("onebeat.relay.claim-lease: must be at least 1s (the database ends a claim's "
+                        + "transaction idle longer than this, a publish's included), was PT0.2S");
     }
 
     private static List<String> problems(Map<String, RelayProperties.Broker> brokers,
