@@ -80,20 +80,17 @@ final class RelayClaim implements AutoCloseable {
     public synchronized void close() {
         if (!ended) {
             ended = true;
+            abandon(con);
+        } else {
             try {
-                con.rollback();
+                con.close();
             } catch (SQLException e) {
-                // the session is gone, and its transaction with it
+                // gone already
             }
-        }
-        try {
-            con.close();
-        } catch (SQLException e) {
-            // gone already
         }
     }
 
-    /** Ends a claim that failed before it was made: the transaction is rolled back, the connection returned. */
+    /** Ends a claim that failed before it was made, or was not marked: rolled back, the connection returned. */
     static void abandon(Connection con) {
         try {
             con.rollback();

@@ -6,10 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.QueueRoute;
-import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
 import dev.onebeat.transport.testing.RabbitTestBroker;
@@ -18,7 +14,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import liquibase.Liquibase;
@@ -125,31 +120,14 @@ class RelayClaimIT {
         RelayProperties properties = new RelayProperties(true, base.batchSize(), 1, base.pollInterval(),
                 Duration.ofMillis(1_500), base.retryInitial(), base.retryMax(), base.drainTimeout(), base.unrouted(),
                 base.gaugeInterval(), base.brokers(), base.queues());
-        TransportProvider celery = new CeleryTransportProvider();
-        TransportProvider terminating = new TransportProvider() {
-            @Override
-            public String name() {
-                return celery.name();
-            }
-
-            @Override
-            public Set<BrokerType> brokerTypes() {
-                return celery.brokerTypes();
-            }
-
-            @Override
-            public Transport create(QueueRoute route, TransportContext context) throws Exception {
-                Transport transport = celery.create(route, context);
-                return tasks -> {
-                    jdbc.queryForObject("""
-                            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                            WHERE datname = current_database() AND state = 'idle in transaction'
-                              AND pid <> pg_backend_pid()""", Integer.class);
-                    Thread.sleep(800);
-                    return transport.publish(tasks);
-                };
-            }
-        };
+        TransportProvider terminating = AroundTransport.of(new CeleryTransportProvider(), (transport, tasks) -> {
+            jdbc.queryForObject("""
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = current_database() AND state = 'idle in transaction'
+                      AND pid <> pg_backend_pid()""", Integer.class);
+            Thread.sleep(800);
+            return transport.publish(tasks);
+        });
         QueueRoutes routes = QueueRoutes.of(properties, List.of(terminating), Map.of());
         try (RelayDriver relay = RelayDriver.loop(routes, dataSource, "lost-it", properties, RelayHook.NONE)) {
             assertThatThrownBy(relay::relayOnce).isInstanceOf(SQLException.class);

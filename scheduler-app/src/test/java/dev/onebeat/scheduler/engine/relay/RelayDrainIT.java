@@ -5,18 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.QueueRoute;
-import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.TransportContext;
-import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -62,7 +56,11 @@ class RelayDrainIT {
             Duration drainTimeout = Duration.ofSeconds(1);
             CountDownLatch confirm = new CountDownLatch(1);
             TestRelay relay = TestRelay.start(database, "draining-slowly", settings(queue, 10, drainTimeout),
-                    RelayHook.NONE, List.of(new StuckAmqp(confirm)));
+                    RelayHook.NONE, List.of(AroundTransport.of(new AmqpJsonTransportProvider(), (transport, tasks) -> {
+                        // a broker that does not answer until the test ends
+                        confirm.await();
+                        throw new IOException("broker gone");
+                    })));
             long stopMillis;
             try {
                 outbox.insert("drain-slow", queue, 10);
@@ -91,34 +89,5 @@ class RelayDrainIT {
                 Map.of(queue, TestRelay.route("amqp", Map.of())));
         return new RelayProperties(true, base.batchSize(), 1, NO_POLL, base.claimLease(), base.retryInitial(),
                 base.retryMax(), drainTimeout, base.unrouted(), base.gaugeInterval(), base.brokers(), base.queues());
-    }
-
-    /** The plain JSON transport's name, on a broker that does not answer until the test ends. */
-    private static final class StuckAmqp implements TransportProvider {
-
-        private final TransportProvider amqp = new AmqpJsonTransportProvider();
-        private final CountDownLatch end;
-
-        StuckAmqp(CountDownLatch end) {
-            this.end = end;
-        }
-
-        @Override
-        public String name() {
-            return amqp.name();
-        }
-
-        @Override
-        public Set<BrokerType> brokerTypes() {
-            return amqp.brokerTypes();
-        }
-
-        @Override
-        public Transport create(QueueRoute route, TransportContext context) {
-            return tasks -> {
-                end.await();
-                throw new IOException("broker gone");
-            };
-        }
     }
 }

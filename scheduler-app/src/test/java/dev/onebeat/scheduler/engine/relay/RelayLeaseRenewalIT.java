@@ -6,10 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.GetResponse;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
-import dev.onebeat.transport.BrokerType;
-import dev.onebeat.transport.QueueRoute;
-import dev.onebeat.transport.Transport;
-import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.celery.CeleryTransportProvider;
@@ -17,7 +13,6 @@ import dev.onebeat.transport.testing.RabbitTestBroker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -44,11 +39,17 @@ class RelayLeaseRenewalIT {
             List<String> keys = outbox.insert("renewal", queue, ROWS);
             RelayProperties settings = TestRelay.settings("rabbitmq", RabbitTestBroker.URL, LEASE, 100,
                     Map.of(queue, TestRelay.route("amqp", Map.of())));
-            SlowAmqp slowAmqp = new SlowAmqp(PUBLISH);
+            // the plain JSON transport, each publish held back for a while first, as a slow broker would
+            AtomicInteger publishing = new AtomicInteger();
+            TransportProvider slowAmqp = AroundTransport.of(new AmqpJsonTransportProvider(), (transport, tasks) -> {
+                publishing.incrementAndGet();
+                Thread.sleep(PUBLISH.toMillis());
+                return transport.publish(tasks);
+            });
 
             try (TestRelay slow = TestRelay.start(database, "slow", settings, RelayHook.NONE,
                     List.of(slowAmqp, new CeleryTransportProvider()))) {
-                await().atMost(Duration.ofSeconds(10)).until(() -> slowAmqp.publishing.get() == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> publishing.get() == 1);
                 assertThat(outbox.statuses(queue)).isEqualTo(Map.of("pending", ROWS));
                 assertThat(outbox.lockedKeys(queue)).as("held by the claim's transaction").hasSize(ROWS);
                 try (TestRelay other = TestRelay.start(database, "other", settings, RelayHook.NONE)) {
@@ -69,38 +70,6 @@ class RelayLeaseRenewalIT {
                     .collect(Collectors.groupingBy(message -> message.getProps().getMessageId(), Collectors.counting()));
             assertThat(messages).as("each task published once").hasSize(ROWS);
             assertThat(copies.keySet()).containsExactlyInAnyOrderElementsOf(keys);
-        }
-    }
-
-    /** The plain JSON transport, each publish held back for a while first, as a slow broker would. */
-    private static final class SlowAmqp implements TransportProvider {
-
-        private final TransportProvider amqp = new AmqpJsonTransportProvider();
-        private final Duration delay;
-        private final AtomicInteger publishing = new AtomicInteger();
-
-        SlowAmqp(Duration delay) {
-            this.delay = delay;
-        }
-
-        @Override
-        public String name() {
-            return amqp.name();
-        }
-
-        @Override
-        public Set<BrokerType> brokerTypes() {
-            return amqp.brokerTypes();
-        }
-
-        @Override
-        public Transport create(QueueRoute route, TransportContext context) throws Exception {
-            Transport transport = amqp.create(route, context);
-            return tasks -> {
-                publishing.incrementAndGet();
-                Thread.sleep(delay.toMillis());
-                return transport.publish(tasks);
-            };
         }
     }
 }
