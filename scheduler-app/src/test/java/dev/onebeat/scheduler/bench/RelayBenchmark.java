@@ -15,8 +15,8 @@ import java.util.Locale;
  * Prints the figures of {@code PERFORMANCE.md}; run it with {@code bench/relay.sh} (see
  * {@link RelayOptions#USAGE}).
  *
- * <p>For each node count and batch size, rounds of both sides alternate ({@link RelayCycles}), each
- * on a freshly filled outbox and an emptied queue. A onebeat round drains the committed rows (claim,
+ * <p>For each node count and batch size, rounds of the relay, the raw publisher and the raw database
+ * loop take turns ({@link RelayCycles}), each on a freshly filled outbox and an emptied queue. A onebeat round drains the committed rows (claim,
  * publish with confirms, mark, as the relay thread does) and is checked afterwards: every row
  * {@code published}, every message in the queue. A raw round publishes the same messages, encoded
  * beforehand, in batches of the same size. Then one more onebeat round counts the database's commits.

@@ -23,8 +23,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
  *
  * <p>The broker is {@code ONEBEAT_BENCH_KAFKA}, or else a single-node broker of the benchmark's own
  * ({@link KafkaTestBroker}, a child JVM), started for the run and removed after it. For each node
- * count and batch size, rounds of both sides alternate ({@link RelayCycles}) on one topic of the
- * benchmark's own. A onebeat round drains a freshly filled outbox routed to the {@code kafka}
+ * count and batch size, rounds of three sides (the relay, the raw producer, the raw database loop)
+ * take turns ({@link RelayCycles}) on one topic of the benchmark's own. A onebeat round drains a freshly filled outbox routed to the {@code kafka}
  * transport (claim, publish and wait for every acknowledgement, mark, as the relay thread does) and
  * is checked afterwards: every row {@code published}, the topic's end offsets grown by one record
  * per row. A raw round sends the same records, built beforehand by the transport's own code, with
