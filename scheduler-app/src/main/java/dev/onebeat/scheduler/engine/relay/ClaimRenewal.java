@@ -146,9 +146,12 @@ final class ClaimRenewal implements AutoCloseable {
             return intact;
         }
 
-        /** @return whether a statement on the claim's transaction failed: the claim is gone */
-        boolean lost() {
-            return claim.lost();
+        /**
+         * @return whether the claim may be gone: a statement on its transaction failed, or keep-alives were given up
+         *     (a publish past its deadline), after which the server ends the transaction one lease on, unseen here
+         */
+        synchronized boolean lost() {
+            return givenUp || claim.lost();
         }
 
         /**

@@ -128,7 +128,7 @@ final class RelayRepository {
             }
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
             return new RelayClaim(con, claimed);
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | Error e) {
             RelayClaim.abandon(con);
             throw e;
         }
@@ -228,7 +228,8 @@ final class RelayRepository {
     private static String[] errors(List<TaskOutcome> outcomes) {
         String[] out = new String[outcomes.size()];
         for (int i = 0; i < out.length; i++) {
-            String error = outcomes.get(i).delivery().error();
+            // a NUL, which a text column refuses, would fail the marks of the whole batch in every round
+            String error = outcomes.get(i).delivery().error().replace('\0', ' ');
             out[i] = error.length() > 2000 ? error.substring(0, 2000) + "…" : error;
         }
         return out;

@@ -7,7 +7,9 @@ import dev.onebeat.transport.QueueRoute;
 import dev.onebeat.transport.Transport;
 import dev.onebeat.transport.TransportContext;
 import dev.onebeat.transport.TransportProvider;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,6 +50,21 @@ final class AroundTransport implements TransportProvider {
     @Override
     public Transport create(QueueRoute route, TransportContext context) throws Exception {
         Transport transport = real.create(route, context);
-        return tasks -> step.publish(transport, tasks);
+        return new Transport() {
+            @Override
+            public List<Delivery> publish(List<OutboundTask> tasks) throws Exception {
+                return step.publish(transport, tasks);
+            }
+
+            @Override
+            public Optional<Duration> deadline(int tasks) {
+                return transport.deadline(tasks);
+            }
+
+            @Override
+            public void close() throws Exception {
+                transport.close();
+            }
+        };
     }
 }

@@ -114,7 +114,7 @@ class RelayClaimIT {
     void aClaimLostWhileOneQueuePublishesSendsNothingOfTheNextQueue() throws Exception {
         insert(FIRST, "lost-first", "-2 minutes");
         insert(SECOND, "lost-second", "-1 minute");
-        // a lease of 1.5 s: a keep-alive every 500 ms while the first queue's publish takes 800 ms, and the session is
+        // a lease of 1.5 s: a keep-alive every 500 ms while the first queue's publish takes 2.5 s, and the session is
         // ended at its start, as the server does to a claim whose relay stalled
         RelayProperties base = properties();
         RelayProperties properties = new RelayProperties(true, base.batchSize(), 1, base.pollInterval(),
@@ -125,7 +125,7 @@ class RelayClaimIT {
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
                     WHERE datname = current_database() AND state = 'idle in transaction'
                       AND pid <> pg_backend_pid()""", Integer.class);
-            Thread.sleep(800);
+            Thread.sleep(2_500);
             return transport.publish(tasks);
         });
         QueueRoutes routes = QueueRoutes.of(properties, List.of(terminating), Map.of());
