@@ -28,7 +28,6 @@ class ReplicaKilledMidFireIT {
         Instant killedAt;
         Instant allUp;
         String victim;
-        List<Ledger.Fire> fires;
         try (Replicas replicas = new Replicas(database, "replica-killed-mid-fire")) {
             allUp = replicas.startThreeAndAwaitCluster("slow", ledger);
             await().atMost(Duration.ofMinutes(2)).until(() -> ledger.firesScheduledAfter(allUp) >= 2);
@@ -42,15 +41,15 @@ class ReplicaKilledMidFireIT {
 
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.firesScheduledAfter(killedAt.plusSeconds(10)) >= 3);
-            // contiguous from when the three are up, through the kill: a starting JVM's slow first fires may let the
-            // overlap policy skip an instant before. Checked while the survivors run: an instant whose fire failed
-            // (its job lock still busy under load) waits for its next attempt, which only a running replica makes
-            AtomicReference<List<Ledger.Fire>> settled = new AtomicReference<>();
+            // an instant whose fire failed under load (its job lock still busy) waits for its next attempt, which only a
+            // running replica makes: let the survivors settle every instant they have passed before they stop
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
-                    .untilAsserted(() -> settled.set(ledger.assertEverySecondFiredExactlyOnceWithAllTasks(allUp)));
-            fires = settled.get();
+                    .until(() -> ledger.unaccounted(allUp).isEmpty());
         }
 
+        // contiguous from when the three are up, through the kill: a starting JVM's slow first fires may let the
+        // overlap policy skip an instant before
+        List<Ledger.Fire> fires = ledger.assertEverySecondFiredExactlyOnceWithAllTasks(allUp);
         List<Ledger.Fire> recovered = fires.stream().filter(fire -> fire.trigger().equals("recovery")).toList();
         assertThat(recovered).as("recovered by the survivors").allMatch(fire -> !fire.node().equals(victim));
         List<Ledger.Fire> interrupted = recovered.stream().filter(fire -> fire.scheduledAt().isBefore(killedAt)).toList();
