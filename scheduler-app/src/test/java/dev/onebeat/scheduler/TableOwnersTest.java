@@ -52,6 +52,7 @@ class TableOwnersTest {
             Map.entry("onebeat_fire_attempt", LEDGER),
             Map.entry("onebeat_fire_horizon", LEDGER),
             Map.entry("onebeat_fire_fault", List.of("engine.fire.FireFaults")),
+            Map.entry("onebeat_fire_slice", List.of("engine.fire.SliceTable")),
             Map.entry("shedlock", List.of("engine.fire.JobLockTable")),
             Map.entry("onebeat_job", List.of("engine.registry.JobCatalog", "engine.registry.JobListing",
                     "engine.registry.ScheduleMembers", "engine.registry.NamespaceJobs")),

@@ -36,12 +36,14 @@ import java.util.TreeMap;
  *     consumers)
  * @param extraMessages messages beyond the first of their key
  * @param lostOnBroker rows of instants before {@code to} marked published whose key is not on the broker
+ * @param unaccounted each instant without an outcome (or job listed short) with what the ledger holds of it
  */
 public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated,
                           int replicaKills, List<String> exits, Long skewSeenMillis, Long skewLoggedMillis, long expected,
                           Map<String, Long> outcomes, long commits, long duplicateCommits, long duplicateKeys,
                           long tasks, Map<String, Long> unpublished, Map<String, Long> earlyFires, long earliestMillis,
-                          long brokerMessages, long republishedKeys, long extraMessages, long lostOnBroker) {
+                          long brokerMessages, long republishedKeys, long extraMessages, long lostOnBroker,
+                          List<String> unaccounted) {
 
     public ChaosResult {
         faults = Map.copyOf(faults);
@@ -49,6 +51,7 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
         outcomes = Map.copyOf(outcomes);
         unpublished = Map.copyOf(unpublished);
         earlyFires = Map.copyOf(earlyFires);
+        unaccounted = List.copyOf(unaccounted);
     }
 
     /** @return instants of the faults that ended with no outcome, and those the API did not list */
@@ -83,7 +86,7 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
             broken.add(duplicateKeys + " idempotency keys in more than one outbox row");
         }
         if (withoutOutcome() > 0) {
-            broken.add(withoutOutcome() + " instants without an outcome");
+            broken.add(withoutOutcome() + " instants without an outcome " + unaccounted);
         }
         if (unpublishedCount() > 0) {
             broken.add(unpublishedCount() + " tasks not published after the calm " + unpublished);
@@ -122,6 +125,7 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
         row(out, "republished keys (allowed)", republishedKeys);
         row(out, "  messages beyond a key's first", extraMessages);
         row(out, "published but not on the broker", lostOnBroker);
+        unaccounted.forEach(line -> out.printf(Locale.ROOT, "  without an outcome: %s%n", line));
         List<String> broken = hardViolations();
         out.printf(Locale.ROOT, "%n%s%n", broken.isEmpty() ? "every hard invariant held"
                 : "BROKEN: " + String.join("; ", broken));

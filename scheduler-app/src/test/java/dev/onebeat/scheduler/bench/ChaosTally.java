@@ -43,10 +43,19 @@ final class ChaosTally {
         }
         long listed = 0;
         Instant now = Instant.now();
+        List<String> unaccounted = new ArrayList<>();
         for (String job : jobs) {
             List<DatabaseFaults.Judged> instants = instants(job, from, to);
             listed += instants.size();
             DatabaseFaults.counts(instants, now).forEach((label, count) -> outcomes.merge(label, (long) count, Long::sum));
+            // each instant without an outcome, with what the ledger holds of it: what a failed run is read by
+            DatabaseFaults.unaccounted(instants, now).forEach(judged -> unaccounted.add(job + " " + judged.instant()
+                    + " " + judged.outcome() + (judged.reason() == null ? "" : " (" + judged.reason() + ")")
+                    + "; ledger: " + ledgerOf(job, judged.instant())));
+            if (instants.size() != expected(from, to, job.equals(ChaosCluster.SINGLE_JOB) ? 1 : 2)) {
+                unaccounted.add(job + ": " + instants.size() + " instants listed of "
+                        + expected(from, to, job.equals(ChaosCluster.SINGLE_JOB) ? 1 : 2));
+            }
         }
         if (listed != expected) {
             outcomes.put("none (not listed by the API)", expected - listed);
@@ -72,7 +81,28 @@ final class ChaosTally {
                 earlyFires(), earliestMillis(),
                 publishes.values().stream().mapToLong(Long::longValue).sum(),
                 publishes.values().stream().filter(n -> n > 1).count(),
-                publishes.values().stream().mapToLong(n -> n - 1).sum(), lost);
+                publishes.values().stream().mapToLong(n -> n - 1).sum(), lost, unaccounted);
+    }
+
+    /** @return the ledger's rows and attempts of one (job, instant), and the fault periods around it, one line */
+    private String ledgerOf(String job, Instant instant) {
+        Timestamp at = Timestamp.from(instant);
+        List<String> rows = new ArrayList<>(jdbc.sql("""
+                        SELECT 'fire ' || node || ' ' || trigger_kind || ' ' || outcome || ' at ' || fired_at
+                        FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ?""")
+                .params(job, at).query(String.class).list());
+        rows.addAll(jdbc.sql("""
+                        SELECT 'attempt ' || attempt || ' ' || node || ' ' || trigger_kind || ' ' || outcome
+                               || coalesce(' ' || reason, '') || coalesce(' ' || error_message, '') || ' at '
+                               || attempted_at
+                        FROM onebeat_fire_attempt WHERE job_name = ? AND scheduled_at = ?""")
+                .params(job, at).query(String.class).list());
+        rows.addAll(jdbc.sql("""
+                        SELECT 'fault ' || node || ' ' || stage || ' ' || since || ' to ' || until
+                        FROM onebeat_fire_fault WHERE since <= ? + interval '5 seconds'
+                          AND until >= ? - interval '5 seconds'""")
+                .params(at, at).query(String.class).list());
+        return rows.isEmpty() ? "nothing" : String.join("; ", rows);
     }
 
     private static long expected(Instant from, Instant to, long everySeconds) {

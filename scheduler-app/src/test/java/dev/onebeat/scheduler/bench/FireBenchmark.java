@@ -191,6 +191,8 @@ public final class FireBenchmark {
                 distinctKeys, attempts[1], attempts[2],
                 TransactionMarks.perFire(burstEnd.minus(burstStart), window, burstStart.minus(idleStart), IDLE_WINDOW,
                         lags.fires()));
+        System.out.printf(Locale.ROOT, "  peak resident memory per replica so far (VmHWM, MiB): %s%n",
+                replicas.peakRssMiB());
         if (options.burstSpread().isZero()) {
             printBatches(commits.batches(instant));
         } else {

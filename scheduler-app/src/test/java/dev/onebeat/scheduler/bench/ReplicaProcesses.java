@@ -178,6 +178,30 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /** @return the process of a launched replica that was neither stopped nor killed since, or null */
+    /**
+     * @return each running replica's peak resident memory so far ({@code VmHWM} of {@code /proc/<pid>/status}), in
+     *     MiB, by id; a replica whose figure cannot be read (not Linux, exited) is left out
+     */
+    Map<String, Long> peakRssMiB() {
+        Map<String, Long> peaks = new java.util.TreeMap<>();
+        for (String id : ids()) {
+            Process process = process(id);
+            if (process == null || !process.isAlive()) {
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+                    if (line.startsWith("VmHWM:")) {
+                        peaks.put(id, Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024);
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                // not Linux, or gone meanwhile
+            }
+        }
+        return peaks;
+    }
+
     Process process(String id) {
         Replica replica = replicas.get(id);
         return replica == null ? null : replica.process().process();

@@ -21,6 +21,7 @@ import org.springframework.validation.annotation.Validated;
  * @param batch how the fires of jobs due on the same instant share transactions
  * @param catchUpSpacing after an outage, the pause between two missed instants of one schedule that its
  *     {@code FIRE_ALL_MISSED} jobs fire, so that a backlog goes out at a bounded rate instead of all at once
+ * @param share how the jobs of a large instant are divided among the live replicas
  *
  * <p>{@code onebeat.fire.max-arguments-size}, read by the registry too, is bound by the outbox's
  * {@link dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties}.
@@ -33,11 +34,13 @@ public record FireProperties(
         @DefaultValue("2s") @NotNull Duration lockWaitMargin,
         @DefaultValue("10") @Min(1) @Max(500) int threads,
         @DefaultValue @Valid @NotNull Batch batch,
-        @DefaultValue("1s") @NotNull Duration catchUpSpacing) {
+        @DefaultValue("1s") @NotNull Duration catchUpSpacing,
+        @DefaultValue @Valid @NotNull Share share) {
 
     /** Defaults, as the properties give them; for code that builds the fire path by hand. */
     public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
-            10, new Batch(200, 4), Duration.ofSeconds(1));
+            10, new Batch(200, 4), Duration.ofSeconds(1), new Share(5_000, 800, Duration.ofMillis(200),
+            Duration.ofMinutes(1)));
 
     /**
      * @param jobs fires of one instant sharing one transaction
@@ -46,5 +49,40 @@ public record FireProperties(
     public record Batch(
             @DefaultValue("200") @Min(1) @Max(5_000) int jobs,
             @DefaultValue("4") @Min(1) @Max(64) int threads) {
+    }
+
+    /**
+     * An instant of one schedule with at least {@code minJobs} jobs to fire is divided into slices that every live
+     * replica claims and fires ({@code onebeat_fire_slice}); a smaller one is fired by the replica that acquired its
+     * trigger alone.
+     *
+     * @param minJobs jobs an instant must have to be shared; 0 never shares
+     * @param sliceJobs jobs per slice: the unit one replica claims and fires in batches; a multiple of
+     *     {@code batch.jobs} times {@code batch.threads} keeps every batch thread busy
+     * @param pollInterval how often a replica looks for slices of other replicas' instants to help with
+     * @param lease how long a claimed slice may take to fire before its claim ends and another replica takes it (the
+     *     claim's transaction is ended by the server past it); a replica that dies frees its slice at once
+     */
+    public record Share(
+            @DefaultValue("5000") @Min(0) int minJobs,
+            @DefaultValue("800") @Min(1) @Max(100_000) int sliceJobs,
+            @DefaultValue("200ms") @NotNull Duration pollInterval,
+            @DefaultValue("1m") @NotNull Duration lease) {
+
+        public Share {
+            if (pollInterval != null && (pollInterval.isNegative() || pollInterval.isZero())) {
+                throw new IllegalArgumentException("onebeat.fire.share.poll-interval: '" + pollInterval
+                        + "' must be positive");
+            }
+            if (lease != null && lease.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("onebeat.fire.share.lease: '" + lease
+                        + "' must be at least 1s: a slice of jobs takes its transactions that long to fire");
+            }
+        }
+
+        /** @return whether an instant of {@code jobs} jobs is divided among the replicas */
+        public boolean shares(int jobs) {
+            return minJobs > 0 && jobs >= minJobs && jobs > sliceJobs;
+        }
     }
 }

@@ -7,12 +7,14 @@ import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -67,9 +69,10 @@ public class ScheduleFire implements DisposableBean {
     private final Calendars calendars;
     private volatile boolean stopping;
     private final MomentWaits moments;
+    private final SharedInstants shared;
 
     ScheduleFire(ScheduleMembers members, JobRegistry registry, BatchFire batches, FirePath firePath, FireFaults faults,
-                 FireServices services, Calendars calendars) {
+                 FireServices services, Calendars calendars, SliceTable slices) {
         FireProperties properties = services.properties();
         Clock clock = services.clock();
         this.calendars = calendars;
@@ -84,6 +87,7 @@ public class ScheduleFire implements DisposableBean {
         this.properties = properties;
         this.batchThreads = pool("onebeat-batch-", properties.batch().threads());
         this.singleThreads = pool("onebeat-fire-", properties.threads());
+        this.shared = new SharedInstants(slices, properties.share(), registry, clock, () -> stopping, this::fireNow);
     }
 
     /**
@@ -93,6 +97,15 @@ public class ScheduleFire implements DisposableBean {
      * @param unregistered those this replica does not register, left to the caller
      */
     public record Outcome(int members, List<String> unregistered) {
+    }
+
+    /**
+     * A slice of a shared instant fired here ({@link #helpWithSlice}).
+     *
+     * @param scheduledAt its instant
+     * @param unregistered its jobs this replica does not register, to hand back to the cluster for that instant
+     */
+    public record Helped(Instant scheduledAt, List<String> unregistered) {
     }
 
     /**
@@ -145,7 +158,9 @@ public class ScheduleFire implements DisposableBean {
                 Pauses.sleep(properties.catchUpSpacing());
             }
             first = false;
-            fireAt(instant.getValue(), request.at(instant.getKey()));
+            // the instant itself may be shared with the other replicas; those a misfire passed over fire here
+            unregistered.addAll(fireAt(instant.getValue(), request.at(instant.getKey()),
+                    instant.getKey().equals(scheduledAt) ? scheduleKey : null));
         }
         if (!unregistered.isEmpty()) {
             log.debug("jobs not registered on this replica schedule={} scheduledAt={} jobs={}", scheduleKey,
@@ -160,8 +175,13 @@ public class ScheduleFire implements DisposableBean {
      * {@link #WAVE_TICK} past its first moment so that a wave gathers the jobs of a tick into shared transactions. A
      * recovery or a misfire waits for the moments still to come in the same way; those passed fire at once. A replica
      * that stops meanwhile fires the jobs still waiting at once ({@link #fireWaitingNow}), so none is lost.
+     *
+     * <p>An instant with many jobs none of which waits is shared with the other replicas ({@link SharedInstants}).
+     *
+     * @param sharedAs the schedule, when the instant may be shared; null to fire it here
+     * @return jobs of a shared instant's slices that this replica does not register
      */
-    private void fireAt(List<PeriodicJob> jobs, FireRequest request) {
+    private List<String> fireAt(List<PeriodicJob> jobs, FireRequest request, String sharedAs) {
         Map<String, List<String>> excluded = calendars.excluded(jobs, request.scheduledAt());
         if (!excluded.isEmpty()) {
             // a calendar's or the active period's choice, recorded as such: neither fired nor missed
@@ -173,8 +193,11 @@ public class ScheduleFire implements DisposableBean {
                     excluded.keySet());
         }
         if (!request.waitsForPlannedMoment() || jobs.stream().noneMatch(FireMoments::moves)) {
+            if (sharedAs != null && shared.shares(jobs, request)) {
+                return shared.fire(sharedAs, jobs, request);
+            }
             fireNow(jobs, request);
-            return;
+            return List.of();
         }
         Instant scheduledAt = request.scheduledAt();
         List<Map.Entry<Instant, PeriodicJob>> planned = new ArrayList<>(jobs.size());
@@ -198,6 +221,20 @@ public class ScheduleFire implements DisposableBean {
         }
         log.debug("instant fired in waves scheduledAt={} jobs={} waves={} lastPlanned={}", scheduledAt, jobs.size(),
                 waves, planned.get(planned.size() - 1).getKey());
+        return List.of();
+    }
+
+    /**
+     * Claims one slice of a shared instant (any replica's, this one's too) that no replica holds, fires it here and
+     * marks it fired; called by this replica's helper while it runs.
+     *
+     * @param node this replica's id, recorded as the firing one
+     * @return the slice's instant and its jobs this replica does not register; empty when no slice was free
+     * @throws SQLException when the database could not be reached or the claim was lost: the slice is another
+     *     replica's to fire
+     */
+    public Optional<Helped> helpWithSlice(String node) throws SQLException {
+        return shared.helpOnce(node);
     }
 
     /**

@@ -162,19 +162,25 @@ public final class DatabaseFaults {
     public static Map<String, Integer> counts(List<Judged> instants, Instant now) {
         Map<String, Integer> counts = new TreeMap<>();
         for (Judged judged : instants) {
-            String label;
-            if (!judged.accounted()) {
-                label = now.isBefore(judged.graceEnds()) ? judged.outcome() : "none (" + judged.outcome() + ")";
-            } else if (judged.outcome().equals("missed")) {
-                label = judged.reason().contains(UNREACHABLE) ? "missed: " + UNREACHABLE : "none (missed, nothing recorded)";
-            } else if (judged.outcome().equals("on-time") || judged.outcome().equals("late")) {
-                label = "committed";
-            } else {
-                label = judged.label();
-            }
-            counts.merge(label, 1, Integer::sum);
+            counts.merge(label(judged, now), 1, Integer::sum);
         }
         return counts;
+    }
+
+    /** @return the instants {@link #counts} labels {@code none}: no outcome past their grace, or missed unexplained */
+    public static List<Judged> unaccounted(List<Judged> instants, Instant now) {
+        return instants.stream().filter(judged -> label(judged, now).startsWith("none")).toList();
+    }
+
+    private static String label(Judged judged, Instant now) {
+        if (!judged.accounted()) {
+            return now.isBefore(judged.graceEnds()) ? judged.outcome() : "none (" + judged.outcome() + ")";
+        } else if (judged.outcome().equals("missed")) {
+            return judged.reason().contains(UNREACHABLE) ? "missed: " + UNREACHABLE : "none (missed, nothing recorded)";
+        } else if (judged.outcome().equals("on-time") || judged.outcome().equals("late")) {
+            return "committed";
+        }
+        return judged.label();
     }
 
     /**

@@ -141,19 +141,24 @@ final class Ledger {
         return byNode;
     }
 
-    String nodeExecuting() {
+    /** A fire of the job in progress: the replica running it and the instant it fires. */
+    record Executing(String node, Instant scheduledAt) {
+    }
+
+    Executing fireExecuting() {
         // Quartz fires the trigger its lead before the instant, and the fire waits for the instant: only then is
         // it inside its transaction, holding the job's lock. Only a fire at most 600 ms into its instant counts:
         // the slow job sleeps 1.5 s before its commit, so a kill sent now lands inside the fire even on a loaded
         // machine, not after a commit the caller took for a fire still running
-        List<String> holders = jdbc.sql("""
-                        SELECT instance_name FROM qrtz_fired_triggers
+        List<Executing> fires = jdbc.sql("""
+                        SELECT instance_name, sched_time FROM qrtz_fired_triggers
                         WHERE trigger_name = (SELECT schedule_key FROM onebeat_job WHERE name = ?) AND state = 'EXECUTING'
                           AND extract(epoch FROM clock_timestamp()) * 1000 - sched_time BETWEEN ? AND ?
                         """)
                 .params(job, TimetableTrigger.LEAD.toMillis() + 100, TimetableTrigger.LEAD.toMillis() + 600)
-                .query(String.class).list();
-        return holders.isEmpty() ? null : holders.get(0);
+                .query((rs, row) -> new Executing(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))
+                        .plus(TimetableTrigger.LEAD))).list();
+        return fires.isEmpty() ? null : fires.get(0);
     }
 
     String nodeHoldingNextTrigger() {

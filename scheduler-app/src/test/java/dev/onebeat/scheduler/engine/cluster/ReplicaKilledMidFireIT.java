@@ -26,16 +26,18 @@ class ReplicaKilledMidFireIT {
         Ledger ledger = new Ledger(database.dataSource(), ReplicaMain.SLOW_JOB, Duration.ofSeconds(2),
                 ReplicaMain.SLOW_ENTITIES);
         Instant killedAt;
+        Instant killedInstant;
         Instant allUp;
         String victim;
         try (Replicas replicas = new Replicas(database, "replica-killed-mid-fire")) {
             allUp = replicas.startThreeAndAwaitCluster("slow", ledger);
             await().atMost(Duration.ofMinutes(2)).until(() -> ledger.firesScheduledAfter(allUp) >= 2);
 
-            AtomicReference<String> executing = new AtomicReference<>();
+            AtomicReference<Ledger.Executing> executing = new AtomicReference<>();
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
-                    .until(() -> executing.updateAndGet(e -> ledger.nodeExecuting()) != null);
-            victim = executing.get();
+                    .until(() -> executing.updateAndGet(e -> ledger.fireExecuting()) != null);
+            victim = executing.get().node();
+            killedInstant = executing.get().scheduledAt();
             replicas.kill(victim);
             killedAt = Instant.now();
 
@@ -52,8 +54,11 @@ class ReplicaKilledMidFireIT {
         List<Ledger.Fire> fires = ledger.assertEverySecondFiredExactlyOnceWithAllTasks(allUp);
         List<Ledger.Fire> recovered = fires.stream().filter(fire -> fire.trigger().equals("recovery")).toList();
         assertThat(recovered).as("recovered by the survivors").allMatch(fire -> !fire.node().equals(victim));
-        List<Ledger.Fire> interrupted = recovered.stream().filter(fire -> fire.scheduledAt().isBefore(killedAt)).toList();
+        List<Ledger.Fire> interrupted = recovered.stream().filter(fire -> fire.scheduledAt().equals(killedInstant))
+                .toList();
         assertThat(interrupted).as("the interrupted fire is re-run by a survivor as a recovery").hasSize(1);
+        // on a loaded machine the victim may still run the instant before (its job lock came late): it is recovered
+        // too, once, by a survivor, as every other fire the victim had begun (checked above)
         // the victim may also have acquired the next instant's trigger (Quartz acquires ahead): that instant is
         // recovered too, still once (the ledger's check above), and is the only other one
         assertThat(recovered).as("besides the interrupted fire, at most the instant the victim had acquired")

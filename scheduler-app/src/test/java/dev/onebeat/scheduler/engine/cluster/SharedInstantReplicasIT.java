@@ -1,0 +1,128 @@
+package dev.onebeat.scheduler.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.onebeat.scheduler.FaultInjection;
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Two scheduler JVMs and 2,000 runtime jobs due on the same instants, each instant shared out in slices of 100
+ * ({@code onebeat.fire.share.*}): both replicas fire part of every instant, each job once. Then the replica helping
+ * with an instant is killed with SIGKILL while it holds a slice: its session dies with it, which frees the slice at
+ * once, and the replica that acquired the instant fires it, though the claim's lease is ten minutes.
+ *
+ * <p>Each insert into the ledger sleeps 50 ms (a statement trigger in the test database), so that an instant lasts a
+ * couple of seconds and the kill lands in its middle.
+ */
+@FaultInjection
+@ExtendWith(PostgresExtension.class)
+class SharedInstantReplicasIT {
+
+    private static final int JOBS = 2_000;
+
+    @Test
+    void bothReplicasFireEachInstantAndAHelperKilledHoldingASliceLeavesItToTheAcquirerAtOnce(TestDatabase database)
+            throws Exception {
+        BurstJobs jobs = new BurstJobs(database.dataSource(), JOBS);
+        jobs.store("10s");
+        JdbcClient jdbc = JdbcClient.create(database.dataSource());
+        slowDownFires(jdbc);
+        Instant interrupted;
+        String acquirer;
+        String helper;
+        Map<String, Long> beforeTheKill;
+        try (Replicas replicas = new Replicas(database, "shared-instant")) {
+            for (String id : List.of("replica-1", "replica-2")) {
+                replicas.start(id, "none", "--onebeat.fire.share.min-jobs=500", "--onebeat.fire.share.slice-jobs=100",
+                        "--onebeat.fire.share.poll-interval=50ms", "--onebeat.fire.share.lease=10m",
+                        "--onebeat.fire.batch.jobs=50", "--onebeat.fire.batch.threads=2",
+                        "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id);
+            }
+            Ledger ledger = new Ledger(database.dataSource());
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> ledger.clusterSize() == 2);
+            Instant allUp = Instant.now();
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> !jobs.completeInstants(allUp).isEmpty());
+            Instant shared = jobs.completeInstants(allUp).get(0);
+            Map<String, Long> sharedFires = jobs.firesByNodeAndTrigger(shared);
+            System.out.printf("shared instant %s: %s%n", shared, sharedFires);
+            assertThat(sharedFires).as("fires of one instant per replica").containsOnlyKeys(
+                    "replica-1 scheduled", "replica-2 scheduled");
+            assertThat(jobs.missing(shared)).as("jobs missing").isEmpty();
+            assertThat(jobs.wrongTasks(shared)).as("tasks").isEmpty();
+
+            // the next instant: wait until the helper holds a slice, having fired part of the instant already
+            AtomicReference<Instant> next = new AtomicReference<>();
+            AtomicReference<String> acquiredBy = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                List<Map<String, Object>> held = heldSlices(jdbc);
+                if (held.isEmpty()) {
+                    return false;
+                }
+                Instant at = ((Timestamp) held.get(0).get("scheduled_at")).toInstant();
+                String by = (String) held.get(0).get("created_by");
+                boolean helperHolds = held.stream().anyMatch(row -> !by.equals(row.get("holder")));
+                long helperFired = jobs.firesByNodeAndTrigger(at).entrySet().stream()
+                        .filter(entry -> !entry.getKey().startsWith(by + " ")).mapToLong(Map.Entry::getValue).sum();
+                next.set(at);
+                acquiredBy.set(by);
+                return helperHolds && helperFired > 0 && jobs.firesPerInstant(at.minusMillis(1))
+                        .getOrDefault(at, 0L) < JOBS / 2;
+            });
+            interrupted = next.get();
+            acquirer = acquiredBy.get();
+            helper = acquirer.equals("replica-1") ? "replica-2" : "replica-1";
+            beforeTheKill = jobs.firesByNodeAndTrigger(interrupted);
+            replicas.kill(helper);
+            System.out.printf("killed the helper %s of %s, acquired by %s: %s%n", helper, interrupted, acquirer,
+                    beforeTheKill);
+
+            // far sooner than the lease of ten minutes: only the death of its session freed the helper's slice
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> jobs.completeInstants(interrupted.minusMillis(1)).contains(interrupted));
+        }
+        Map<String, Long> after = jobs.firesByNodeAndTrigger(interrupted);
+        System.out.printf("after the kill, %s: %s%n", interrupted, after);
+        assertThat(jobs.missing(interrupted)).as("jobs missing").isEmpty();
+        assertThat(jobs.wrongTasks(interrupted)).as("tasks").isEmpty();
+        assertThat(after.get(acquirer + " scheduled")).as("fired by the acquirer after the kill")
+                .isGreaterThan(beforeTheKill.getOrDefault(acquirer + " scheduled", 0L));
+        assertThat(after.get(helper + " scheduled")).as("the killed helper's fires, all committed before it died")
+                .isPositive();
+        assertThat(JdbcClient.create(database.dataSource()).sql("SELECT count(*) FROM onebeat_fire_slice WHERE "
+                + "scheduled_at <= ?").param(Timestamp.from(interrupted)).query(Long.class).single())
+                .as("slices left").isZero();
+    }
+
+    /**
+     * The slices some session holds locked now, with the application name of that session (the replica's id): a row
+     * lock sets the row's {@code xmax} to the locking transaction's id. Takes no lock itself.
+     */
+    private static List<Map<String, Object>> heldSlices(JdbcClient jdbc) {
+        return jdbc.sql("""
+                SELECT s.scheduled_at, s.created_by, a.application_name AS holder
+                FROM onebeat_fire_slice s JOIN pg_stat_activity a ON a.backend_xid::text = s.xmax::text
+                WHERE a.pid <> pg_backend_pid() ORDER BY s.scheduled_at, s.slice""").query().listOfRows();
+    }
+
+    private static void slowDownFires(JdbcClient jdbc) {
+        jdbc.sql("""
+                CREATE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(0.05); RETURN NULL; END $$""").update();
+        jdbc.sql("""
+                CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH STATEMENT
+                EXECUTE FUNCTION slow_fire()""").update();
+    }
+}
