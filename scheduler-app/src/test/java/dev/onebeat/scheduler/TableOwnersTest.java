@@ -57,6 +57,7 @@ class TableOwnersTest {
             Map.entry("onebeat_job", List.of("engine.registry.JobCatalog", "engine.registry.JobListing",
                     "engine.registry.ScheduleMembers", "engine.registry.NamespaceJobs")),
             Map.entry("onebeat_runtime_job", List.of("engine.registry.RuntimeJobStore", "engine.registry.AppliedJobs")),
+            Map.entry("onebeat_runtime_job_version", List.of("engine.registry.RuntimeJobStore")),
             Map.entry("onebeat_calendar", List.of("engine.calendar.CalendarStore")),
             Map.entry("onebeat_applied_changelog", List.of("boot.migration.AppliedChangelog")),
             Map.entry("onebeat_node", List.of("engine.cluster.NodeTable")),
@@ -79,7 +80,8 @@ class TableOwnersTest {
      */
     private static final Map<String, Set<String>> READS_ACROSS = Map.of(
             // orphan judgement: the live replicas and what they register, judged in one statement
-            "engine.registry.JobCatalog", Set.of("qrtz_scheduler_state", "onebeat_node_job", "onebeat_runtime_job"),
+            "engine.registry.JobCatalog", Set.of("qrtz_scheduler_state", "onebeat_node_job", "onebeat_runtime_job",
+                    "onebeat_node", "onebeat_runtime_job_version"),
             // a page of jobs with their next and last fire, one query whatever the number of jobs
             "engine.registry.JobListing", Set.of("qrtz_triggers", "onebeat_fire", "onebeat_runtime_job"),
             // a lock held by a replica Quartz no longer sees as alive

@@ -177,7 +177,6 @@ final class ReplicaProcesses implements AutoCloseable {
         replica.process().kill();
     }
 
-    /** @return the process of a launched replica that was neither stopped nor killed since, or null */
     /**
      * @return each running replica's peak resident memory so far ({@code VmHWM} of {@code /proc/<pid>/status}), in
      *     MiB, by id; a replica whose figure cannot be read (not Linux, exited) is left out
@@ -202,6 +201,7 @@ final class ReplicaProcesses implements AutoCloseable {
         return peaks;
     }
 
+    /** @return the process of a launched replica that was neither stopped nor killed since, or null */
     Process process(String id) {
         Replica replica = replicas.get(id);
         return replica == null ? null : replica.process().process();

@@ -82,6 +82,9 @@ class NodeTable {
                         ON CONFLICT DO NOTHING""")
                 .params(instanceId, all)
                 .update();
+        // what the orphan judgement looks at to tell whether anything it depends on changed
+        jdbc.sql("UPDATE onebeat_node SET registered_at = clock_timestamp() WHERE instance_id = ?").param(instanceId)
+                .update();
     }
 
     /** @return every recorded replica, by instance id */

@@ -60,8 +60,9 @@ public record FireProperties(
      * @param sliceJobs jobs per slice: the unit one replica claims and fires in batches; a multiple of
      *     {@code batch.jobs} times {@code batch.threads} keeps every batch thread busy
      * @param pollInterval how often a replica looks for slices of other replicas' instants to help with
-     * @param lease how long a claimed slice may take to fire before its claim ends and another replica takes it (the
-     *     claim's transaction is ended by the server past it); a replica that dies frees its slice at once
+     * @param lease how long a replica that stalls (a long pause, a lost network) keeps the slice it claimed: the claim's
+     *     transaction is kept alive every third of it while the slice fires, and the server ends the session past it;
+     *     a replica whose process dies frees its slice at once
      */
     public record Share(
             @DefaultValue("5000") @Min(0) int minJobs,
@@ -74,9 +75,10 @@ public record FireProperties(
                 throw new IllegalArgumentException("onebeat.fire.share.poll-interval: '" + pollInterval
                         + "' must be positive");
             }
-            if (lease != null && lease.compareTo(Duration.ofSeconds(1)) < 0) {
+            if (lease != null && (lease.compareTo(Duration.ofSeconds(1)) < 0 || lease.compareTo(Duration.ofDays(1)) > 0)) {
                 throw new IllegalArgumentException("onebeat.fire.share.lease: '" + lease
-                        + "' must be at least 1s: a slice of jobs takes its transactions that long to fire");
+                        + "' must be from 1s to 1d: the claim of a slice is kept alive every third of it while the slice"
+                        + " fires, and a replica that stalls holds its slice that long");
             }
         }
 

@@ -7,6 +7,7 @@ import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -23,6 +23,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +73,7 @@ public class ScheduleFire implements DisposableBean {
     private final SharedInstants shared;
 
     ScheduleFire(ScheduleMembers members, JobRegistry registry, BatchFire batches, FirePath firePath, FireFaults faults,
-                 FireServices services, Calendars calendars, SliceTable slices) {
+                 FireServices services, Calendars calendars, SliceTable slices, MeterRegistry meters) {
         FireProperties properties = services.properties();
         Clock clock = services.clock();
         this.calendars = calendars;
@@ -87,7 +88,8 @@ public class ScheduleFire implements DisposableBean {
         this.properties = properties;
         this.batchThreads = pool("onebeat-batch-", properties.batch().threads());
         this.singleThreads = pool("onebeat-fire-", properties.threads());
-        this.shared = new SharedInstants(slices, properties.share(), registry, clock, () -> stopping, this::fireNow);
+        this.shared = new SharedInstants(slices, properties.share(), registry, clock, () -> stopping, this::fireNow,
+                meters);
     }
 
     /**
@@ -97,15 +99,6 @@ public class ScheduleFire implements DisposableBean {
      * @param unregistered those this replica does not register, left to the caller
      */
     public record Outcome(int members, List<String> unregistered) {
-    }
-
-    /**
-     * A slice of a shared instant fired here ({@link #helpWithSlice}).
-     *
-     * @param scheduledAt its instant
-     * @param unregistered its jobs this replica does not register, to hand back to the cluster for that instant
-     */
-    public record Helped(Instant scheduledAt, List<String> unregistered) {
     }
 
     /**
@@ -229,21 +222,26 @@ public class ScheduleFire implements DisposableBean {
      * marks it fired; called by this replica's helper while it runs.
      *
      * @param node this replica's id, recorded as the firing one
-     * @return the slice's instant and its jobs this replica does not register; empty when no slice was free
+     * @param handBack given the slice's instant and its jobs this replica does not register, to hand to the cluster,
+     *     before the slice is marked fired
+     * @return whether a slice was fired; false when none was free, or this replica stops
      * @throws SQLException when the database could not be reached or the claim was lost: the slice is another
      *     replica's to fire
      */
-    public Optional<Helped> helpWithSlice(String node) throws SQLException {
-        return shared.helpOnce(node);
+    public boolean helpWithSlice(String node, BiConsumer<Instant, List<String>> handBack) throws SQLException {
+        return shared.helpOnce(node, handBack);
     }
 
     /**
      * Fires now the jobs waiting for their planned moment (a jitter or a spread), early, instead of at their moments:
      * called once the replica takes no more fires and waits for those running, so that a stop neither loses them nor
-     * waits out a spread.
+     * waits out a spread. From then on this replica claims no slice of a shared instant: its fire of one ends with the
+     * slice it fires, and leaves the rest to the other replicas (or to its next start).
      */
     public void fireWaitingNow() {
         moments.fireWaitingNow();
+        // the slices of a shared instant not claimed yet are left to the other replicas, or to the next start
+        shared.windDown();
     }
 
     /** Fires {@code jobs} for one instant now: in batches, or alone; an instant older than a job's window is skipped. */
@@ -328,6 +326,7 @@ public class ScheduleFire implements DisposableBean {
     @Override
     public void destroy() throws InterruptedException {
         stopping = true;
+        shared.close();
         batchThreads.shutdown();
         singleThreads.shutdown();
         batchThreads.awaitTermination(30, TimeUnit.SECONDS);

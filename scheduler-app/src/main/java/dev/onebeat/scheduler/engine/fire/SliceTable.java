@@ -20,8 +20,9 @@ import org.springframework.stereotype.Component;
  * Every statement on {@code onebeat_fire_slice}: the slices of a large instant, written by the replica that acquired
  * its trigger, claimed by row lock ({@code FOR UPDATE SKIP LOCKED}) in a transaction held open while the slice fires,
  * and deleted in that transaction once it has. The claim's lease is the transaction's
- * {@code idle_in_transaction_session_timeout}: a replica that stalls loses its slice to another after it, one that
- * dies at once, with its session.
+ * {@code idle_in_transaction_session_timeout}, kept alive while the slice fires: a replica that stalls loses its slice
+ * to another after it (the server ends its session), one whose process dies at once, with its connection (a host that
+ * vanishes without closing it, after the lease).
  */
 @Component
 public class SliceTable {
@@ -43,15 +44,17 @@ public class SliceTable {
             WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire_slice WHERE schedule_key = ? AND scheduled_at = ?)
             ON CONFLICT DO NOTHING""";
     private static final String BEGIN = """
-            SELECT set_config('idle_in_transaction_session_timeout', ?, true),
-                   set_config('lock_timeout', ?, true)""";
+            SELECT set_config('idle_in_transaction_session_timeout', ?, true)""";
+    // below the pool's socketTimeout (5 s), which would otherwise cut the wait and take the pool's other connections
+    // with it; a wait that times out (55P03) is simply made again
+    private static final String WAIT_FOR_LOCK = "SELECT set_config('lock_timeout', '2s', true)";
     private static final String COLUMNS = "schedule_key, scheduled_at, slice, trigger_kind, jobs, created_by";
     private static final String CLAIM_ANY = "SELECT " + COLUMNS
             + " FROM onebeat_fire_slice ORDER BY scheduled_at, schedule_key, slice LIMIT 1 FOR UPDATE SKIP LOCKED";
     private static final String CLAIM_NEXT = "SELECT " + COLUMNS + " FROM onebeat_fire_slice"
             + " WHERE schedule_key = ? AND scheduled_at = ? ORDER BY slice LIMIT 1 FOR UPDATE SKIP LOCKED";
     private static final String CLAIM_LEFT = "SELECT " + COLUMNS + " FROM onebeat_fire_slice"
-            + " WHERE schedule_key = ? AND scheduled_at = ? ORDER BY slice FOR UPDATE";
+            + " WHERE schedule_key = ? AND scheduled_at = ? ORDER BY slice LIMIT 1 FOR UPDATE";
     private static final String DELETE = """
             DELETE FROM onebeat_fire_slice WHERE schedule_key = ? AND scheduled_at = ? AND slice = ANY (?::int[])""";
     private static final char SEPARATOR = 31;
@@ -75,7 +78,8 @@ public class SliceTable {
         String[] jobs = new String[slices.size()];
         for (int i = 0; i < slices.size(); i++) {
             numbers[i] = i;
-            // one text per slice, split again by the server: JDBC has no array of arrays of uneven length
+            // one text per slice, split again by the server: JDBC has no array of arrays of uneven length; a job name
+            // holds no control character (JobNames), so the unit separator cannot occur in one
             jobs[i] = String.join(String.valueOf(SEPARATOR), slices.get(i));
         }
         Timestamp at = Timestamp.from(scheduledAt);
@@ -90,20 +94,27 @@ public class SliceTable {
 
     /** Claims the first slice of any instant that no other replica holds; the claim is empty when there was none. */
     SliceClaim claimAny(Duration lease) throws SQLException {
-        return claim(lease, Duration.ZERO, CLAIM_ANY, ps -> { });
+        return claim(lease, false, CLAIM_ANY, ps -> { });
     }
 
     /** Claims the first slice of the instant that no other replica holds. */
     SliceClaim claimNext(Duration lease, String scheduleKey, Instant scheduledAt) throws SQLException {
-        return claim(lease, Duration.ZERO, CLAIM_NEXT, instant(scheduleKey, scheduledAt));
+        return claim(lease, false, CLAIM_NEXT, instant(scheduleKey, scheduledAt));
     }
 
     /**
-     * Claims every slice of the instant still there, waiting up to {@code wait} for those other replicas hold: a
-     * replica that fires its slice deletes it, so the claim holds those whose replica died or gave up.
+     * Claims the first slice of the instant still there, waiting for it while another replica holds it: a replica
+     * that fires its slice deletes it, so the claim gets one whose replica died or gave up, or none once all are fired.
+     *
+     * @throws SQLException SQLState {@code 55P03} when the slice was still held after 2 s: the caller waits again
      */
-    SliceClaim claimLeft(Duration lease, Duration wait, String scheduleKey, Instant scheduledAt) throws SQLException {
-        return claim(lease, wait, CLAIM_LEFT, instant(scheduleKey, scheduledAt));
+    SliceClaim claimLeft(Duration lease, String scheduleKey, Instant scheduledAt) throws SQLException {
+        return claim(lease, true, CLAIM_LEFT, instant(scheduleKey, scheduledAt));
+    }
+
+    /** @return whether the claim failed only because the slice was still held when its wait ran out */
+    static boolean stillHeld(SQLException e) {
+        return "55P03".equals(e.getSQLState());
     }
 
     private interface Binder {
@@ -117,13 +128,12 @@ public class SliceTable {
         };
     }
 
-    private SliceClaim claim(Duration lease, Duration wait, String sql, Binder binder) throws SQLException {
+    private SliceClaim claim(Duration lease, boolean waits, String sql, Binder binder) throws SQLException {
         Connection con = dataSource.getConnection();
         try {
             con.setAutoCommit(false);
-            try (PreparedStatement begin = con.prepareStatement(BEGIN)) {
+            try (PreparedStatement begin = con.prepareStatement(waits ? BEGIN + ", (" + WAIT_FOR_LOCK + ")" : BEGIN)) {
                 begin.setString(1, lease.toMillis() + "ms");
-                begin.setString(2, wait.toMillis() + "ms");
                 begin.execute();
             }
             List<Slice> slices = new ArrayList<>();
@@ -132,8 +142,8 @@ public class SliceTable {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         slices.add(new Slice(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getInt(3),
-                                FireTrigger.valueOf(rs.getString(4).toUpperCase(Locale.ROOT)),
-                                Arrays.asList((String[]) rs.getArray(5).getArray()), rs.getString(6)));
+                                trigger(rs.getString(4)), Arrays.asList((String[]) rs.getArray(5).getArray()),
+                                rs.getString(6)));
                     }
                 }
             }
@@ -141,6 +151,15 @@ public class SliceTable {
         } catch (SQLException | RuntimeException | Error e) {
             SliceClaim.abandon(con);
             throw e;
+        }
+    }
+
+    /** A kind of fire this version does not know (a newer replica wrote it) fires as the schedule's own. */
+    private static FireTrigger trigger(String column) {
+        try {
+            return FireTrigger.valueOf(column.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return FireTrigger.SCHEDULED;
         }
     }
 
@@ -165,13 +184,28 @@ public class SliceTable {
         }
 
         /**
+         * Runs a statement on the claim's transaction, which starts its idle time, and so its lease, again: called
+         * while the slice fires on other connections, so that only a replica that stalls loses its claim.
+         */
+        synchronized void keepAlive() {
+            if (ended) {
+                return;
+            }
+            try (var statement = con.createStatement()) {
+                statement.execute("SELECT 1");
+            } catch (SQLException e) {
+                // the claim is lost: its delete will fail, and another replica fires the slice again
+            }
+        }
+
+        /**
          * Deletes the claimed slices and commits: they are fired.
          *
          * @throws SQLException when the claim was lost (the server ended its transaction past its lease, or the
          *     connection broke): the slices are another replica's again, which fires them once more, and the ledger
          *     turns what had committed into duplicates
          */
-        void done() throws SQLException {
+        synchronized void done() throws SQLException {
             if (!slices.isEmpty()) {
                 Slice first = slices.get(0);
                 try (PreparedStatement ps = con.prepareStatement(DELETE)) {
@@ -187,7 +221,7 @@ public class SliceTable {
         }
 
         @Override
-        public void close() {
+        public synchronized void close() {
             if (!ended) {
                 ended = true;
                 abandon(con);

@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.scheduler.engine.cluster.LiveNodes;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobCatalog.OrphanChange;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,7 +22,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * registers it ({@link LiveNodes}: alive while its Quartz scheduler checks in, by database time), never because one
  * replica does not. Judged at start-up, once this replica has recorded what it registers (it counts itself then: it
  * is starting), and again every two Quartz check-in intervals on every replica whose Quartz runs (one at a time; a
- * replica finding another at it skips its turn), so a job comes back as soon as a live replica registers it and is
+ * replica finding another at it skips its turn) when what the judgement depends on changed since this replica last
+ * judged — the live replicas, a replica's registrations, the runtime jobs ({@link JobCatalog#orphanInputs}) — and at
+ * least every {@link #FULL_JUDGEMENT_EVERY}: a judgement reads the whole catalog. So a job comes back as soon as a live replica registers it and is
  * orphaned once the last replica registering it stops checking in, or never started Quartz (a replica run with
  * {@code spring.quartz.auto-startup=false} does not count, and does not judge). An orphaned job does not fire; the
  * missed-fire detector reports its instants missed.
@@ -35,6 +38,11 @@ class Orphans implements DisposableBean {
     private final LiveNodes nodes;
     private final TransactionTemplate transactions;
     private final JdbcClient jdbc;
+    /** A judgement runs at least this often, even when nothing it depends on seems to have changed. */
+    static final Duration FULL_JUDGEMENT_EVERY = Duration.ofMinutes(1);
+
+    private String lastInputs;
+    private long lastJudgedNanos;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread daemon = new Thread(runnable, "onebeat-orphans");
         daemon.setDaemon(true);
@@ -60,7 +68,15 @@ class Orphans implements DisposableBean {
             return;
         }
         try {
-            judge(false);
+            // a judgement reads every job of the catalog; what it depends on is a few rows, read first
+            String inputs = catalog.orphanInputs();
+            if (inputs.equals(lastInputs) && System.nanoTime() - lastJudgedNanos < FULL_JUDGEMENT_EVERY.toNanos()) {
+                return;
+            }
+            if (judged(false)) {
+                lastInputs = inputs;
+                lastJudgedNanos = System.nanoTime();
+            }
         } catch (RuntimeException e) {
             log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.checkinInterval().multipliedBy(2),
                     e.toString());
@@ -87,8 +103,21 @@ class Orphans implements DisposableBean {
      * @return how many jobs it newly found orphaned
      */
     int judge(boolean wait) {
-        List<OrphanChange> changes = transactions.execute(status -> lock(wait)
-                ? catalog.judgeOrphans(nodes.self()) : List.<OrphanChange>of());
+        return judgeAndCount(wait)[1];
+    }
+
+    /** @return whether this replica judged (it did not find another at it) */
+    private boolean judged(boolean wait) {
+        return judgeAndCount(wait)[0] == 1;
+    }
+
+    /** @return [1 if judged here, else 0; jobs newly orphaned] */
+    private int[] judgeAndCount(boolean wait) {
+        boolean[] locked = new boolean[1];
+        List<OrphanChange> changes = transactions.execute(status -> {
+            locked[0] = lock(wait);
+            return locked[0] ? catalog.judgeOrphans(nodes.self()) : List.<OrphanChange>of();
+        });
         int orphaned = 0;
         for (OrphanChange change : changes) {
             if (change.orphaned()) {
@@ -100,7 +129,7 @@ class Orphans implements DisposableBean {
                 log.info("job registered again by a live replica, fires again job={}", change.name());
             }
         }
-        return orphaned;
+        return new int[] {locked[0] ? 1 : 0, orphaned};
     }
 
     private boolean lock(boolean wait) {

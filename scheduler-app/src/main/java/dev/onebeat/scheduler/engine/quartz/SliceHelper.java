@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
@@ -96,13 +95,11 @@ class SliceHelper implements SmartLifecycle {
         } catch (SchedulerException e) {
             return false;
         }
-        Optional<ScheduleFire.Helped> helped = fire.helpWithSlice(node);
-        helped.filter(slice -> !slice.unregistered().isEmpty()).ifPresent(slice ->
-                QuartzWork.inTransaction(transactions, () -> {
-                    HandBack.toCluster(scheduler, slice.unregistered(), slice.scheduledAt(), clock);
-                    return null;
-                }));
-        return helped.isPresent();
+        // handed back before the slice is marked fired: a replica dying between the two fires them once more, at worst
+        return fire.helpWithSlice(node, (scheduledAt, jobs) -> QuartzWork.inTransaction(transactions, () -> {
+            HandBack.toCluster(scheduler, jobs, scheduledAt, clock);
+            return null;
+        }));
     }
 
     private void failed(Exception e) {

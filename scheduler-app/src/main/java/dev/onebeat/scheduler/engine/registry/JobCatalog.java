@@ -265,6 +265,23 @@ public class JobCatalog {
      * @param self this replica's instance id
      * @return the jobs whose state changed, by name
      */
+    /**
+     * What {@link #judgeOrphans} depends on besides the catalog's own rows, read in a few index lookups: the live
+     * replicas, when each recorded replica last wrote its registrations, and the runtime jobs' version. While it reads
+     * the same, a judgement would change nothing that the last one did not.
+     */
+    public String orphanInputs() {
+        return jdbc.sql("""
+                        SELECT coalesce((SELECT string_agg(instance_name, ',' ORDER BY instance_name)
+                                         FROM qrtz_scheduler_state
+                                         WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
+                                               >= clock_timestamp()), '')
+                            || '|' || coalesce((SELECT string_agg(instance_id || '@' || coalesce(registered_at::text, ''),
+                                                                  ',' ORDER BY instance_id) FROM onebeat_node), '')
+                            || '|' || coalesce((SELECT version::text FROM onebeat_runtime_job_version), '')""")
+                .query(String.class).single();
+    }
+
     public List<OrphanChange> judgeOrphans(String self) {
         // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
         return jdbc.sql("""

@@ -9,6 +9,7 @@ import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.engine.fire.SliceTable.SliceClaim;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -24,8 +25,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -35,8 +39,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * once and no slice is left; a slice another session holds is waited for and fired here the moment its holder's
  * session is terminated; a claim that sits idle past its lease is ended by the server and its slice fired by the
  * acquirer, the late claim's delete failing; and a slice nobody is firing (its acquirer died) is found and fired by
- * the replica's helper. Several replicas sharing one instant, and a helper killed with SIGKILL, are
- * {@code SharedInstantReplicasIT}'s.
+ * the replica's helper; a slice that takes longer than its lease to fire keeps its claim, kept alive meanwhile.
+ * Several replicas sharing one instant, and a helper killed with SIGKILL, are {@code SharedInstantReplicasIT}'s.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, "onebeat.fire.share.min-jobs=6",
         "onebeat.fire.share.slice-jobs=3", "onebeat.fire.share.poll-interval=50ms", "onebeat.fire.share.lease=1s",
@@ -65,6 +69,10 @@ class SharedInstantsIT {
     JobRegistry registry;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    Scheduler scheduler;
+    @Autowired
+    MeterRegistry meters;
     @Value("${spring.datasource.url}")
     String url;
     @Value("${spring.datasource.username}")
@@ -72,8 +80,14 @@ class SharedInstantsIT {
     @Value("${spring.datasource.password}")
     String password;
 
+    @AfterEach
+    void quartzRuns() throws SchedulerException {
+        scheduler.start();
+    }
+
     @BeforeEach
-    void membersSinceLongBefore() {
+    void membersSinceLongBefore() throws SchedulerException {
+        scheduler.start();
         jdbc.sql("UPDATE onebeat_job SET member_since = TIMESTAMPTZ '2020-01-01 00:00:00Z'").update();
         jdbc.sql("""
                 CREATE TABLE IF NOT EXISTS slice_written (scheduled_at timestamptz, slice int, jobs int)""").update();
@@ -104,6 +118,8 @@ class SharedInstantsIT {
 
     @Test
     void aSliceAnotherReplicaHoldsIsWaitedForAndFiredHereOnceItsSessionIsTerminated() throws Exception {
+        // this replica's helper would fire the slices before the test holds one: it helps only while Quartz runs
+        scheduler.standby();
         Instant instant = instant();
         // the slices of an instant whose first acquirer died: this fire is its recovery, and joins them
         slices.create(scheduleKey(), instant, FireTrigger.SCHEDULED, "replica-gone", List.of(
@@ -131,6 +147,7 @@ class SharedInstantsIT {
 
     @Test
     void aClaimIdlePastItsLeaseIsEndedByTheServerAndItsSliceFiredByTheAcquirer() throws Exception {
+        scheduler.standby();
         Instant instant = instant();
         slices.create(scheduleKey(), instant, FireTrigger.SCHEDULED, "replica-gone", List.of(
                 names(0, 6), names(6, 12)));
@@ -145,6 +162,37 @@ class SharedInstantsIT {
                     .isInstanceOf(SQLException.class);
         }
         assertThat(slicesLeft(instant)).as("slices left").isZero();
+    }
+
+    @Test
+    void aSliceFiringLongerThanItsLeaseKeepsItsClaimAlive() throws Exception {
+        Instant instant = instant();
+        // one job of the instant takes 2.5 s to insert its ledger row, more than twice the lease of 1 s
+        jdbc.sql("CREATE TABLE IF NOT EXISTS slow_instant (at timestamptz)").update();
+        jdbc.sql("INSERT INTO slow_instant VALUES (?)").param(Timestamp.from(instant)).update();
+        jdbc.sql("""
+                CREATE OR REPLACE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.job_name = 'share-00' AND NEW.scheduled_at IN (SELECT at FROM slow_instant)
+                THEN PERFORM pg_sleep(2.5); END IF; RETURN NEW; END $$""").update();
+        jdbc.sql("DROP TRIGGER IF EXISTS slow_fire ON onebeat_fire").update();
+        jdbc.sql("CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH ROW EXECUTE FUNCTION slow_fire()")
+                .update();
+        double duplicatesBefore = duplicates();
+
+        // a claim lost at every attempt would fire the slice again and again, each time past its lease: bounded here
+        CompletableFuture.supplyAsync(() -> scheduleFire.fire(scheduleKey(), FireRequest.of(instant,
+                FireTrigger.SCHEDULED, "test-node"))).get(60, TimeUnit.SECONDS);
+
+        assertThat(firesPerJob(instant)).as("fires per job").isEqualTo(everyJobOnce());
+        assertThat(duplicates() - duplicatesBefore).as("fires refused as duplicates: a claim lost and fired again")
+                .isZero();
+        assertThat(slicesLeft(instant)).as("slices left").isZero();
+    }
+
+    private double duplicates() {
+        return meters.find("onebeat.fires").tag("outcome", "duplicate").counters().stream()
+                .filter(counter -> counter.getId().getTag("job").startsWith("share-"))
+                .mapToDouble(counter -> counter.count()).sum();
     }
 
     @Test
@@ -169,8 +217,9 @@ class SharedInstantsIT {
 
     private int hold(Connection holder, Instant instant, int slice) throws SQLException {
         try (Statement statement = holder.createStatement()) {
-            statement.execute("SELECT 1 FROM onebeat_fire_slice WHERE scheduled_at = '" + instant + "' AND slice = "
-                    + slice + " FOR UPDATE");
+            var locked = statement.executeQuery("SELECT 1 FROM onebeat_fire_slice WHERE scheduled_at = '" + instant
+                    + "' AND slice = " + slice + " FOR UPDATE");
+            assertThat(locked.next()).as("slice %d held by the other session", slice).isTrue();
             var rs = statement.executeQuery("SELECT pg_backend_pid()");
             rs.next();
             return rs.getInt(1);

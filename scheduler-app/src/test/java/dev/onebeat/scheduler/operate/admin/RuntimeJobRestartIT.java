@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Jobs stored through the API outlive the replica that stored them and reach the replicas already
@@ -52,6 +53,12 @@ class RuntimeJobRestartIT {
             one.getBean(RuntimeJobs.class).create(Definition.builder("shared-export").every("1h").task("t").build());
 
             await().atMost(Duration.ofSeconds(10)).until(() -> otherRegistry.find("shared-export").isPresent());
+            // written by hand, not through the API: the table's statement trigger moves the version the poll reads
+            JdbcClient.create(database.dataSource()).sql("""
+                    UPDATE onebeat_runtime_job SET definition = jsonb_set(definition, '{every}', '"2h"')
+                    WHERE name = 'shared-export'""").update();
+            await().atMost(Duration.ofSeconds(10)).until(() -> otherRegistry.find("shared-export")
+                    .map(job -> job.job().schedule().describe()).orElse("").equals("every 7200s"));
             one.getBean(RuntimeJobs.class).delete("shared-export");
             await().atMost(Duration.ofSeconds(10)).until(() -> otherRegistry.find("shared-export").isEmpty());
         }
