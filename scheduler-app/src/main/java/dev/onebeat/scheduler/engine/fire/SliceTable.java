@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.database.HeldTransactions;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -149,7 +150,7 @@ public class SliceTable {
             }
             return new SliceClaim(con, slices);
         } catch (SQLException | RuntimeException | Error e) {
-            SliceClaim.abandon(con);
+            HeldTransactions.abandon(con);
             throw e;
         }
     }
@@ -224,26 +225,9 @@ public class SliceTable {
         public synchronized void close() {
             if (!ended) {
                 ended = true;
-                abandon(con);
+                HeldTransactions.abandon(con);
             } else {
-                try {
-                    con.close();
-                } catch (SQLException e) {
-                    // gone already
-                }
-            }
-        }
-
-        private static void abandon(Connection con) {
-            try {
-                con.rollback();
-            } catch (SQLException e) {
-                // the session is gone, and its transaction with it
-            }
-            try {
-                con.close();
-            } catch (SQLException e) {
-                // gone already
+                HeldTransactions.release(con);
             }
         }
     }

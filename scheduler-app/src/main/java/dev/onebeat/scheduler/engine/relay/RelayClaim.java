@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.relay;
 
+import dev.onebeat.scheduler.boot.database.HeldTransactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -80,27 +81,9 @@ final class RelayClaim implements AutoCloseable {
     public synchronized void close() {
         if (!ended) {
             ended = true;
-            abandon(con);
+            HeldTransactions.abandon(con);
         } else {
-            try {
-                con.close();
-            } catch (SQLException e) {
-                // gone already
-            }
-        }
-    }
-
-    /** Ends a claim that failed before it was made, or was not marked: rolled back, the connection returned. */
-    static void abandon(Connection con) {
-        try {
-            con.rollback();
-        } catch (SQLException e) {
-            // the session is gone, and its transaction with it
-        }
-        try {
-            con.close();
-        } catch (SQLException e) {
-            // gone already
+            HeldTransactions.release(con);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.relay;
 
 import dev.onebeat.job.IdempotencyKey;
+import dev.onebeat.scheduler.boot.database.HeldTransactions;
 import dev.onebeat.transport.Delivery;
 import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TaskPayload;
@@ -129,7 +130,7 @@ final class RelayRepository {
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
             return new RelayClaim(con, claimed);
         } catch (SQLException | RuntimeException | Error e) {
-            RelayClaim.abandon(con);
+            HeldTransactions.abandon(con);
             throw e;
         }
     }
