@@ -46,6 +46,14 @@ public class LiveNodes {
         nodes.registers(self, names);
     }
 
+    /**
+     * Notes again that this replica's registrations changed, once the jobs they name are all in the catalog: a
+     * replica that judged orphans between the registrations and the jobs' rows judges again.
+     */
+    public void registrationsStored() {
+        nodes.registrationChanged(cluster.selfId());
+    }
+
     /** @return this replica's instance id */
     public String self() {
         return cluster.selfId();

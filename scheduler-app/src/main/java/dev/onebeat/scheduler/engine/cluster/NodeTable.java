@@ -82,7 +82,11 @@ class NodeTable {
                         ON CONFLICT DO NOTHING""")
                 .params(instanceId, all)
                 .update();
-        // what the orphan judgement looks at to tell whether anything it depends on changed
+        registrationChanged(instanceId);
+    }
+
+    /** Notes that what the replica registers changed: the orphan judgement looks at this to tell whether to judge. */
+    void registrationChanged(String instanceId) {
         jdbc.sql("UPDATE onebeat_node SET registered_at = clock_timestamp() WHERE instance_id = ?").param(instanceId)
                 .update();
     }

@@ -1,9 +1,11 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.springframework.stereotype.Component;
@@ -18,25 +20,30 @@ import org.springframework.stereotype.Component;
 class FireMetrics {
 
     private final MeterRegistry registry;
+    private final JobRegistry jobRegistry;
     // looked up once per job and kind: building a meter's id on every fire allocated its tags and id each time, a
     // cost that showed in the CPU of a burst of 100,000 fires
     private final ConcurrentMap<String, JobMeters> jobs = new ConcurrentHashMap<>();
     private final ConcurrentMap<FireTrigger, Timer> lags = new ConcurrentHashMap<>();
 
-    FireMetrics(MeterRegistry registry) {
+    FireMetrics(MeterRegistry registry, JobRegistry jobRegistry) {
         this.registry = registry;
+        this.jobRegistry = jobRegistry;
     }
 
     /** One job's counters, registered the first time each is needed. */
     private final class JobMeters {
 
         private final String job;
+        /** The job's namespace when its meters were registered: they carry it as a tag (NamespaceMetrics). */
+        private final String namespace;
         private final Counter[] fires = new Counter[FireOutcome.values().length];
         private Counter dispatched;
         private Counter duplicate;
 
-        JobMeters(String job) {
+        JobMeters(String job, String namespace) {
             this.job = job;
+            this.namespace = namespace;
         }
 
         synchronized Counter fires(FireOutcome outcome) {
@@ -67,7 +74,10 @@ class FireMetrics {
     }
 
     void record(FireResult result, FireTrigger trigger, Duration lag) {
-        JobMeters meters = jobs.computeIfAbsent(result.job(), JobMeters::new);
+        // a job moved to another namespace counts under the new one from its next fire, as it did before the cache
+        String namespace = jobRegistry.find(result.job()).map(job -> job.job().namespace()).orElse(null);
+        JobMeters meters = jobs.compute(result.job(), (job, cached) -> cached != null
+                && Objects.equals(cached.namespace, namespace) ? cached : new JobMeters(job, namespace));
         meters.fires(result.outcome()).increment();
         if (result.outcome() != FireOutcome.COMMITTED) {
             return;

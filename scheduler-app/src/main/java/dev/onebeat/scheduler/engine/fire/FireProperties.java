@@ -39,7 +39,7 @@ public record FireProperties(
 
     /** Defaults, as the properties give them; for code that builds the fire path by hand. */
     public static final FireProperties DEFAULTS = new FireProperties(1000, Duration.ofMillis(200), Duration.ofSeconds(2),
-            10, new Batch(200, 4), Duration.ofSeconds(1), new Share(5_000, 800, Duration.ofMillis(200),
+            10, new Batch(200, 4), Duration.ofSeconds(1), new Share(0, 800, Duration.ofMillis(200),
             Duration.ofMinutes(1)));
 
     /**
@@ -54,9 +54,10 @@ public record FireProperties(
     /**
      * An instant of one schedule with at least {@code minJobs} jobs to fire is divided into slices that every live
      * replica claims and fires ({@code onebeat_fire_slice}); a smaller one is fired by the replica that acquired its
-     * trigger alone.
+     * trigger alone. Off by default: measured on one 2-core host, replicas that share its cores (and PostgreSQL's)
+     * fire a large instant more slowly together than one alone; it is for replicas on hosts of their own.
      *
-     * @param minJobs jobs an instant must have to be shared; 0 never shares
+     * @param minJobs jobs an instant must have to be shared, such as 20000; 0 (the default) never shares
      * @param sliceJobs jobs per slice: the unit one replica claims and fires in batches; a multiple of
      *     {@code batch.jobs} times {@code batch.threads} keeps every batch thread busy
      * @param pollInterval how often a replica looks for slices of other replicas' instants to help with
@@ -65,7 +66,7 @@ public record FireProperties(
      *     a replica whose process dies frees its slice at once
      */
     public record Share(
-            @DefaultValue("5000") @Min(0) int minJobs,
+            @DefaultValue("0") @Min(0) int minJobs,
             @DefaultValue("800") @Min(1) @Max(100_000) int sliceJobs,
             @DefaultValue("200ms") @NotNull Duration pollInterval,
             @DefaultValue("1m") @NotNull Duration lease) {

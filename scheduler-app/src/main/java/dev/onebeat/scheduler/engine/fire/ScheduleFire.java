@@ -240,7 +240,15 @@ public class ScheduleFire implements DisposableBean {
      */
     public void fireWaitingNow() {
         moments.fireWaitingNow();
-        // the slices of a shared instant not claimed yet are left to the other replicas, or to the next start
+        stopSharing();
+    }
+
+    /**
+     * From now on this replica claims no slice of a shared instant, and fires an instant that reaches it alone: the
+     * slices of its shared instants not claimed yet are left to the other replicas, or to its next start. Called as
+     * the replica begins to stop.
+     */
+    public void stopSharing() {
         shared.windDown();
     }
 

@@ -102,7 +102,8 @@ final class SharedInstants {
 
     /** @return whether an instant of these jobs is shared among the replicas */
     boolean shares(List<PeriodicJob> jobs, FireRequest request) {
-        return request.run() == null && share.shares(jobs.size());
+        // a replica that stops fires an instant that reaches it now alone, rather than leave its slices to the others
+        return !windingDown && request.run() == null && share.shares(jobs.size());
     }
 
     /** From now on no slice is claimed here: the replica stops, and leaves what is left to the others. */
@@ -225,12 +226,8 @@ final class SharedInstants {
      */
     private int fireClaim(ClaimStep step, Function<String, PeriodicJob> resolve, FireRequest request, String node,
                           BiConsumer<Instant, List<String>> unregistered) throws SQLException {
-        try {
-            claims.acquire();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
+        // not interruptible: a fire that has begun finishes, as Quartz expects of a job (a stop winds sharing down instead)
+        claims.acquireUninterruptibly();
         try (SliceClaim claim = step.claim()) {
             for (Slice slice : claim.slices()) {
                 List<PeriodicJob> jobs = new ArrayList<>(slice.jobs().size());
@@ -243,11 +240,13 @@ final class SharedInstants {
                         jobs.add(job);
                     }
                 }
-                keptAlive(claim, () -> firing.fire(jobs, request != null ? request
-                        : FireRequest.of(slice.scheduledAt(), slice.trigger(), node)));
-                if (!unknown.isEmpty()) {
-                    unregistered.accept(slice.scheduledAt(), unknown);
-                }
+                keptAlive(claim, () -> {
+                    firing.fire(jobs, request != null ? request
+                            : FireRequest.of(slice.scheduledAt(), slice.trigger(), node));
+                    if (!unknown.isEmpty()) {
+                        unregistered.accept(slice.scheduledAt(), unknown);
+                    }
+                });
             }
             claim.done();
             return claim.slices().size();

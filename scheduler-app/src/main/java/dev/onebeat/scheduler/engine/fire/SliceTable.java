@@ -47,8 +47,10 @@ public class SliceTable {
     private static final String BEGIN = """
             SELECT set_config('idle_in_transaction_session_timeout', ?, true)""";
     // below the pool's socketTimeout (5 s), which would otherwise cut the wait and take the pool's other connections
-    // with it; a wait that times out (55P03) is simply made again
-    private static final String WAIT_FOR_LOCK = "SELECT set_config('lock_timeout', '2s', true)";
+    // with it: lock_timeout bounds each lock the statement waits for, statement_timeout the statement, which may wait
+    // for one slice after another; a wait that times out (55P03, 57014) is simply made again
+    private static final String BEGIN_WAITING = BEGIN + ", set_config('lock_timeout', '2s', true), "
+            + "set_config('statement_timeout', '3s', true)";
     private static final String COLUMNS = "schedule_key, scheduled_at, slice, trigger_kind, jobs, created_by";
     private static final String CLAIM_ANY = "SELECT " + COLUMNS
             + " FROM onebeat_fire_slice ORDER BY scheduled_at, schedule_key, slice LIMIT 1 FOR UPDATE SKIP LOCKED";
@@ -107,7 +109,8 @@ public class SliceTable {
      * Claims the first slice of the instant still there, waiting for it while another replica holds it: a replica
      * that fires its slice deletes it, so the claim gets one whose replica died or gave up, or none once all are fired.
      *
-     * @throws SQLException SQLState {@code 55P03} when the slice was still held after 2 s: the caller waits again
+     * @throws SQLException SQLState {@code 55P03} or {@code 57014} when a slice was still held after 2 s, or the
+     *     statement ran 3 s: the caller waits again
      */
     SliceClaim claimLeft(Duration lease, String scheduleKey, Instant scheduledAt) throws SQLException {
         return claim(lease, true, CLAIM_LEFT, instant(scheduleKey, scheduledAt));
@@ -115,7 +118,7 @@ public class SliceTable {
 
     /** @return whether the claim failed only because the slice was still held when its wait ran out */
     static boolean stillHeld(SQLException e) {
-        return "55P03".equals(e.getSQLState());
+        return "55P03".equals(e.getSQLState()) || "57014".equals(e.getSQLState());
     }
 
     private interface Binder {
@@ -133,7 +136,7 @@ public class SliceTable {
         Connection con = dataSource.getConnection();
         try {
             con.setAutoCommit(false);
-            try (PreparedStatement begin = con.prepareStatement(waits ? BEGIN + ", (" + WAIT_FOR_LOCK + ")" : BEGIN)) {
+            try (PreparedStatement begin = con.prepareStatement(waits ? BEGIN_WAITING : BEGIN)) {
                 begin.setString(1, lease.toMillis() + "ms");
                 begin.execute();
             }

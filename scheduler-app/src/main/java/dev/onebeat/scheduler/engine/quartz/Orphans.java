@@ -74,7 +74,9 @@ class Orphans implements DisposableBean {
                 return;
             }
             if (judged(false)) {
-                lastInputs = inputs;
+                // each read judges liveness at its own moment: a replica whose check-in was on the edge may count in
+                // one and not the other, and then the next turn must judge again rather than skip
+                lastInputs = inputs.equals(catalog.orphanInputs()) ? inputs : null;
                 lastJudgedNanos = System.nanoTime();
             }
         } catch (RuntimeException e) {
@@ -103,6 +105,11 @@ class Orphans implements DisposableBean {
      * @return how many jobs it newly found orphaned
      */
     int judge(boolean wait) {
+        if (wait) {
+            // at start-up, once this replica's jobs are stored: others that judged since it registered them, before
+            // their rows existed, see its registrations change again and judge again
+            nodes.registrationsStored();
+        }
         return judgeAndCount(wait)[1];
     }
 

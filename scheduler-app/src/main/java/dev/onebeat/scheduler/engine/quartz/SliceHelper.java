@@ -116,6 +116,8 @@ class SliceHelper implements SmartLifecycle {
 
     @Override
     public void stop() {
+        // before the wait below: the instants this replica fires claim no new slice from now on either
+        fire.stopSharing();
         Thread running;
         synchronized (this) {
             this.running = false;

@@ -255,17 +255,6 @@ public class JobCatalog {
     }
 
     /**
-     * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
-     * replica alive now registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
-     * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
-     * same rule that judges a lock holder alive), so a replica whose Quartz does not run never counts. The replica
-     * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
-     * database.
-     *
-     * @param self this replica's instance id
-     * @return the jobs whose state changed, by name
-     */
-    /**
      * What {@link #judgeOrphans} depends on besides the catalog's own rows, read in a few index lookups: the live
      * replicas, when each recorded replica last wrote its registrations, and the runtime jobs' version. While it reads
      * the same, a judgement would change nothing that the last one did not.
@@ -282,6 +271,17 @@ public class JobCatalog {
                 .query(String.class).single();
     }
 
+    /**
+     * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
+     * replica alive now registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
+     * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
+     * same rule that judges a lock holder alive), so a replica whose Quartz does not run never counts. The replica
+     * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
+     * database.
+     *
+     * @param self this replica's instance id
+     * @return the jobs whose state changed, by name
+     */
     public List<OrphanChange> judgeOrphans(String self) {
         // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
         return jdbc.sql("""

@@ -41,6 +41,7 @@ public class RuntimeJobStore {
     private final long maxArgumentBytes;
     private final Clock clock;
     private volatile long loaded = -1;
+    private long missingVersion = -1;
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
@@ -222,11 +223,12 @@ public class RuntimeJobStore {
      * builds (a zone withdrawn, an override of a job no longer defined) is skipped and logged.
      */
     public synchronized void reload() {
-        // every write to the table moves the counter on in its own transaction (a statement trigger): one row read
-        // when nothing changed, and a change committed late is seen once it commits, whatever its timestamp. Read
+        // every transaction that writes the table moves the counter on as it commits (a deferred trigger): one row
+        // read when nothing changed, and a change committed late is seen once it commits, whatever its timestamp. Read
         // before the rows, so the rows are at least as new as the version noted
+        // a row deleted by hand comes back with the next write; until then every poll reloads
         long version = jdbc.sql("SELECT version FROM onebeat_runtime_job_version WHERE id = 1").query(Long.class)
-                .single();
+                .optional().orElseGet(() -> --missingVersion);
         if (version == loaded) {
             return;
         }

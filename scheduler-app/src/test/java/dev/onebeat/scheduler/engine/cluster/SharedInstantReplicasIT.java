@@ -17,13 +17,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Two scheduler JVMs and 2,000 runtime jobs due on the same instants, each instant shared out in slices of 100
+ * Two scheduler JVMs and 2,000 runtime jobs due on the same instants (every 20 s), each instant shared out in slices of 100
  * ({@code onebeat.fire.share.*}): both replicas fire part of every instant, each job once. Then the replica helping
  * with an instant is killed with SIGKILL while it holds a slice: its session dies with it, which frees the slice at
  * once, and the replica that acquired the instant fires it, though the claim's lease is ten minutes.
  *
- * <p>Each insert into the ledger sleeps half a second (a statement trigger in the test database), so that an instant
- * lasts a few seconds and the kill lands in the middle of the helper's slice, before its batches commit.
+ * <p>Each insert into the ledger sleeps a second (a statement trigger in the test database), so that an instant lasts
+ * several seconds and the kill lands in the middle of the helper's slice, before its batches commit.
  */
 @FaultInjection
 @ExtendWith(PostgresExtension.class)
@@ -35,7 +35,7 @@ class SharedInstantReplicasIT {
     void bothReplicasFireEachInstantAndAHelperKilledHoldingASliceLeavesItToTheAcquirerAtOnce(TestDatabase database)
             throws Exception {
         BurstJobs jobs = new BurstJobs(database.dataSource(), JOBS);
-        jobs.store("10s");
+        jobs.store("20s");
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
         slowDownFires(jdbc);
         Instant interrupted;
@@ -106,7 +106,7 @@ class SharedInstantReplicasIT {
         System.out.printf("after the kill, %s: %s%n", interrupted, after);
         assertThat(jobs.missing(interrupted)).as("jobs missing").isEmpty();
         assertThat(jobs.wrongTasks(interrupted)).as("tasks").isEmpty();
-        // each of the helper's batches sleeps half a second before its ledger rows: the kill lands before they commit
+        // each of the helper's batches sleeps a second before its ledger rows: the kill lands before they commit
         assertThat(firingNodes(JdbcClient.create(database.dataSource()), interrupted, heldSlice))
                 .as("who fired the slice the helper held when it was killed").containsOnly(acquirer);
         assertThat(after.get(helper + " scheduled")).as("the killed helper's fires, all committed before it died")
@@ -136,7 +136,7 @@ class SharedInstantReplicasIT {
     private static void slowDownFires(JdbcClient jdbc) {
         jdbc.sql("""
                 CREATE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END $$""").update();
+                BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$""").update();
         jdbc.sql("""
                 CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH STATEMENT
                 EXECUTE FUNCTION slow_fire()""").update();

@@ -22,8 +22,9 @@ class SharePropertiesTest {
     }
 
     @Test
-    void theDefaultsShareFiveThousandJobsInSlicesOfEightHundred() {
-        assertThat(FireProperties.DEFAULTS.share()).isEqualTo(share(5_000, 800));
+    void byDefaultNoInstantIsShared() {
+        assertThat(FireProperties.DEFAULTS.share()).isEqualTo(share(0, 800));
+        assertThat(FireProperties.DEFAULTS.share().shares(1_000_000)).isFalse();
     }
 
     @Test

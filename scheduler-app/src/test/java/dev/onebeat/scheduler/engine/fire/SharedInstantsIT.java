@@ -39,11 +39,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * once and no slice is left; a slice another session holds is waited for and fired here the moment its holder's
  * session is terminated; a claim that sits idle past its lease is ended by the server and its slice fired by the
  * acquirer, the late claim's delete failing; and a slice nobody is firing (its acquirer died) is found and fired by
- * the replica's helper; a slice that takes longer than its lease to fire keeps its claim, kept alive meanwhile.
+ * the replica's helper; a slice that takes longer than its lease (1.5 s here) to fire keeps its claim, kept alive
+ * meanwhile.
  * Several replicas sharing one instant, and a helper killed with SIGKILL, are {@code SharedInstantReplicasIT}'s.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, "onebeat.fire.share.min-jobs=6",
-        "onebeat.fire.share.slice-jobs=3", "onebeat.fire.share.poll-interval=50ms", "onebeat.fire.share.lease=1s",
+        "onebeat.fire.share.slice-jobs=3", "onebeat.fire.share.poll-interval=50ms", "onebeat.fire.share.lease=1500ms",
         "onebeat.jobs[0].name=share-00", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=t",
         "onebeat.jobs[1].name=share-01", "onebeat.jobs[1].every=1h", "onebeat.jobs[1].task=t",
         "onebeat.jobs[2].name=share-02", "onebeat.jobs[2].every=1h", "onebeat.jobs[2].task=t",
@@ -167,13 +168,14 @@ class SharedInstantsIT {
     @Test
     void aSliceFiringLongerThanItsLeaseKeepsItsClaimAlive() throws Exception {
         Instant instant = instant();
-        // one job of the instant takes 2.5 s to insert its ledger row, more than twice the lease of 1 s
+        // one job of the instant takes 4 s to insert its ledger row, more than twice the lease of 1.5 s (and less than
+        // the pool's socket timeout of 5 s, which would end the batch's own statement)
         jdbc.sql("CREATE TABLE IF NOT EXISTS slow_instant (at timestamptz)").update();
         jdbc.sql("INSERT INTO slow_instant VALUES (?)").param(Timestamp.from(instant)).update();
         jdbc.sql("""
                 CREATE OR REPLACE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN IF NEW.job_name = 'share-00' AND NEW.scheduled_at IN (SELECT at FROM slow_instant)
-                THEN PERFORM pg_sleep(2.5); END IF; RETURN NEW; END $$""").update();
+                THEN PERFORM pg_sleep(4); END IF; RETURN NEW; END $$""").update();
         jdbc.sql("DROP TRIGGER IF EXISTS slow_fire ON onebeat_fire").update();
         jdbc.sql("CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH ROW EXECUTE FUNCTION slow_fire()")
                 .update();
