@@ -9,7 +9,7 @@ import sys
 from xml.sax.saxutils import escape
 
 COLOURS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df"]
-W, H, LEFT, RIGHT, TOP, BOTTOM = 640, 360, 70, 170, 40, 50
+W, H, LEFT, RIGHT, TOP, BOTTOM = 720, 360, 70, 230, 40, 50
 
 
 def main(argv):

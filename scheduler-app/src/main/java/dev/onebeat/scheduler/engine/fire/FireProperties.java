@@ -60,7 +60,7 @@ public record FireProperties(
      * @param minJobs jobs an instant must have to be shared, such as 20000; 0 (the default) never shares
      * @param sliceJobs jobs per slice: the unit one replica claims and fires in batches; a multiple of
      *     {@code batch.jobs} times {@code batch.threads} keeps every batch thread busy
-     * @param pollInterval how often a replica looks for slices of other replicas' instants to help with
+     * @param pollInterval how often a replica looks for slices no replica holds, its own instants' too
      * @param lease how long a replica that stalls (a long pause, a lost network) keeps the slice it claimed: the claim's
      *     transaction is kept alive every third of it while the slice fires, and the server ends the session past it;
      *     a replica whose process dies frees its slice at once

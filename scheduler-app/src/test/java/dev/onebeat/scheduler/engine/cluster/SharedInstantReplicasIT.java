@@ -64,7 +64,8 @@ class SharedInstantReplicasIT {
             assertThat(jobs.missing(shared)).as("jobs missing").isEmpty();
             assertThat(jobs.wrongTasks(shared)).as("tasks").isEmpty();
 
-            // the next instant: wait until the helper holds a slice, having fired part of the instant already
+            // the next instant: wait until the helper, having fired part of the instant already, holds a slice none of
+            // whose jobs has committed yet (its batches sleep a second before their ledger rows)
             AtomicReference<Instant> next = new AtomicReference<>();
             AtomicReference<String> acquiredBy = new AtomicReference<>();
             AtomicReference<List<String>> heldByHelper = new AtomicReference<>();
@@ -75,18 +76,21 @@ class SharedInstantReplicasIT {
                 }
                 Instant at = ((Timestamp) held.get(0).get("scheduled_at")).toInstant();
                 String by = (String) held.get(0).get("created_by");
-                boolean helperHolds = false;
-                for (Map<String, Object> row : held) {
-                    if (!by.equals(row.get("holder"))) {
-                        helperHolds = true;
-                        heldByHelper.set(List.of(((String) row.get("jobs")).split(",")));
-                    }
-                }
+                // read before the slices are looked at again: fires committed meanwhile cannot be the held slice's
                 long helperFired = jobs.firesByNodeAndTrigger(at).entrySet().stream()
                         .filter(entry -> !entry.getKey().startsWith(by + " ")).mapToLong(Map.Entry::getValue).sum();
+                List<String> untouched = null;
+                for (Map<String, Object> row : heldSlices(jdbc)) {
+                    List<String> slice = List.of(((String) row.get("jobs")).split(","));
+                    if (at.equals(((Timestamp) row.get("scheduled_at")).toInstant()) && !by.equals(row.get("holder"))
+                            && firingNodes(jdbc, at, slice).isEmpty()) {
+                        untouched = slice;
+                    }
+                }
                 next.set(at);
                 acquiredBy.set(by);
-                return helperHolds && helperFired > 0 && jobs.firesPerInstant(at.minusMillis(1))
+                heldByHelper.set(untouched);
+                return untouched != null && helperFired > 0 && jobs.firesPerInstant(at.minusMillis(1))
                         .getOrDefault(at, 0L) < JOBS / 2;
             });
             interrupted = next.get();
