@@ -23,6 +23,15 @@ public final class HeldTransactions {
         }
     }
 
+    /** Ends a held transaction: rolled back unless it was {@code committed}, its connection returned. */
+    public static void end(Connection con, boolean committed) {
+        if (committed) {
+            release(con);
+        } else {
+            abandon(con);
+        }
+    }
+
     /** Rolls the transaction back, which frees what it locked unchanged, and returns the connection. */
     public static void abandon(Connection con) {
         try {

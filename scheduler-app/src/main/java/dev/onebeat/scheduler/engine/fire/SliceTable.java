@@ -226,12 +226,9 @@ public class SliceTable {
 
         @Override
         public synchronized void close() {
-            if (!ended) {
-                ended = true;
-                HeldTransactions.abandon(con);
-            } else {
-                HeldTransactions.release(con);
-            }
+            boolean committed = ended;
+            ended = true;
+            HeldTransactions.end(con, committed);
         }
     }
 }

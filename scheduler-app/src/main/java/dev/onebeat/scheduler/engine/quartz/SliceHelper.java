@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@link ScheduleFire#helpWithSlice}). It helps only while this replica's Quartz scheduler takes fires: not in
  * standby (a clock out of step, {@code spring.quartz.auto-startup=false}, a shutdown begun). Jobs of a slice this
  * replica does not register are handed back to the cluster for the slice's instant, as a schedule's fire hands them
- * back.
+ * back. A replica whose {@code onebeat.fire.share.min-jobs} is 0 (the default) does not look at all.
  *
  * <p>At shutdown it stops after Quartz's standby and before the wait for running fires, finishing the slice it fires.
  */
@@ -38,6 +38,7 @@ class SliceHelper implements SmartLifecycle {
     private final Scheduler scheduler;
     private final TransactionTemplate transactions;
     private final Duration pollInterval;
+    private final boolean sharing;
     private final Duration stopTimeout;
     private final Clock clock;
     private final Object wake = new Object();
@@ -51,6 +52,7 @@ class SliceHelper implements SmartLifecycle {
         this.scheduler = scheduler;
         this.transactions = transactions;
         this.pollInterval = properties.share().pollInterval();
+        this.sharing = properties.share().minJobs() > 0;
         this.stopTimeout = lifecycle.getTimeoutPerShutdownPhase();
         this.clock = clock;
     }
@@ -58,6 +60,10 @@ class SliceHelper implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
+        if (!sharing) {
+            // sharing is off here (the default), as on the replicas configured alike: no slice to look for
+            return;
+        }
         thread = new Thread(this::run, "onebeat-slices");
         thread.setDaemon(true);
         thread.start();

@@ -79,11 +79,8 @@ final class RelayClaim implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        if (!ended) {
-            ended = true;
-            HeldTransactions.abandon(con);
-        } else {
-            HeldTransactions.release(con);
-        }
+        boolean committed = ended;
+        ended = true;
+        HeldTransactions.end(con, committed);
     }
 }
