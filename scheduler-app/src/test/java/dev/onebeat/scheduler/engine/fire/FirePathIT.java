@@ -203,11 +203,18 @@ class FirePathIT {
     @Test
     void fireThatOutlivesLockAtMostForLeavesTheLockOfItsSuccessorAlone(CapturedOutput output) throws Exception {
         CountDownLatch successorHoldsTheLock = new CountDownLatch(1);
+        CountDownLatch firstRuns = new CountDownLatch(1);
         PeriodicJob overrun = Jobs.periodic("overrun", Schedule.every(Duration.ofSeconds(1)))
                 .lockAtMostFor(Duration.ofMillis(500))
-                .execute(ctx -> successorHoldsTheLock.await(30, TimeUnit.SECONDS));
+                .execute(ctx -> {
+                    firstRuns.countDown();
+                    successorHoldsTheLock.await(30, TimeUnit.SECONDS);
+                });
         Future<FireResult> first = threads.submit(() -> firePath.fire(overrun,
                 FireRequest.of(T, FireTrigger.SCHEDULED, "node-a")));
+        // the first fire holds the lock before anything else tries it (on a loaded machine the successor below could
+        // otherwise take the lock first, and the first fire would wait for it)
+        assertThat(firstRuns.await(30, TimeUnit.SECONDS)).as("the first fire runs, holding the lock").isTrue();
         // the first fire's lock expires after 500 ms while it still runs; another fire takes the lock over
         Optional<SimpleLock> successor = Optional.empty();
         for (int attempt = 0; attempt < 100 && successor.isEmpty(); attempt++) {
