@@ -99,8 +99,8 @@ final class ChaosTally {
                 .params(job, at).query(String.class).list());
         rows.addAll(jdbc.sql("""
                         SELECT 'fault ' || node || ' ' || stage || ' ' || since || ' to ' || until
-                        FROM onebeat_fire_fault WHERE since <= ? + interval '5 seconds'
-                          AND until >= ? - interval '5 seconds'""")
+                        FROM onebeat_fire_fault WHERE since <= CAST(? AS timestamptz) + interval '5 seconds'
+                          AND until >= CAST(? AS timestamptz) - interval '5 seconds'""")
                 .params(at, at).query(String.class).list());
         return rows.isEmpty() ? "nothing" : String.join("; ", rows);
     }
