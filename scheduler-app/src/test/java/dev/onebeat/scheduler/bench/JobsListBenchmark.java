@@ -147,6 +147,11 @@ public final class JobsListBenchmark {
         requests.put("`GET /api/jobs` (page 0, size 50)", "/api/jobs?size=50");
         requests.put("`GET /api/jobs?q=…` (1 % of names)", "/api/jobs?size=50&q=" + query);
         requests.put("`GET /api/jobs?page=150` (size 50)", "/api/jobs?size=50&page=150");
+        // the catalog's last page: an OFFSET past every other name
+        requests.put("`GET /api/jobs?page=<last>` (size 50)", "/api/jobs?size=50&page=" + (options.jobs() - 1) / 50);
+        // one job's number: a handful of names match, wherever they are in the name order
+        requests.put("`GET /api/jobs?q=-<number>` (a few names)", "/api/jobs?size=50&q="
+                + encode(String.format(Locale.ROOT, "-%05d", random.nextInt(options.jobs()))));
         requests.put("`GET /api/jobs/{name}`", "/api/jobs/" + encode(name));
         requests.put("`GET /ui/jobs`", "/ui/jobs");
         requests.put("`GET /ui/jobs?q=…` (1 % of names)", "/ui/jobs?q=" + query);

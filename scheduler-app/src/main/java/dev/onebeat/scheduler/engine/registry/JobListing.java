@@ -5,7 +5,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -18,19 +20,19 @@ import org.springframework.stereotype.Component;
 @Component
 public class JobListing {
 
-    // the catalog, the schedule's trigger and the ledger's last row per job, read together for one page
+    // the page's names first, from the name index alone where no namespace is asked for, then the catalog, the
+    // schedule's trigger and the ledger's last row of those names only: an OFFSET skips names, not joined rows
     private static final String PAGE = """
             SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
                    (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
                     ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until, j.namespace,
                    r.applied_from, r.applied IS NOT NULL AND r.applied <> r.definition AS drifted
-            FROM onebeat_job j
+            FROM (SELECT name FROM onebeat_job WHERE %s ORDER BY name LIMIT :limit OFFSET :offset) p
+            JOIN onebeat_job j ON j.name = p.name
             LEFT JOIN onebeat_runtime_job r ON r.name = j.name AND r.kind = 'job'
             LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
                                      AND t.trigger_name = j.schedule_key
-            WHERE strpos(lower(j.name), :search) > 0 AND (CAST(:name AS text) IS NULL OR j.name = :name)
-              AND (CAST(:namespaces AS varchar[]) IS NULL OR j.namespace = ANY(CAST(:namespaces AS varchar[])))
-            ORDER BY j.name LIMIT :limit OFFSET :offset
+            ORDER BY j.name
             """;
 
     private final JdbcClient jdbc;
@@ -59,10 +61,51 @@ public class JobListing {
      * @return the jobs whose name contains {@code search} (lower case)
      */
     public long count(String search, Collection<String> namespaces) {
-        return jdbc.sql("""
-                        SELECT count(*) FROM onebeat_job WHERE strpos(lower(name), ?) > 0
-                          AND (CAST(? AS varchar[]) IS NULL OR namespace = ANY(CAST(? AS varchar[])))""")
-                .params(search, array(namespaces), array(namespaces)).query(Long.class).single();
+        return jdbc.sql(countStatement(search, namespaces)).params(parameters(search, null, namespaces))
+                .query(Long.class).single();
+    }
+
+    /** @return the statement counting the jobs of a search (named parameters {@code pattern}, {@code namespaces}) */
+    static String countStatement(String search, Collection<String> namespaces) {
+        return "SELECT count(*) FROM onebeat_job WHERE " + filter(search, null, namespaces);
+    }
+
+    /**
+     * The conditions of a listing, only those asked for: a statement per shape, so that a lookup by name is planned
+     * as one whatever PostgreSQL's generic plans make of the others. A search is a {@code LIKE} on the lower-case
+     * name, which the trigram index of migration 026 serves where {@code pg_trgm} could be created.
+     */
+    private static String filter(String search, String name, Collection<String> namespaces) {
+        StringBuilder filter = new StringBuilder("true");
+        if (!search.isEmpty()) {
+            filter.append(" AND lower(name) LIKE :pattern ESCAPE '\\'");
+        }
+        if (name != null) {
+            filter.append(" AND name = :name");
+        }
+        if (namespaces != null) {
+            filter.append(" AND namespace = ANY(CAST(:namespaces AS varchar[]))");
+        }
+        return filter.toString();
+    }
+
+    private static Map<String, Object> parameters(String search, String name, Collection<String> namespaces) {
+        Map<String, Object> parameters = new HashMap<>();
+        if (!search.isEmpty()) {
+            parameters.put("pattern", "%" + likeEscaped(search) + "%");
+        }
+        if (name != null) {
+            parameters.put("name", name);
+        }
+        if (namespaces != null) {
+            parameters.put("namespaces", array(namespaces));
+        }
+        return parameters;
+    }
+
+    /** @return {@code text} matched literally by {@code LIKE … ESCAPE '\'}: its wildcards and escape escaped */
+    static String likeEscaped(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
     private static String[] array(Collection<String> namespaces) {
@@ -79,12 +122,10 @@ public class JobListing {
      */
     public List<Row> page(String scheduler, String group, String search, String name, Collection<String> namespaces,
                           int limit, long offset) {
-        return jdbc.sql(PAGE)
+        return jdbc.sql(PAGE.formatted(filter(search, name, namespaces)))
+                .params(parameters(search, name, namespaces))
                 .param("scheduler", scheduler)
                 .param("group", group)
-                .param("search", search)
-                .param("name", name)
-                .param("namespaces", array(namespaces))
                 .param("limit", limit)
                 .param("offset", offset)
                 .query(JobListing::row)

@@ -1,0 +1,139 @@
+package dev.onebeat.scheduler.engine.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SharedSchedulerIT;
+import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The catalog's pages and searches on real PostgreSQL: a search matches its text literally and in any case, wildcards
+ * included; pages and counts agree; a lookup by name finds one job; and a search is served by the trigram index.
+ */
+@SharedSchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+class JobListingIT {
+
+    /** unique per run: the context and its database are shared with other classes */
+    private final String prefix = "listing-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @Autowired
+    JobListing listing;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    TransactionTemplate transactions;
+
+    @Autowired
+    Scheduler scheduler;
+
+    @BeforeEach
+    void jobs() {
+        List<String> names = List.of("Alpha_One", "alpha%two", "alphaXthree", "beta\\four", "BETA-five", "gamma-six");
+        for (String name : names) {
+            insert(prefix + "-" + name, name.startsWith("gamma") ? "team-g" : "default");
+        }
+    }
+
+    @AfterEach
+    void removeJobs() {
+        jdbc.sql("DELETE FROM onebeat_job WHERE name LIKE ?").param(prefix + "%").update();
+    }
+
+    @Test
+    void searchMatchesItsTextLiterallyInAnyCase() {
+        assertThat(names(search("alpha_"))).containsExactly(prefix + "-Alpha_One");
+        assertThat(names(search("ALPHA%"))).containsExactly(prefix + "-alpha%two");
+        assertThat(names(search("a\\f"))).containsExactly(prefix + "-beta\\four");
+        assertThat(names(search("beta"))).containsExactlyInAnyOrder(prefix + "-BETA-five", prefix + "-beta\\four");
+        assertThat(listing.count(prefix.toLowerCase() + "-alpha", null)).isEqualTo(3);
+        assertThat(listing.count(prefix.toLowerCase() + "-alpha_", null)).isEqualTo(1);
+    }
+
+    @Test
+    void pagesCutOneOrderAndTheCountAgrees() {
+        String search = prefix.toLowerCase();
+        List<String> all = names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 100, 0));
+        assertThat(all).hasSize(6).doesNotHaveDuplicates();
+        assertThat(listing.count(search, null)).isEqualTo(6);
+        assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 2)))
+                .isEqualTo(all.subList(2, 4));
+        assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 6)).isEmpty();
+    }
+
+    @Test
+    void lookupByNameAndNamespaceFilter() {
+        String gamma = prefix + "-gamma-six";
+        assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, "", gamma, null, 1, 0))
+                .singleElement().satisfies(row -> {
+                    assertThat(row.name()).isEqualTo(gamma);
+                    assertThat(row.namespace()).isEqualTo("team-g");
+                    assertThat(row.schedule()).isEqualTo("every 1h");
+                });
+        String search = prefix.toLowerCase();
+        assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, List.of("team-g"), 10,
+                0))).containsExactly(gamma);
+        assertThat(listing.count(search, List.of("team-g", "nowhere"))).isEqualTo(1);
+        assertThat(listing.count(search, List.of())).isZero();
+    }
+
+    @Test
+    void searchIsServedByTheTrigramIndex() {
+        assertThat(jdbc.sql("SELECT indexdef FROM pg_indexes WHERE indexname = 'onebeat_job_name_trgm_idx'")
+                .query(String.class).single()).contains("gin", "lower", "gin_trgm_ops");
+        String plan = transactions.execute(status -> {
+            // a catalog of some thousand jobs, analyzed, all rolled back: a search for a rare text goes by the index
+            // if the statement's condition is one the index serves
+            // into the index's tree, not its pending list, whose scan the planner would count as well
+            jdbc.sql("SET LOCAL gin_pending_list_limit = 64").update();
+            jdbc.sql("""
+                    INSERT INTO onebeat_job (name, schedule_key, schedule, member_since)
+                    SELECT ? || '-' || md5(i::text), 'filler', 'every 1h', now() FROM generate_series(1, 20000) i""")
+                    .param(prefix).update();
+            jdbc.sql("ANALYZE onebeat_job").update();
+            // still a scan costs less below some hundred thousand rows: the planner is told not to scan
+            jdbc.sql("SET LOCAL enable_seqscan = off").update();
+            status.setRollbackOnly();
+            String search = "gamma-six";
+            return String.join("\n", jdbc.sql("EXPLAIN " + JobListing.countStatement(search, null))
+                    .param("pattern", "%" + JobListing.likeEscaped(search) + "%").query(String.class).list());
+        });
+        assertThat(plan).contains("onebeat_job_name_trgm_idx");
+    }
+
+    /** @return this class's jobs among those whose name contains {@code text}, searched in lower case as the API does */
+    private List<JobListing.Row> search(String text) {
+        return listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, text.toLowerCase(), null, null, 1000, 0)
+                .stream().filter(row -> row.name().startsWith(prefix)).toList();
+    }
+
+    private static List<String> names(List<JobListing.Row> rows) {
+        return rows.stream().map(JobListing.Row::name).toList();
+    }
+
+    private String scheduler() {
+        try {
+            return scheduler.getSchedulerName();
+        } catch (SchedulerException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void insert(String name, String namespace) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_job (name, schedule_key, schedule, member_since, namespace)
+                        VALUES (?, ?, 'every 1h', now(), ?)""")
+                .params(name, "listing-" + Math.abs(name.hashCode()), namespace).update();
+    }
+}
