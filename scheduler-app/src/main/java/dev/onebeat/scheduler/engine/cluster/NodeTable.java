@@ -1,9 +1,13 @@
 package dev.onebeat.scheduler.engine.cluster;
 
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -14,6 +18,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class NodeTable {
+
+    /** Names per statement of a replica's registrations. */
+    static final int CHUNK = 10_000;
 
     private final JdbcClient jdbc;
 
@@ -69,20 +76,48 @@ class NodeTable {
 
     /**
      * Makes {@code names} the jobs the replica registers, in the caller's transaction: those it no longer
-     * registers go, the others are added.
+     * registers go, the others are added. Only the difference is written, {@value #CHUNK} names a statement: with a
+     * million jobs one statement over all of them ran past the driver's socket timeout (5 s) and a replica could not
+     * start; a restart with the same jobs reads them and writes nothing.
      */
     void registers(String instanceId, Collection<String> names) {
-        String[] all = names.toArray(String[]::new);
-        jdbc.sql("DELETE FROM onebeat_node_job WHERE instance_id = ? AND NOT (job_name = ANY(?::varchar[]))")
-                .params(instanceId, all)
-                .update();
-        jdbc.sql("""
-                        INSERT INTO onebeat_node_job (instance_id, job_name)
-                        SELECT ?, u.name FROM unnest(?::varchar[]) AS u(name) ORDER BY u.name
-                        ON CONFLICT DO NOTHING""")
-                .params(instanceId, all)
-                .update();
+        Set<String> wanted = new HashSet<>(names);
+        Set<String> present = new HashSet<>();
+        List<String> gone = new ArrayList<>();
+        jdbc.sql("SELECT job_name FROM onebeat_node_job WHERE instance_id = ?").param(instanceId)
+                .query((ResultSet rs) -> {
+                    String name = rs.getString(1);
+                    if (wanted.contains(name)) {
+                        present.add(name);
+                    } else {
+                        gone.add(name);
+                    }
+                });
+        // in name order, as before: two writers of the same rows take their locks in one order
+        gone.sort(null);
+        for (List<String> chunk : chunks(gone)) {
+            jdbc.sql("DELETE FROM onebeat_node_job WHERE instance_id = ? AND job_name = ANY(?::varchar[])")
+                    .params(instanceId, chunk.toArray(String[]::new))
+                    .update();
+        }
+        List<String> added = wanted.stream().filter(name -> !present.contains(name)).sorted().toList();
+        for (List<String> chunk : chunks(added)) {
+            jdbc.sql("""
+                            INSERT INTO onebeat_node_job (instance_id, job_name)
+                            SELECT ?, u.name FROM unnest(?::varchar[]) AS u(name) ORDER BY u.name
+                            ON CONFLICT DO NOTHING""")
+                    .params(instanceId, chunk.toArray(String[]::new))
+                    .update();
+        }
         registrationChanged(instanceId);
+    }
+
+    private static List<List<String>> chunks(List<String> names) {
+        List<List<String>> chunks = new ArrayList<>();
+        for (int from = 0; from < names.size(); from += CHUNK) {
+            chunks.add(names.subList(from, Math.min(names.size(), from + CHUNK)));
+        }
+        return chunks;
     }
 
     /** Notes that what the replica registers changed: the orphan judgement looks at this to tell whether to judge. */

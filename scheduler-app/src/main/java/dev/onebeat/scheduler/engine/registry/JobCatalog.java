@@ -27,6 +27,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class JobCatalog {
 
+    /** Jobs judged per statement by {@link #judgeOrphans}: about a third of a second each at 1,000,000 jobs. */
+    static final int ORPHAN_BATCH = 50_000;
+
     private final JdbcClient jdbc;
 
     JobCatalog(JdbcClient jdbc) {
@@ -283,7 +286,42 @@ public class JobCatalog {
      * @return the jobs whose state changed, by name
      */
     public List<OrphanChange> judgeOrphans(String self) {
-        // row locks taken in name order, as endPausesDue does: two replicas judging at once cannot deadlock
+        return judgeOrphans(self, ORPHAN_BATCH);
+    }
+
+    /** {@link #judgeOrphans(String)} {@code batch} jobs per statement. */
+    List<OrphanChange> judgeOrphans(String self, int batch) {
+        // a batch of names at a time, each bounded by the name a batch further on: at a million jobs one statement
+        // over the whole catalog ran past the driver's socket timeout (5 s). Batches go in name order, and so do the
+        // row locks within each: two replicas judging at once cannot deadlock
+        List<OrphanChange> changes = new ArrayList<>();
+        String after = null;
+        while (true) {
+            String upTo = jdbc.sql("SELECT name FROM onebeat_job" + (after == null ? "" : " WHERE name > :after")
+                            + " ORDER BY name OFFSET :batch LIMIT 1")
+                    .params(after == null ? Map.of("batch", batch - 1) : Map.of("after", after, "batch", batch - 1))
+                    .query(String.class).optional().orElse(null);
+            changes.addAll(judgeOrphans(self, after, upTo));
+            if (upTo == null) {
+                return changes;
+            }
+            after = upTo;
+        }
+    }
+
+    /** Judges the jobs named after {@code after} up to {@code upTo} included; null: no bound on that side. */
+    private List<OrphanChange> judgeOrphans(String self, String after, String upTo) {
+        Map<String, Object> parameters = new HashMap<>();
+        parameters.put("self", self);
+        StringBuilder range = new StringBuilder("true");
+        if (after != null) {
+            range.append(" AND j.name > :after");
+            parameters.put("after", after);
+        }
+        if (upTo != null) {
+            range.append(" AND j.name <= :upTo");
+            parameters.put("upTo", upTo);
+        }
         return jdbc.sql("""
                         WITH live AS (
                             -- database time on both sides, as JobLockTable judges a holder: Quartz writes
@@ -292,13 +330,13 @@ public class JobCatalog {
                             SELECT instance_name AS instance_id FROM qrtz_scheduler_state
                             WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
                                   >= clock_timestamp()
-                            UNION SELECT CAST(? AS varchar)
+                            UNION SELECT CAST(:self AS varchar)
                         ), judged AS (
                             SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
                                                       WHERE r.job_name = j.name)
                                            AND NOT EXISTS (SELECT 1 FROM onebeat_runtime_job rt
                                                            WHERE rt.name = j.name AND rt.kind = 'job') AS orphan
-                            FROM onebeat_job j
+                            FROM onebeat_job j WHERE %s
                         ), changing AS (
                             SELECT j.name, judged.orphan FROM onebeat_job j JOIN judged USING (name)
                             WHERE j.orphaned <> judged.orphan ORDER BY j.name FOR UPDATE OF j
@@ -306,8 +344,8 @@ public class JobCatalog {
                         UPDATE onebeat_job j SET orphaned = changing.orphan, updated_at = now()
                         FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
                         RETURNING j.name, j.orphaned
-                        """)
-                .param(self)
+                        """.formatted(range))
+                .params(parameters)
                 .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
                 .list();
     }
