@@ -28,6 +28,9 @@ import org.springframework.stereotype.Component;
 public class InstantRecords {
 
     // the schedule's own fires only: run_id '' (a manual run has its own key space)
+    /** Jobs' ranges per statement of {@link #slots}. */
+    static final int RANGES_PER_STATEMENT = 10_000;
+
     private static final String FIRES = """
             SELECT f.job_name, f.scheduled_at, f.fired_at, f.duration_ms, f.trigger_kind, f.attempt, f.node
             FROM unnest(?::varchar[], ?::timestamptz[], ?::timestamptz[]) AS r(job, since, until)
@@ -231,20 +234,27 @@ public class InstantRecords {
         void read(String job, ResultSet rs) throws SQLException;
     }
 
+    /**
+     * Runs {@code sql} over the ranges, {@value #RANGES_PER_STATEMENT} a statement: a check of a million jobs in one
+     * statement ran past the driver's socket timeout (5 s).
+     */
     private void query(String sql, List<Range> ranges, RowReader row) {
-        jdbcTemplate.execute((Connection con) -> {
-            try (PreparedStatement ps = con.prepareStatement(sql)) {
-                ps.setArray(1, con.createArrayOf("varchar", ranges.stream().map(Range::job).toArray()));
-                ps.setArray(2, timestamps(con, ranges.stream().map(Range::from).toList()));
-                ps.setArray(3, timestamps(con, ranges.stream().map(Range::to).toList()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        row.read(rs.getString(1), rs);
+        for (int from = 0; from < ranges.size(); from += RANGES_PER_STATEMENT) {
+            List<Range> chunk = ranges.subList(from, Math.min(ranges.size(), from + RANGES_PER_STATEMENT));
+            jdbcTemplate.execute((Connection con) -> {
+                try (PreparedStatement ps = con.prepareStatement(sql)) {
+                    ps.setArray(1, con.createArrayOf("varchar", chunk.stream().map(Range::job).toArray()));
+                    ps.setArray(2, timestamps(con, chunk.stream().map(Range::from).toList()));
+                    ps.setArray(3, timestamps(con, chunk.stream().map(Range::to).toList()));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            row.read(rs.getString(1), rs);
+                        }
                     }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        }
     }
 
     private static Array timestamps(Connection con, List<Instant> instants) throws SQLException {

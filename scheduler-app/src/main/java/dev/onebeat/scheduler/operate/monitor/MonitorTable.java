@@ -23,6 +23,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class MonitorTable {
 
+    /** Progress rows or events per statement. */
+    static final int ROWS_PER_STATEMENT = 10_000;
+
     // UNIQUE(job_name, scheduled_at, kind) keeps an event once, however often a check runs again
     private static final String INSERT_EVENTS = """
             INSERT INTO onebeat_job_event (job_name, scheduled_at, kind, reason, alerted, node, detected_at)
@@ -92,23 +95,34 @@ public class MonitorTable {
      * Saves the progress of the jobs a check judged, in the caller's transaction.
      */
     void save(List<Progress> progress, Instant now) {
-        if (progress.isEmpty()) {
-            return;
+        for (List<Progress> chunk : chunks(progress)) {
+            jdbcTemplate.execute((Connection con) -> {
+                try (PreparedStatement ps = con.prepareStatement(SAVE_PROGRESS)) {
+                    ps.setTimestamp(1, Timestamp.from(now));
+                    ps.setArray(2, con.createArrayOf("varchar", chunk.stream().map(Progress::job).toArray()));
+                    ps.setArray(3, SqlArrays.timestamps(con, chunk.stream().map(Progress::checkedUntil).toList()));
+                    ps.setArray(4, con.createArrayOf("boolean", chunk.stream().map(Progress::alerting).toArray()));
+                    ps.setArray(5, con.createArrayOf("integer", chunk.stream().map(Progress::failuresInRow).toArray()));
+                    ps.setArray(6, con.createArrayOf("integer", chunk.stream().map(Progress::successesInRow).toArray()));
+                    ps.setArray(7, SqlArrays.timestamps(con, chunk.stream().map(Progress::lastSuccessAt).toList()));
+                    ps.setArray(8, SqlArrays.timestamps(con, chunk.stream().map(Progress::nextDeadline).toList()));
+                    ps.executeUpdate();
+                }
+                return null;
+            });
         }
-        jdbcTemplate.execute((Connection con) -> {
-            try (PreparedStatement ps = con.prepareStatement(SAVE_PROGRESS)) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setArray(2, con.createArrayOf("varchar", progress.stream().map(Progress::job).toArray()));
-                ps.setArray(3, SqlArrays.timestamps(con, progress.stream().map(Progress::checkedUntil).toList()));
-                ps.setArray(4, con.createArrayOf("boolean", progress.stream().map(Progress::alerting).toArray()));
-                ps.setArray(5, con.createArrayOf("integer", progress.stream().map(Progress::failuresInRow).toArray()));
-                ps.setArray(6, con.createArrayOf("integer", progress.stream().map(Progress::successesInRow).toArray()));
-                ps.setArray(7, SqlArrays.timestamps(con, progress.stream().map(Progress::lastSuccessAt).toList()));
-                ps.setArray(8, SqlArrays.timestamps(con, progress.stream().map(Progress::nextDeadline).toList()));
-                ps.executeUpdate();
-            }
-            return null;
-        });
+    }
+
+    /**
+     * @return the rows in slices of {@value #ROWS_PER_STATEMENT}: a first check of a million jobs wrote them in one
+     *     statement, which ran past the driver's socket timeout (5 s), and so did every check after it
+     */
+    private static <T> List<List<T>> chunks(List<T> rows) {
+        List<List<T>> chunks = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+            chunks.add(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT)));
+        }
+        return chunks;
     }
 
     /**
@@ -121,23 +135,25 @@ public class MonitorTable {
             return List.of();
         }
         Set<String> inserted = new HashSet<>();
-        jdbcTemplate.execute((Connection con) -> {
-            try (PreparedStatement ps = con.prepareStatement(INSERT_EVENTS)) {
-                ps.setArray(1, con.createArrayOf("varchar", events.stream().map(Event::job).toArray()));
-                ps.setArray(2, SqlArrays.timestamps(con, events.stream().map(Event::instant).toList()));
-                ps.setArray(3, con.createArrayOf("varchar", events.stream().map(Event::kind).toArray()));
-                ps.setArray(4, con.createArrayOf("varchar", events.stream().map(Event::reason).toArray()));
-                ps.setArray(5, con.createArrayOf("boolean", events.stream().map(Event::alerted).toArray()));
-                ps.setArray(6, con.createArrayOf("varchar", events.stream().map(Event::node).toArray()));
-                ps.setArray(7, SqlArrays.timestamps(con, events.stream().map(Event::detectedAt).toList()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        inserted.add(key(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3)));
+        for (List<Event> chunk : chunks(events)) {
+            jdbcTemplate.execute((Connection con) -> {
+                try (PreparedStatement ps = con.prepareStatement(INSERT_EVENTS)) {
+                    ps.setArray(1, con.createArrayOf("varchar", chunk.stream().map(Event::job).toArray()));
+                    ps.setArray(2, SqlArrays.timestamps(con, chunk.stream().map(Event::instant).toList()));
+                    ps.setArray(3, con.createArrayOf("varchar", chunk.stream().map(Event::kind).toArray()));
+                    ps.setArray(4, con.createArrayOf("varchar", chunk.stream().map(Event::reason).toArray()));
+                    ps.setArray(5, con.createArrayOf("boolean", chunk.stream().map(Event::alerted).toArray()));
+                    ps.setArray(6, con.createArrayOf("varchar", chunk.stream().map(Event::node).toArray()));
+                    ps.setArray(7, SqlArrays.timestamps(con, chunk.stream().map(Event::detectedAt).toList()));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            inserted.add(key(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3)));
+                        }
                     }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        }
         return events.stream().filter(event -> inserted.contains(key(event.job(), event.instant(), event.kind())))
                 .toList();
     }
