@@ -58,16 +58,22 @@ public class JobListing {
 
     /**
      * @param namespaces the namespaces counted, null for all
-     * @return the jobs whose name contains {@code search} (lower case)
+     * @param limit counting stops there
+     * @return the jobs whose name contains {@code search} (lower case), at most {@code limit}: an exact count of a
+     *     million jobs took 100–150 ms on every page, most of a page's time
      */
-    public long count(String search, Collection<String> namespaces) {
+    public long count(String search, Collection<String> namespaces, long limit) {
         return jdbc.sql(countStatement(search, namespaces)).params(parameters(search, null, namespaces))
-                .query(Long.class).single();
+                .param("limit", limit).query(Long.class).single();
     }
 
-    /** @return the statement counting the jobs of a search (named parameters {@code pattern}, {@code namespaces}) */
+    /**
+     * @return the statement counting the jobs of a search up to a limit (named parameters {@code pattern},
+     *     {@code namespaces}, {@code limit})
+     */
     static String countStatement(String search, Collection<String> namespaces) {
-        return "SELECT count(*) FROM onebeat_job WHERE " + filter(search, null, namespaces);
+        return "SELECT count(*) FROM (SELECT 1 FROM onebeat_job WHERE " + filter(search, null, namespaces)
+                + " LIMIT :limit) matching";
     }
 
     /**

@@ -102,7 +102,7 @@ class JobPages {
         JobDirectory.JobPage result = directory.search(q, Grants.current().scope(namespace), Pager.clamp(page),
                 PAGE_SIZE);
         model.addAttribute("result", result);
-        model.addAttribute("pager", Pager.of(result.page(), result.page() + 1 < result.pages()));
+        model.addAttribute("pager", Pager.of(result.page(), result.hasMore()));
         return "jobs";
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
 import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
+import dev.onebeat.scheduler.operate.admin.JobDirectory;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +39,9 @@ class JobListingIT {
     @Autowired
     Scheduler scheduler;
 
+    @Autowired
+    JobDirectory directory;
+
     @BeforeEach
     void jobs() {
         List<String> names = List.of("Alpha_One", "alpha%two", "alphaXthree", "beta\\four", "BETA-five", "gamma-six");
@@ -57,8 +61,8 @@ class JobListingIT {
         assertThat(names(search("ALPHA%"))).containsExactly(prefix + "-alpha%two");
         assertThat(names(search("a\\f"))).containsExactly(prefix + "-beta\\four");
         assertThat(names(search("beta"))).containsExactlyInAnyOrder(prefix + "-BETA-five", prefix + "-beta\\four");
-        assertThat(listing.count(prefix.toLowerCase() + "-alpha", null)).isEqualTo(3);
-        assertThat(listing.count(prefix.toLowerCase() + "-alpha_", null)).isEqualTo(1);
+        assertThat(listing.count(prefix.toLowerCase() + "-alpha", null, 100)).isEqualTo(3);
+        assertThat(listing.count(prefix.toLowerCase() + "-alpha_", null, 100)).isEqualTo(1);
     }
 
     @Test
@@ -66,10 +70,36 @@ class JobListingIT {
         String search = prefix.toLowerCase();
         List<String> all = names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 100, 0));
         assertThat(all).hasSize(6).doesNotHaveDuplicates();
-        assertThat(listing.count(search, null)).isEqualTo(6);
+        assertThat(listing.count(search, null, 100)).isEqualTo(6);
+        assertThat(listing.count(search, null, 4)).as("counting stops at its limit").isEqualTo(4);
         assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 2)))
                 .isEqualTo(all.subList(2, 4));
         assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 6)).isEmpty();
+    }
+
+    @Test
+    void aPageOfAVastCatalogCountsUpToTheCapAndSaysMoreFollow() {
+        jdbc.sql("""
+                INSERT INTO onebeat_job (name, schedule_key, schedule, member_since)
+                SELECT ? || '-many-' || lpad(i::text, 6, '0'), 'many', 'every 1h', now()
+                FROM generate_series(1, ?) i""").params(prefix, JobDirectory.COUNT_CAP + 1).update();
+        String search = prefix + "-many-";
+
+        JobDirectory.JobPage first = directory.search(search, null, 0, 50);
+        assertThat(first.items()).hasSize(50);
+        assertThat(first.total()).isEqualTo(JobDirectory.COUNT_CAP);
+        assertThat(first.totalCapped()).isTrue();
+        assertThat(first.hasMore()).isTrue();
+
+        JobDirectory.JobPage last = directory.search(search, null, JobDirectory.COUNT_CAP / 50, 50);
+        assertThat(last.items()).singleElement().satisfies(job -> assertThat(job.name()).endsWith("-many-010001"));
+        assertThat(last.hasMore()).isFalse();
+
+        JobDirectory.JobPage few = directory.search(prefix + "-alpha", null, 0, 2);
+        assertThat(few.total()).isEqualTo(3);
+        assertThat(few.totalCapped()).isFalse();
+        assertThat(few.items()).hasSize(2);
+        assertThat(few.hasMore()).isTrue();
     }
 
     @Test
@@ -84,8 +114,8 @@ class JobListingIT {
         String search = prefix.toLowerCase();
         assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, List.of("team-g"), 10,
                 0))).containsExactly(gamma);
-        assertThat(listing.count(search, List.of("team-g", "nowhere"))).isEqualTo(1);
-        assertThat(listing.count(search, List.of())).isZero();
+        assertThat(listing.count(search, List.of("team-g", "nowhere"), 100)).isEqualTo(1);
+        assertThat(listing.count(search, List.of(), 100)).isZero();
     }
 
     @Test
@@ -107,7 +137,8 @@ class JobListingIT {
             status.setRollbackOnly();
             String search = "gamma-six";
             return String.join("\n", jdbc.sql("EXPLAIN " + JobListing.countStatement(search, null))
-                    .param("pattern", "%" + JobListing.likeEscaped(search) + "%").query(String.class).list());
+                    .param("pattern", "%" + JobListing.likeEscaped(search) + "%").param("limit", 101)
+                    .query(String.class).list());
         });
         assertThat(plan).contains("onebeat_job_name_trgm_idx");
     }
