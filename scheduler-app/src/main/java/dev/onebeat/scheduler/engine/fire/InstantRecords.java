@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,6 +147,31 @@ public class InstantRecords {
                 slots.computeIfAbsent(job, key -> new HashMap<>()).merge(at, new Slot(null, attempt),
                         (committed, other) -> new Slot(committed.fire(), other.attempt()))));
         return slots;
+    }
+
+    /**
+     * Where the ledger stands: the highest row ids of fires and of attempts committed so far.
+     *
+     * @param fire the highest {@code onebeat_fire.id}, 0 if none
+     * @param attempt the highest {@code onebeat_fire_attempt.id}, 0 if none
+     */
+    public record LedgerMark(long fire, long attempt) {
+    }
+
+    /** @return the highest ids of the ledger's fires and attempts, read in one statement */
+    public LedgerMark ledgerMark() {
+        return jdbc.sql("""
+                        SELECT (SELECT coalesce(max(id), 0) FROM onebeat_fire),
+                               (SELECT coalesce(max(id), 0) FROM onebeat_fire_attempt)""")
+                .query((rs, row) -> new LedgerMark(rs.getLong(1), rs.getLong(2))).single();
+    }
+
+    /** @return the jobs with fires or attempts written after the mark (by row id) */
+    public Set<String> writtenAfter(LedgerMark mark) {
+        return new HashSet<>(jdbc.sql("""
+                        SELECT job_name FROM onebeat_fire WHERE id > ?
+                        UNION SELECT job_name FROM onebeat_fire_attempt WHERE id > ?""")
+                .params(mark.fire(), mark.attempt()).query(String.class).list());
     }
 
     /** @return the instants whose single fire holds one of the job's locks now (a batch's locks are not seen) */

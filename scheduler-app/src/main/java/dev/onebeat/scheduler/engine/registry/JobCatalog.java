@@ -168,6 +168,38 @@ public class JobCatalog {
         return standings;
     }
 
+    /** @return the standings of those jobs that are stored, by name, a statement per 10,000 names */
+    public Map<String, Standing> standings(Collection<String> names) {
+        Map<String, Standing> standings = new HashMap<>();
+        List<String> all = new ArrayList<>(names);
+        for (int from = 0; from < all.size(); from += 10_000) {
+            jdbc.sql("SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job WHERE name = ANY(?::varchar[])")
+                    .param(all.subList(from, Math.min(all.size(), from + 10_000)).toArray(String[]::new))
+                    .query((ResultSet rs) -> {
+                        standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
+                                rs.getBoolean(3), rs.getBoolean(4), rs.getString(5)));
+                    });
+        }
+        return standings;
+    }
+
+    /** @return the jobs whose catalog row was written at or after {@code since} (database time) */
+    public List<String> changedSince(Instant since) {
+        return jdbc.sql("SELECT name FROM onebeat_job WHERE updated_at >= ?").param(Timestamp.from(since))
+                .query(String.class).list();
+    }
+
+    /**
+     * @param after the name to go on from, null for the first
+     * @return up to {@code limit} names after it, in name order
+     */
+    public List<String> namesAfter(String after, int limit) {
+        return after == null
+                ? jdbc.sql("SELECT name FROM onebeat_job ORDER BY name LIMIT ?").param(limit).query(String.class).list()
+                : jdbc.sql("SELECT name FROM onebeat_job WHERE name > ? ORDER BY name LIMIT ?").params(after, limit)
+                        .query(String.class).list();
+    }
+
     /** @return when the job began firing on its current schedule, if it is stored */
     public Optional<Instant> memberSince(String name) {
         return jdbc.sql("SELECT member_since FROM onebeat_job WHERE name = ?").param(name)

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,6 +52,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class MonitorCheck {
 
+    private static final Duration CATALOG_MARGIN = Duration.ofMinutes(1);
+
     private static final Logger log = LoggerFactory.getLogger(MonitorCheck.class);
 
     /**
@@ -73,6 +76,10 @@ public class MonitorCheck {
     private final MonitorMetrics metrics;
     private final FireFaults faults;
     private final Calendars calendars;
+    /** this replica's last committed check, null before its first */
+    private volatile Mark last;
+    /** the last name of the catalog's slice the last check swept, null to start again from the first */
+    private volatile String sweptUntil;
 
     MonitorCheck(JobRegistry registry, JobCatalog catalog, InstantRecords records, MonitorTable table,
                  TransactionTemplate transactions, MonitorProperties properties, ObjectProvider<JobEventSink> sinks,
@@ -102,13 +109,17 @@ public class MonitorCheck {
         if (faults.unwritten()) {
             return new Result(0, 0, List.of(), Duration.ofNanos(System.nanoTime() - start));
         }
-        Map<String, Progress> before = table.progress();
-        Map<String, Standing> standings = catalog.standings();
+        // where the ledger and the locks stand before anything is read: what is written after is the next check's
+        InstantRecords.LedgerMark ledgerMark = records.ledgerMark();
         Map<String, Set<Instant>> running = records.runningAll();
+        Instant databaseNow = records.databaseNow();
+        Set<String> candidates = candidates(now);
+        Map<String, Progress> before = candidates == null ? table.progress() : table.progress(candidates);
+        Map<String, Standing> standings = candidates == null ? catalog.standings() : catalog.standings(candidates);
         List<JobWalk> walks = new ArrayList<>();
         Map<Schedule, Timetable> timetables = new HashMap<>();
         Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
-        for (Judged judged : judgedHere(standings)) {
+        for (Judged judged : judgedHere(standings, candidates == null)) {
             PeriodicJob job = judged.job();
             Standing standing = judged.standing();
             Progress progress = before.get(job.name());
@@ -154,7 +165,47 @@ public class MonitorCheck {
             return inserted;
         });
         written.forEach(metrics::event);
+        // committed: the next check on this replica may read only what could have changed since
+        last = new Mark(ledgerMark, running.keySet(), databaseNow);
         return new Result(walks.size(), judgedCount, written, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * Where this replica's last committed check stood: what was written to the ledger before it, the jobs it saw
+     * running (their fires commit later, possibly with lower row ids than the ledger's highest), and the database's
+     * time when it began.
+     */
+    private record Mark(InstantRecords.LedgerMark ledger, Set<String> running, Instant at) {
+    }
+
+    /**
+     * @return the jobs that may have something to judge since this replica's last check, or null for every job (no
+     *     check of this replica before, so nothing to go on from). A job none of these name has nothing to judge: its
+     *     first instant not judged yet is not missed before its deadline, and no fire or attempt of it was written
+     *     since. Checks by other replicas in between only make this set larger than it needs to be. The names a sweep
+     *     of the catalog adds each check (a slice of {@code onebeat.monitor.sweep-jobs} in name order) catch what an operator's hand
+     *     wrote outside these marks, within a round of the catalog.
+     */
+    private Set<String> candidates(Instant now) {
+        Mark mark = last;
+        if (mark == null) {
+            return null;
+        }
+        Set<String> candidates = new HashSet<>(table.due(now));
+        candidates.addAll(records.writtenAfter(mark.ledger()));
+        candidates.addAll(mark.running());
+        // a catalog write stamps updated_at with its transaction's start: a minute's margin for a long one
+        candidates.addAll(catalog.changedSince(mark.at().minus(CATALOG_MARGIN)));
+        int slice = properties.sweepJobs();
+        List<String> sweep = catalog.namesAfter(sweptUntil, slice);
+        candidates.addAll(sweep);
+        sweptUntil = sweep.size() < slice ? null : sweep.get(sweep.size() - 1);
+        return candidates;
+    }
+
+    /** Makes the next check judge every job, as the first one of a replica does (after tables were written by hand). */
+    void forget() {
+        last = null;
     }
 
     /** A job this check judges, and whether it is judged as orphaned. */
@@ -166,12 +217,19 @@ public class MonitorCheck {
      *     their own alert policy), and the orphaned jobs no live replica registers, from the schedule the catalog
      *     keeps and the default alert policy: they do not fire, and that must not go unreported
      */
-    private List<Judged> judgedHere(Map<String, Standing> standings) {
+    private List<Judged> judgedHere(Map<String, Standing> standings, boolean all) {
         List<Judged> jobs = new ArrayList<>();
-        for (RegisteredJob registered : registry.all()) {
-            Standing standing = standings.get(registered.name());
-            if (standing != null) {
-                jobs.add(new Judged(registered.job(), standing, false));
+        if (all) {
+            for (RegisteredJob registered : registry.all()) {
+                Standing standing = standings.get(registered.name());
+                if (standing != null) {
+                    jobs.add(new Judged(registered.job(), standing, false));
+                }
+            }
+        } else {
+            for (Standing standing : standings.values()) {
+                registry.find(standing.name()).ifPresent(registered ->
+                        jobs.add(new Judged(registered.job(), standing, false)));
             }
         }
         for (Standing standing : standings.values()) {

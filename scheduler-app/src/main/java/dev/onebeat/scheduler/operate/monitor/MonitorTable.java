@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -89,6 +90,29 @@ public class MonitorTable {
                             rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
                 });
         return progress;
+    }
+
+    /** @return the progress of those jobs that have a row, by job */
+    public Map<String, Progress> progress(Collection<String> jobs) {
+        Map<String, Progress> progress = new HashMap<>();
+        for (List<String> chunk : chunks(new ArrayList<>(jobs))) {
+            jdbc.sql("""
+                            SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at,
+                                   next_deadline
+                            FROM onebeat_job_monitor WHERE job_name = ANY(?::varchar[])""")
+                    .param(chunk.toArray(String[]::new))
+                    .query((ResultSet rs) -> {
+                        progress.put(rs.getString(1), new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(),
+                                rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
+                    });
+        }
+        return progress;
+    }
+
+    /** @return the jobs whose next deadline has come by {@code now}: an instant of theirs may be missed */
+    Set<String> due(Instant now) {
+        return new HashSet<>(jdbc.sql("SELECT job_name FROM onebeat_job_monitor WHERE next_deadline <= ?")
+                .param(Timestamp.from(now)).query(String.class).list());
     }
 
     /**
