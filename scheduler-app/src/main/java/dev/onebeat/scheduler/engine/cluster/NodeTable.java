@@ -63,12 +63,18 @@ class NodeTable {
 
     /** Deletes the rows of replicas not seen for {@code age}, with the jobs they registered. @return how many */
     int forgetUnseenFor(Duration age) {
-        jdbc.sql("""
-                        DELETE FROM onebeat_node_job r WHERE NOT EXISTS (
-                            SELECT 1 FROM onebeat_node n WHERE n.instance_id = r.instance_id
-                              AND n.seen_at >= now() - make_interval(secs => ?))""")
-                .param(age.toSeconds())
-                .update();
+        // CHUNK rows a statement: a replica of a million jobs left a million rows, past the socket timeout in one
+        int deleted;
+        do {
+            deleted = jdbc.sql("""
+                            DELETE FROM onebeat_node_job WHERE ctid = ANY(ARRAY(
+                                SELECT r.ctid FROM onebeat_node_job r WHERE NOT EXISTS (
+                                    SELECT 1 FROM onebeat_node n WHERE n.instance_id = r.instance_id
+                                      AND n.seen_at >= now() - make_interval(secs => ?))
+                                LIMIT ?))""")
+                    .params(age.toSeconds(), CHUNK)
+                    .update();
+        } while (deleted == CHUNK);
         return jdbc.sql("DELETE FROM onebeat_node WHERE seen_at < now() - make_interval(secs => ?)")
                 .param(age.toSeconds())
                 .update();
@@ -78,7 +84,7 @@ class NodeTable {
      * Makes {@code names} the jobs the replica registers, in the caller's transaction: those it no longer
      * registers go, the others are added. Only the difference is written, {@value #CHUNK} names a statement: with a
      * million jobs one statement over all of them ran past the driver's socket timeout (5 s) and a replica could not
-     * start; a restart with the same jobs reads them and writes nothing.
+     * start. (A replica's instance id is new at each start by default, so a start writes every row once.)
      */
     void registers(String instanceId, Collection<String> names) {
         Set<String> wanted = new HashSet<>(names);

@@ -16,6 +16,7 @@ public final class JobRegistry {
 
     private final Map<String, RegisteredJob> defined;
     private volatile Map<String, RegisteredJob> jobs;
+    private volatile long generation;
 
     /**
      * @param jobs validated jobs
@@ -59,10 +60,16 @@ public final class JobRegistry {
         return jobs.values();
     }
 
+    /** @return a number that changes whenever the set of jobs or any of their definitions may have changed */
+    public long generation() {
+        return generation;
+    }
+
     /** Replaces the runtime overlay: each job either adds a runtime job or replaces a defined one's schedule. */
     void overlay(Collection<RegisteredJob> runtime) {
         Map<String, RegisteredJob> merged = new LinkedHashMap<>(defined);
         runtime.forEach(job -> merged.put(job.name(), job));
         jobs = Collections.unmodifiableMap(merged);
+        generation++;
     }
 }

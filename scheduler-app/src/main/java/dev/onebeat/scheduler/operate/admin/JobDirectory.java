@@ -19,7 +19,8 @@ import org.springframework.stereotype.Component;
 /**
  * The jobs as the API and the console list them: every job of the job catalog, with its schedule's next
  * fire (from the schedule's Quartz trigger), its last committed fire (from the ledger), and what this
- * replica's registry knows of it. A page is one query, whatever the number of jobs.
+ * replica's registry knows of it. A page is two queries, whatever the number of jobs: a count that stops at
+ * {@value #COUNT_CAP}, and the page's jobs.
  */
 @Component
 public class JobDirectory {
@@ -49,11 +50,6 @@ public class JobDirectory {
      * @param hasMore whether jobs match beyond this page
      */
     public record JobPage(List<JobView> items, int page, int size, long total, boolean totalCapped, boolean hasMore) {
-
-        /** @return the number of pages counted, at least 1 (more follow when {@code totalCapped}) */
-        public int pages() {
-            return (int) Math.max(1, (total + size - 1) / size);
-        }
     }
 
     /**

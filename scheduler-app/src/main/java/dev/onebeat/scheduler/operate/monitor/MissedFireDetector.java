@@ -72,7 +72,7 @@ class MissedFireDetector implements DisposableBean {
     private void turn() {
         try {
             checkIfFree();
-            metrics.progress(table.progress());
+            metrics.refresh(table, records.databaseNow());
         } catch (RuntimeException e) {
             // the database away: the next turn tries again, from where the last committed check stopped
             log.warn("missed-fire check failed, the next one goes on from the last committed check error={}",

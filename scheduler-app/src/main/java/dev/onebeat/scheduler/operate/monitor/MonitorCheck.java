@@ -46,13 +46,16 @@ import org.springframework.transaction.support.TransactionTemplate;
  * recovered (the {@code resolveAfter}-th success in a row of a job alerted on). The events, the jobs' progress and
  * whatever the {@link JobEventSink}s write for them (alert deliveries in the outbox) commit in one transaction.
  *
- * <p>Reads take two statements for all jobs (the ledger, the attempts), plus the catalog, the locks and the progress;
- * jobs sharing a schedule and a starting point share its instants.
+ * <p>A replica's first check reads every job; the checks after it only the jobs that may have something to judge (see
+ * {@link #candidates}). Reads go 10,000 jobs a statement (the ledger, the attempts), plus the catalog, the locks and
+ * the progress; jobs sharing a schedule and a starting point share its instants.
  */
 @Component
 public class MonitorCheck {
 
     private static final Duration CATALOG_MARGIN = Duration.ofMinutes(1);
+    /** a batch's fires written below the ledger's mark commit within this after it (a batch takes milliseconds) */
+    private static final Duration FIRE_MARGIN = Duration.ofSeconds(10);
 
     private static final Logger log = LoggerFactory.getLogger(MonitorCheck.class);
 
@@ -78,7 +81,7 @@ public class MonitorCheck {
     private final Calendars calendars;
     /** this replica's last committed check, null before its first */
     private volatile Mark last;
-    /** the last name of the catalog's slice the last check swept, null to start again from the first */
+    /** the last name of the slice the running check sweeps, kept with its mark once it commits */
     private volatile String sweptUntil;
 
     MonitorCheck(JobRegistry registry, JobCatalog catalog, InstantRecords records, MonitorTable table,
@@ -113,7 +116,8 @@ public class MonitorCheck {
         InstantRecords.LedgerMark ledgerMark = records.ledgerMark();
         Map<String, Set<Instant>> running = records.runningAll();
         Instant databaseNow = records.databaseNow();
-        Set<String> candidates = candidates(now);
+        long generation = registry.generation();
+        Set<String> candidates = candidates(now, ledgerMark, databaseNow, generation);
         Map<String, Progress> before = candidates == null ? table.progress() : table.progress(candidates);
         Map<String, Standing> standings = candidates == null ? catalog.standings() : catalog.standings(candidates);
         List<JobWalk> walks = new ArrayList<>();
@@ -166,7 +170,8 @@ public class MonitorCheck {
         });
         written.forEach(metrics::event);
         // committed: the next check on this replica may read only what could have changed since
-        last = new Mark(ledgerMark, running.keySet(), databaseNow);
+        last = new Mark(ledgerMark, running.keySet(), databaseNow, generation,
+                candidates == null ? null : sweptUntil);
         return new Result(walks.size(), judgedCount, written, Duration.ofNanos(System.nanoTime() - start));
     }
 
@@ -175,32 +180,46 @@ public class MonitorCheck {
      * running (their fires commit later, possibly with lower row ids than the ledger's highest), and the database's
      * time when it began.
      */
-    private record Mark(InstantRecords.LedgerMark ledger, Set<String> running, Instant at) {
+    private record Mark(InstantRecords.LedgerMark ledger, Set<String> running, Instant at, long generation,
+                        String sweptUntil) {
     }
 
     /**
      * @return the jobs that may have something to judge since this replica's last check, or null for every job (no
-     *     check of this replica before, so nothing to go on from). A job none of these name has nothing to judge: its
+     *     check of this replica before, so nothing to go on from, or more than half the jobs to judge). A job none of these name has nothing to judge: its
      *     first instant not judged yet is not missed before its deadline, and no fire or attempt of it was written
      *     since. Checks by other replicas in between only make this set larger than it needs to be. The names a sweep
      *     of the catalog adds each check (a slice of {@code onebeat.monitor.sweep-jobs} in name order) catch what an operator's hand
      *     wrote outside these marks, within a round of the catalog.
      */
-    private Set<String> candidates(Instant now) {
+    private Set<String> candidates(Instant now, InstantRecords.LedgerMark ledgerNow, Instant databaseNow,
+                                   long generation) {
         Mark mark = last;
-        if (mark == null) {
+        int jobs = registry.all().size();
+        // no mark of this replica; or an old one (another replica held the lock): the ledger rows since could be
+        // many, read by name they would cost more than the whole tables; or the registry changed since (a job that
+        // reached it late could otherwise wait for the sweep, and be judged from then on)
+        if (mark == null || mark.generation() != generation
+                || mark.at().isBefore(databaseNow.minus(properties.checkInterval().multipliedBy(4)))
+                || (ledgerNow.fire() - mark.ledger().fire()) + (ledgerNow.attempt() - mark.ledger().attempt()) > jobs) {
             return null;
         }
         Set<String> candidates = new HashSet<>(table.due(now));
-        candidates.addAll(records.writtenAfter(mark.ledger()));
+        candidates.addAll(records.writtenAfter(mark.ledger(), mark.at().minus(FIRE_MARGIN)));
         candidates.addAll(mark.running());
         // a catalog write stamps updated_at with its transaction's start: a minute's margin for a long one
         candidates.addAll(catalog.changedSince(mark.at().minus(CATALOG_MARGIN)));
         int slice = properties.sweepJobs();
-        List<String> sweep = catalog.namesAfter(sweptUntil, slice);
+        List<String> sweep = catalog.namesAfter(mark.sweptUntil(), slice);
+        if (sweep.size() < slice && mark.sweptUntil() != null) {
+            // the round ended within this slice: go on from the first name, so every check sweeps a full slice
+            sweep = new ArrayList<>(sweep);
+            sweep.addAll(catalog.namesAfter(null, slice - sweep.size()));
+        }
         candidates.addAll(sweep);
-        sweptUntil = sweep.size() < slice ? null : sweep.get(sweep.size() - 1);
-        return candidates;
+        sweptUntil = sweep.isEmpty() ? null : sweep.get(sweep.size() - 1);
+        // most of the catalog (an instant of every job): reading the tables whole costs less than by name
+        return candidates.size() * 2 > jobs ? null : candidates;
     }
 
     /** Makes the next check judge every job, as the first one of a replica does (after tables were written by hand). */
@@ -294,8 +313,9 @@ public class MonitorCheck {
         walk.flushUnreported(node, now, events);
         if (deadline == null && !walk.standing.paused()) {
             Instant upcoming = nextAt(timetable, p.checkedUntil());
-            deadline = upcoming == null ? null
-                    : FireMoments.plannedAt(job, upcoming).plus(policy.graceFor(nextGap(timetable, upcoming)));
+            // an orphaned job's instants are missed at once (no fire of it can begin), so its deadline has no grace
+            deadline = upcoming == null ? null : FireMoments.plannedAt(job, upcoming).plus(walk.orphaned
+                    ? Duration.ZERO : policy.graceFor(nextGap(timetable, upcoming)));
         }
         walk.progress = new Progress(p.job(), p.checkedUntil(), p.alerting(), p.failuresInRow(), p.successesInRow(),
                 p.lastSuccessAt(), walk.standing.paused() ? null : deadline);

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,14 +32,24 @@ import org.springframework.stereotype.Component;
 @Component
 class MonitorMetrics {
 
+    /** A refresh reads every job's progress once in this many turns, the rows written since in between. */
+    static final int FULL_EVERY = 40;
+    private static final Logger log = LoggerFactory.getLogger(MonitorMetrics.class);
+
     private final MeterRegistry registry;
     private final Map<String, double[]> jobs = new ConcurrentHashMap<>();
     private final Map<String, Set<Meter>> gauges = new ConcurrentHashMap<>();
     private final AtomicLong lastCheck = new AtomicLong();
     private final Timer checks;
+    /** jobs with per-job gauges at most: two series each, kept by every replica */
+    private final int gaugeLimit;
+    private boolean limitLogged;
+    private Instant refreshedAt;
+    private int turns;
 
-    MonitorMetrics(MeterRegistry registry) {
+    MonitorMetrics(MeterRegistry registry, MonitorProperties properties) {
         this.registry = registry;
+        this.gaugeLimit = properties.jobGauges();
         this.checks = Timer.builder("onebeat.monitor.check").description("Checks of the missed-fire detector")
                 .register(registry);
         Gauge.builder("onebeat.monitor.last.check.timestamp", lastCheck, value -> value.get() / 1000.0)
@@ -58,15 +70,27 @@ class MonitorMetrics {
         checks.record(took);
     }
 
-    /** Sets the per-job gauges from the detector's progress; a job no longer in it loses its gauges. */
+    /**
+     * Sets the per-job gauges from the detector's progress: every {@value #FULL_EVERY}th turn (and the first) from
+     * every row, a job no longer there losing its gauges; in between from the rows written since the last refresh
+     * (a minute's margin): a million rows read every 15 s on every replica took a core's seconds.
+     *
+     * @param databaseNow the database's time before the rows are read
+     */
+    synchronized void refresh(MonitorTable table, Instant databaseNow) {
+        if (refreshedAt == null || ++turns % FULL_EVERY == 0) {
+            progress(table.progress());
+        } else {
+            apply(table.progressWrittenSince(refreshedAt.minus(Duration.ofMinutes(1))));
+        }
+        refreshedAt = databaseNow;
+    }
+
+    /** Sets the per-job gauges from every job's progress; a job no longer in it loses its gauges. */
     void progress(Map<String, Progress> progress) {
         Set<String> gone = new HashSet<>(jobs.keySet());
-        progress.forEach((job, p) -> {
-            gone.remove(job);
-            double[] values = jobs.computeIfAbsent(job, this::register);
-            values[0] = p.lastSuccessAt() == null ? Double.NaN : p.lastSuccessAt().toEpochMilli() / 1000.0;
-            values[1] = p.nextDeadline() == null ? Double.POSITIVE_INFINITY : p.nextDeadline().toEpochMilli() / 1000.0;
-        });
+        gone.removeAll(progress.keySet());
+        apply(progress);
         for (String job : gone) {
             jobs.remove(job);
             Set<Meter> meters = gauges.remove(job);
@@ -74,6 +98,26 @@ class MonitorMetrics {
                 meters.forEach(registry::remove);
             }
         }
+    }
+
+    private void apply(Map<String, Progress> progress) {
+        progress.forEach((job, p) -> {
+            double[] values = jobs.get(job);
+            if (values == null) {
+                if (jobs.size() >= gaugeLimit) {
+                    if (!limitLogged) {
+                        limitLogged = true;
+                        log.warn("per-job gauges of the missed-fire detector registered for {} jobs, not for more: "
+                                + "onebeat.monitor.job-gauges limits them (the detector's events and alerts cover every "
+                                + "job)", gaugeLimit);
+                    }
+                    return;
+                }
+                values = jobs.computeIfAbsent(job, this::register);
+            }
+            values[0] = p.lastSuccessAt() == null ? Double.NaN : p.lastSuccessAt().toEpochMilli() / 1000.0;
+            values[1] = p.nextDeadline() == null ? Double.POSITIVE_INFINITY : p.nextDeadline().toEpochMilli() / 1000.0;
+        });
     }
 
     private double[] register(String job) {

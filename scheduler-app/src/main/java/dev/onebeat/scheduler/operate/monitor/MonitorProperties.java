@@ -26,6 +26,10 @@ import org.springframework.validation.annotation.Validated;
  *     something to judge (their deadline has come, the ledger or the catalog has news of them since the last check);
  *     a catalog no larger is judged whole at every check. At a million jobs a check of every job took 4 to 7 s
  *     with nothing to judge; one of 20,000 plus what happened takes a fraction of a second
+ * @param jobGauges jobs given the per-job gauges {@code onebeat_job_last_success_timestamp_seconds} and
+ *     {@code onebeat_job_deadline_timestamp_seconds} on each replica at most (the first that progress shows); past it
+ *     a warning says so once. Two series a job on every replica: a million jobs would hold gigabytes of meters and
+ *     make every scrape huge. The detector's events, logs and alerts cover every job whatever the limit
  */
 @Validated
 @ConfigurationProperties("onebeat.monitor")
@@ -35,9 +39,10 @@ public record MonitorProperties(
         @DefaultValue("10s") @NotNull Duration lateAfter,
         @DefaultValue("1000") @Min(1) @Max(100_000) int maxInstantsPerCheck,
         @DefaultValue("10") @Min(1) @Max(10_000) int maxEventsPerCheck,
-        @DefaultValue("20000") @Min(100) @Max(10_000_000) int sweepJobs) {
+        @DefaultValue("20000") @Min(100) @Max(10_000_000) int sweepJobs,
+        @DefaultValue("10000") @Min(0) @Max(10_000_000) int jobGauges) {
 
     /** Defaults, as the properties give them. */
     public static final MonitorProperties DEFAULTS = new MonitorProperties(true, Duration.ofSeconds(15),
-            Duration.ofSeconds(10), 1000, 10, 20_000);
+            Duration.ofSeconds(10), 1000, 10, 20_000, 10_000);
 }

@@ -109,6 +109,21 @@ public class MonitorTable {
         return progress;
     }
 
+    /** @return the progress rows written at or after {@code since}, by job */
+    Map<String, Progress> progressWrittenSince(Instant since) {
+        Map<String, Progress> progress = new HashMap<>();
+        jdbc.sql("""
+                        SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at,
+                               next_deadline
+                        FROM onebeat_job_monitor WHERE updated_at >= ?""")
+                .param(Timestamp.from(since))
+                .query((ResultSet rs) -> {
+                    progress.put(rs.getString(1), new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(),
+                            rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
+                });
+        return progress;
+    }
+
     /** @return the jobs whose next deadline has come by {@code now}: an instant of theirs may be missed */
     Set<String> due(Instant now) {
         return new HashSet<>(jdbc.sql("SELECT job_name FROM onebeat_job_monitor WHERE next_deadline <= ?")

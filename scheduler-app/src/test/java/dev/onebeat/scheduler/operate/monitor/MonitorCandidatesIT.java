@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
 import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -19,10 +21,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * A check after the first reads only the jobs that may have something to judge, not the whole catalog: those whose
  * deadline has come, those with ledger rows written since the last check, and a slice of the catalog swept in name
  * order ({@code onebeat.monitor.sweep-jobs}, 100 here against 250 jobs). A success is judged as soon as its fire is
- * written, a miss as soon as the deadline passes, whether or not the sweep has reached the job.
+ * written, a miss as soon as the deadline passes, whether or not the sweep has reached the job. And each replica
+ * keeps per-job gauges for at most {@code onebeat.monitor.job-gauges} jobs.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
-        "onebeat.monitor.enabled=false", "onebeat.monitor.sweep-jobs=100"})
+        "onebeat.monitor.enabled=false", "onebeat.monitor.sweep-jobs=100", "onebeat.monitor.job-gauges=100"})
 class MonitorCandidatesIT {
 
     private static final int JOBS = 250;
@@ -37,6 +40,12 @@ class MonitorCandidatesIT {
     RuntimeJobs runtimeJobs;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    MonitorMetrics metrics;
+    @Autowired
+    MeterRegistry meters;
+    @Autowired
+    InstantRecords records;
 
     @Test
     void aQuietCheckReadsItsCandidatesOnlyAndStillJudgesEveryFireAndEveryMiss() {
@@ -73,6 +82,11 @@ class MonitorCandidatesIT {
                     assertThat(event.instant()).isEqualTo(instant);
                 })
                 .extracting(Event::job).doesNotContain(fired).contains(name(0), name(249));
+
+        // the per-job gauges: for as many jobs as onebeat.monitor.job-gauges says, not for every job
+        metrics.refresh(table, records.databaseNow());
+        assertThat(meters.find("onebeat.job.deadline.timestamp").gauges()).hasSize(100);
+        assertThat(meters.find("onebeat.job.last.success.timestamp").gauges()).hasSize(100);
     }
 
     private static String name(int i) {
