@@ -36,6 +36,10 @@ public class MonitorTable {
             RETURNING job_name, scheduled_at, kind
             """;
 
+    private static final String PROGRESS_COLUMNS = """
+            SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at, next_deadline
+            FROM onebeat_job_monitor""";
+
     private static final String SAVE_PROGRESS = """
             INSERT INTO onebeat_job_monitor (job_name, checked_until, alerting, failures_in_row, successes_in_row,
                                              last_success_at, next_deadline, updated_at)
@@ -81,13 +85,9 @@ public class MonitorTable {
     /** @return every job's progress, by job */
     public Map<String, Progress> progress() {
         Map<String, Progress> progress = new HashMap<>();
-        jdbc.sql("""
-                        SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at,
-                               next_deadline
-                        FROM onebeat_job_monitor""")
+        jdbc.sql(PROGRESS_COLUMNS)
                 .query((ResultSet rs) -> {
-                    progress.put(rs.getString(1), new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                            rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
+                    progress.put(rs.getString(1), progressRow(rs));
                 });
         return progress;
     }
@@ -96,14 +96,10 @@ public class MonitorTable {
     public Map<String, Progress> progress(Collection<String> jobs) {
         Map<String, Progress> progress = new HashMap<>();
         for (List<String> chunk : chunks(new ArrayList<>(jobs))) {
-            jdbc.sql("""
-                            SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at,
-                                   next_deadline
-                            FROM onebeat_job_monitor WHERE job_name = ANY(?::varchar[])""")
+            jdbc.sql(PROGRESS_COLUMNS + " WHERE job_name = ANY(?::varchar[])")
                     .param(chunk.toArray(String[]::new))
                     .query((ResultSet rs) -> {
-                        progress.put(rs.getString(1), new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                                rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
+                        progress.put(rs.getString(1), progressRow(rs));
                     });
         }
         return progress;
@@ -112,14 +108,10 @@ public class MonitorTable {
     /** @return the progress rows written at or after {@code since}, by job */
     Map<String, Progress> progressWrittenSince(Instant since) {
         Map<String, Progress> progress = new HashMap<>();
-        jdbc.sql("""
-                        SELECT job_name, checked_until, alerting, failures_in_row, successes_in_row, last_success_at,
-                               next_deadline
-                        FROM onebeat_job_monitor WHERE updated_at >= ?""")
+        jdbc.sql(PROGRESS_COLUMNS + " WHERE updated_at >= ?")
                 .param(Timestamp.from(since))
                 .query((ResultSet rs) -> {
-                    progress.put(rs.getString(1), new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                            rs.getBoolean(3), rs.getInt(4), rs.getInt(5), instant(rs, 6), instant(rs, 7)));
+                    progress.put(rs.getString(1), progressRow(rs));
                 });
         return progress;
     }
@@ -241,6 +233,12 @@ public class MonitorTable {
 
     private static String key(String job, Instant instant, String kind) {
         return job + '\n' + instant + '\n' + kind;
+    }
+
+    /** A progress row of {@link #PROGRESS_COLUMNS}. */
+    private static Progress progressRow(ResultSet rs) throws SQLException {
+        return new Progress(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getBoolean(3), rs.getInt(4),
+                rs.getInt(5), instant(rs, 6), instant(rs, 7));
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
