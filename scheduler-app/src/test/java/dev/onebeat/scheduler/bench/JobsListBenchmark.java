@@ -225,9 +225,11 @@ public final class JobsListBenchmark {
         }
         long start = System.nanoTime();
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("ANALYZE");
+            // VACUUM as well: it sets the visibility map, without which an index-only scan of the names reads the
+            // table too (a search walking 90,000 names of a million took 200 ms instead of 28 ms)
+            statement.execute("VACUUM ANALYZE");
         }
-        System.out.printf(Locale.ROOT, "ANALYZE of the database, as autovacuum would after the inserts: %.1f s%n",
+        System.out.printf(Locale.ROOT, "VACUUM ANALYZE of the database, as autovacuum would after the inserts: %.1f s%n",
                 seconds(start));
     }
 
