@@ -173,7 +173,9 @@ public class JobCatalog {
         Map<String, Standing> standings = new HashMap<>();
         List<String> all = new ArrayList<>(names);
         for (int from = 0; from < all.size(); from += 10_000) {
-            jdbc.sql("SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job WHERE name = ANY(?::varchar[])")
+            jdbc.sql("""
+                            SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job
+                            WHERE name = ANY(?::varchar[])""")
                     .param(all.subList(from, Math.min(all.size(), from + 10_000)).toArray(String[]::new))
                     .query((ResultSet rs) -> {
                         standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
@@ -195,7 +197,8 @@ public class JobCatalog {
      */
     public List<String> namesAfter(String after, int limit) {
         return after == null
-                ? jdbc.sql("SELECT name FROM onebeat_job ORDER BY name LIMIT ?").param(limit).query(String.class).list()
+                ? jdbc.sql("SELECT name FROM onebeat_job ORDER BY name LIMIT ?").param(limit).query(String.class)
+                        .list()
                 : jdbc.sql("SELECT name FROM onebeat_job WHERE name > ? ORDER BY name LIMIT ?").params(after, limit)
                         .query(String.class).list();
     }

@@ -186,11 +186,12 @@ public class MonitorCheck {
 
     /**
      * @return the jobs that may have something to judge since this replica's last check, or null for every job (no
-     *     check of this replica before, so nothing to go on from, or more than half the jobs to judge). A job none of these name has nothing to judge: its
-     *     first instant not judged yet is not missed before its deadline, and no fire or attempt of it was written
-     *     since. Checks by other replicas in between only make this set larger than it needs to be. The names a sweep
-     *     of the catalog adds each check (a slice of {@code onebeat.monitor.sweep-jobs} in name order) catch what an operator's hand
-     *     wrote outside these marks, within a round of the catalog.
+     *     check of this replica before, so nothing to go on from, or more than half the jobs to judge). A job none of
+     *     these name has nothing to judge: its first instant not judged yet is not missed before its deadline, and no
+     *     fire or attempt of it was written since. Checks by other replicas in between only make this set larger than
+     *     it needs to be. The names a sweep of the catalog adds each check (a slice of
+     *     {@code onebeat.monitor.sweep-jobs} in name order) catch what an operator's hand wrote outside these marks,
+     *     within a round of the catalog.
      */
     private Set<String> candidates(Instant now, InstantRecords.LedgerMark ledgerNow, Instant databaseNow,
                                    long generation) {
