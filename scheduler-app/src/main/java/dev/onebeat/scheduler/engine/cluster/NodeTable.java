@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.cluster;
 
+import dev.onebeat.scheduler.boot.database.StatementChunks;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,13 +102,13 @@ class NodeTable {
                 });
         // in name order, as before: two writers of the same rows take their locks in one order
         gone.sort(null);
-        for (List<String> chunk : chunks(gone)) {
+        for (List<String> chunk : StatementChunks.of(gone, CHUNK)) {
             jdbc.sql("DELETE FROM onebeat_node_job WHERE instance_id = ? AND job_name = ANY(?::varchar[])")
                     .params(instanceId, chunk.toArray(String[]::new))
                     .update();
         }
         List<String> added = wanted.stream().filter(name -> !present.contains(name)).sorted().toList();
-        for (List<String> chunk : chunks(added)) {
+        for (List<String> chunk : StatementChunks.of(added, CHUNK)) {
             jdbc.sql("""
                             INSERT INTO onebeat_node_job (instance_id, job_name)
                             SELECT ?, u.name FROM unnest(?::varchar[]) AS u(name) ORDER BY u.name
@@ -118,13 +119,6 @@ class NodeTable {
         registrationChanged(instanceId);
     }
 
-    private static List<List<String>> chunks(List<String> names) {
-        List<List<String>> chunks = new ArrayList<>();
-        for (int from = 0; from < names.size(); from += CHUNK) {
-            chunks.add(names.subList(from, Math.min(names.size(), from + CHUNK)));
-        }
-        return chunks;
-    }
 
     /** Notes that what the replica registers changed: the orphan judgement looks at this to tell whether to judge. */
     void registrationChanged(String instanceId) {

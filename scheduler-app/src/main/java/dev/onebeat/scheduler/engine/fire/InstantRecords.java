@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.database.StatementChunks;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -271,8 +272,7 @@ public class InstantRecords {
      * statement ran past the driver's socket timeout (5 s).
      */
     private void query(String sql, List<Range> ranges, RowReader row) {
-        for (int from = 0; from < ranges.size(); from += RANGES_PER_STATEMENT) {
-            List<Range> chunk = ranges.subList(from, Math.min(ranges.size(), from + RANGES_PER_STATEMENT));
+        for (List<Range> chunk : StatementChunks.of(ranges, RANGES_PER_STATEMENT)) {
             jdbcTemplate.execute((Connection con) -> {
                 try (PreparedStatement ps = con.prepareStatement(sql)) {
                     ps.setArray(1, con.createArrayOf("varchar", chunk.stream().map(Range::job).toArray()));

@@ -1,6 +1,8 @@
 package dev.onebeat.scheduler.engine.registry;
 
+import dev.onebeat.scheduler.boot.database.StatementChunks;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -157,29 +159,29 @@ public class JobCatalog {
     public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned, String schedule) {
     }
 
+    private static final String STANDINGS = "SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job";
+
+    private static Standing standing(ResultSet rs) throws SQLException {
+        return new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getBoolean(3), rs.getBoolean(4),
+                rs.getString(5));
+    }
+
     /** @return every stored job's standing, by name */
     public Map<String, Standing> standings() {
         Map<String, Standing> standings = new HashMap<>();
-        jdbc.sql("SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job")
-                .query((ResultSet rs) -> {
-                    standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                            rs.getBoolean(3), rs.getBoolean(4), rs.getString(5)));
-                });
+        jdbc.sql(STANDINGS).query((ResultSet rs) -> {
+            standings.put(rs.getString(1), standing(rs));
+        });
         return standings;
     }
 
     /** @return the standings of those jobs that are stored, by name, a statement per 10,000 names */
     public Map<String, Standing> standings(Collection<String> names) {
         Map<String, Standing> standings = new HashMap<>();
-        List<String> all = new ArrayList<>(names);
-        for (int from = 0; from < all.size(); from += 10_000) {
-            jdbc.sql("""
-                            SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job
-                            WHERE name = ANY(?::varchar[])""")
-                    .param(all.subList(from, Math.min(all.size(), from + 10_000)).toArray(String[]::new))
+        for (List<String> chunk : StatementChunks.of(new ArrayList<>(names), 10_000)) {
+            jdbc.sql(STANDINGS + " WHERE name = ANY(?::varchar[])").param(chunk.toArray(String[]::new))
                     .query((ResultSet rs) -> {
-                        standings.put(rs.getString(1), new Standing(rs.getString(1), rs.getTimestamp(2).toInstant(),
-                                rs.getBoolean(3), rs.getBoolean(4), rs.getString(5)));
+                        standings.put(rs.getString(1), standing(rs));
                     });
         }
         return standings;

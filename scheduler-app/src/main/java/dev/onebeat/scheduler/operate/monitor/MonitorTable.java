@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.operate.monitor;
 
+import dev.onebeat.scheduler.boot.database.StatementChunks;
 import dev.onebeat.scheduler.boot.database.BatchDelete;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -95,7 +96,7 @@ public class MonitorTable {
     /** @return the progress of those jobs that have a row, by job */
     public Map<String, Progress> progress(Collection<String> jobs) {
         Map<String, Progress> progress = new HashMap<>();
-        for (List<String> chunk : chunks(new ArrayList<>(jobs))) {
+        for (List<String> chunk : StatementChunks.of(new ArrayList<>(jobs), ROWS_PER_STATEMENT)) {
             jdbc.sql(PROGRESS_COLUMNS + " WHERE job_name = ANY(?::varchar[])")
                     .param(chunk.toArray(String[]::new))
                     .query((ResultSet rs) -> {
@@ -126,7 +127,7 @@ public class MonitorTable {
      * Saves the progress of the jobs a check judged, in the caller's transaction.
      */
     void save(List<Progress> progress, Instant now) {
-        for (List<Progress> chunk : chunks(progress)) {
+        for (List<Progress> chunk : StatementChunks.of(progress, ROWS_PER_STATEMENT)) {
             jdbcTemplate.execute((Connection con) -> {
                 try (PreparedStatement ps = con.prepareStatement(SAVE_PROGRESS)) {
                     ps.setTimestamp(1, Timestamp.from(now));
@@ -144,17 +145,6 @@ public class MonitorTable {
         }
     }
 
-    /**
-     * @return the rows in slices of {@value #ROWS_PER_STATEMENT}: a first check of a million jobs wrote them in one
-     *     statement, which ran past the driver's socket timeout (5 s), and so did every check after it
-     */
-    private static <T> List<List<T>> chunks(List<T> rows) {
-        List<List<T>> chunks = new ArrayList<>();
-        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
-            chunks.add(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT)));
-        }
-        return chunks;
-    }
 
     /**
      * Writes events in the caller's transaction.
@@ -166,7 +156,7 @@ public class MonitorTable {
             return List.of();
         }
         Set<String> inserted = new HashSet<>();
-        for (List<Event> chunk : chunks(events)) {
+        for (List<Event> chunk : StatementChunks.of(events, ROWS_PER_STATEMENT)) {
             jdbcTemplate.execute((Connection con) -> {
                 try (PreparedStatement ps = con.prepareStatement(INSERT_EVENTS)) {
                     ps.setArray(1, con.createArrayOf("varchar", chunk.stream().map(Event::job).toArray()));
