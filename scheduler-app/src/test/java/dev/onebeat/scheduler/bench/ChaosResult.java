@@ -35,14 +35,15 @@ import java.util.TreeMap;
  * @param republishedKeys keys the broker holds more than one message of (allowed: the same key, deduplicated by
  *     consumers)
  * @param extraMessages messages beyond the first of their key
- * @param lostOnBroker rows of instants before {@code to} marked published whose key is not on the broker
+ * @param lostOnBroker rows of instants before {@code to} marked published whose key is not on the broker, each with
+ *     its row's id, job, instant, times and attempts
  * @param unaccounted each instant without an outcome (or job listed short) with what the ledger holds of it
  */
 public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, Integer> faults, int sessionsTerminated,
                           int replicaKills, List<String> exits, Long skewSeenMillis, Long skewLoggedMillis, long expected,
                           Map<String, Long> outcomes, long commits, long duplicateCommits, long duplicateKeys,
                           long tasks, Map<String, Long> unpublished, Map<String, Long> earlyFires, long earliestMillis,
-                          long brokerMessages, long republishedKeys, long extraMessages, long lostOnBroker,
+                          long brokerMessages, long republishedKeys, long extraMessages, List<String> lostOnBroker,
                           List<String> unaccounted) {
 
     public ChaosResult {
@@ -52,6 +53,7 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
         unpublished = Map.copyOf(unpublished);
         earlyFires = Map.copyOf(earlyFires);
         unaccounted = List.copyOf(unaccounted);
+        lostOnBroker = List.copyOf(lostOnBroker);
     }
 
     /** @return instants of the faults that ended with no outcome, and those the API did not list */
@@ -124,7 +126,8 @@ public record ChaosResult(long seed, Instant from, Instant to, Map<ChaosFault, I
         row(out, "messages on the broker", brokerMessages);
         row(out, "republished keys (allowed)", republishedKeys);
         row(out, "  messages beyond a key's first", extraMessages);
-        row(out, "published but not on the broker", lostOnBroker);
+        row(out, "published but not on the broker", lostOnBroker.size());
+        lostOnBroker.forEach(line -> out.printf(Locale.ROOT, "  not on the broker: %s%n", line));
         unaccounted.forEach(line -> out.printf(Locale.ROOT, "  without an outcome: %s%n", line));
         List<String> broken = hardViolations();
         out.printf(Locale.ROOT, "%n%s%n", broken.isEmpty() ? "every hard invariant held"

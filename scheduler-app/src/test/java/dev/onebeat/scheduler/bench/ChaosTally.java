@@ -60,13 +60,21 @@ final class ChaosTally {
         if (listed != expected) {
             outcomes.put("none (not listed by the API)", expected - listed);
         }
-        Map<String, Long> publishes = brokerPublishes();
-        // the jobs go on firing while this is read: only tasks of instants before the end of the faults are judged
+        // the jobs go on firing while this is read: only tasks of instants before the end of the faults are judged.
+        // The outbox is read before the broker: the relay marks a row published only after the broker acknowledged its
+        // message, so each row read here as published must be on the broker when it is read after (read the other way
+        // round, a row published between the two reads would count as lost)
         Timestamp end = Timestamp.from(to);
-        List<String> published = jdbc.sql("""
-                        SELECT idempotency_key FROM onebeat_task WHERE status = 'published' AND scheduled_at < ?""")
-                .param(end).query(String.class).list();
-        long lost = published.stream().filter(key -> !publishes.containsKey(key)).count();
+        Map<String, String> published = new HashMap<>();
+        jdbc.sql("""
+                        SELECT idempotency_key, 'id ' || id || ', job ' || job_name || ' at ' || scheduled_at
+                               || ', written ' || created_at || ', published ' || coalesce(published_at::text, '?')
+                               || ', attempts ' || attempts
+                        FROM onebeat_task WHERE status = 'published' AND scheduled_at < ?""")
+                .param(end).query((rs, row) -> published.put(rs.getString(1), rs.getString(2))).list();
+        Map<String, Long> publishes = brokerPublishes();
+        List<String> lost = published.entrySet().stream().filter(entry -> !publishes.containsKey(entry.getKey()))
+                .map(entry -> entry.getKey() + " (" + entry.getValue() + ")").sorted().toList();
         return new ChaosResult(options.seed(), from, to, Map.copyOf(faults), sessionsTerminated, cluster.kills(),
                 cluster.exits(), skewSeen,
                 cluster.skewLogged().orElse(null), expected, outcomes,

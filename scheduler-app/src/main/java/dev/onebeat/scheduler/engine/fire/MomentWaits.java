@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
  * The waits of fires for their planned moments (a jitter, a spread): the schedule's waves ({@link ScheduleFire}) and a
  * fire of its own ({@link FirePath}, a hand-back or a lone recovery). Once the replica stops taking fires
  * ({@link #fireWaitingNow}), every wait ends at once and none begins, so a stop neither loses a waiting fire nor
- * waits out a spread.
+ * waits out a spread; until the replica takes fires again ({@link #waitAgain}), as when a stopped context is started.
  */
 @Component
 class MomentWaits {
@@ -46,11 +46,16 @@ class MomentWaits {
         return hurry;
     }
 
-    /** Ends every wait, now and from now on. */
+    /** Ends every wait, now and until {@link #waitAgain}. */
     void fireWaitingNow() {
         synchronized (moments) {
             hurry = true;
             moments.notifyAll();
         }
+    }
+
+    /** Fires wait for their moments again: the replica takes fires again after a stop. */
+    void waitAgain() {
+        hurry = false;
     }
 }

@@ -252,6 +252,17 @@ public class ScheduleFire implements DisposableBean {
         shared.windDown();
     }
 
+    /**
+     * Undoes {@link #fireWaitingNow} and {@link #stopSharing}: fires wait for their planned moments again and large
+     * instants are shared again. Called as the replica starts taking fires, before Quartz starts: a context stopped
+     * and started again (Spring's {@code stop()} and {@code start()}, a test context paused in the cache) would
+     * otherwise fire every jitter and spread at once, and share no instant, until its process ends.
+     */
+    public void takeFiresAgain() {
+        moments.waitAgain();
+        shared.windUp();
+    }
+
     /** Fires {@code jobs} for one instant now: in batches, or alone; an instant older than a job's window is skipped. */
     private void fireNow(List<PeriodicJob> jobs, FireRequest request) {
         Instant scheduledAt = request.scheduledAt();

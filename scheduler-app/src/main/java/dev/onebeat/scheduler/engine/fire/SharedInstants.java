@@ -111,6 +111,11 @@ final class SharedInstants {
         windingDown = true;
     }
 
+    /** Slices are claimed and instants shared again: the replica was stopped and is started again. */
+    void windUp() {
+        windingDown = false;
+    }
+
     /**
      * Fires an instant's jobs with the help of the other replicas, and returns once every slice of it has fired (or,
      * when the replica winds down, once the slice it fires has).

@@ -54,6 +54,8 @@ class RunningFiresAtShutdown implements SmartLifecycle {
 
     @Override
     public void start() {
+        // before Quartz, which starts in a later phase: the first start, or a start after a stop
+        fires.takeFiresAgain();
         running = true;
     }
 

@@ -24,13 +24,15 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The members of a spread schedule fire in waves, each no earlier than its planned moment: a recovery of an instant
  * half through its spread fires at once the members whose moment has passed and waits for the others, and a replica
  * that stops during a spread fires the members still waiting at once, none lost and none twice. A member fired alone
- * (handed back by a replica that does not register it) waits for its moment too.
+ * (handed back by a replica that does not register it) waits for its moment too, and so it does again once a stopped
+ * replica is started again.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO,
         "onebeat.jobs[0].name=wave-0", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=t", "onebeat.jobs[0].spread=6s",
@@ -56,6 +58,8 @@ class FireWavesIT {
     JobRegistry registry;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    ConfigurableApplicationContext context;
 
     @BeforeEach
     void membersSinceLongBefore() {
@@ -141,6 +145,23 @@ class FireWavesIT {
         assertThat(planned.get(latest)).as("planned well after the stop").isAfter(start.plusSeconds(2));
         assertThat(fired(instant).get(latest)).as(latest + ": at the stop, not at its moment")
                 .isBefore(planned.get(latest).minusSeconds(1));
+    }
+
+    @Test
+    @Order(5)
+    void aReplicaStoppedAndStartedAgainWaitsForTheMomentsAgain() {
+        // the stop above ended the waits; a context stopped and started (as Spring's test cache pauses one) waits again
+        context.stop();
+        context.start();
+        Instant instant = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Map<String, Instant> planned = planned(instant);
+        String latest = planned.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+
+        firePath.fire(registry.find(latest).orElseThrow().job(), FireRequest.of(instant, FireTrigger.RECOVERY,
+                "test-node"));
+
+        assertThat(fired(instant).get(latest)).as(latest + ": at its moment again").isAfterOrEqualTo(
+                planned.get(latest).minus(CLOCKS)).isBefore(planned.get(latest).plus(SOON_AFTER));
     }
 
     private String scheduleKey() {
