@@ -23,17 +23,24 @@ public class JobListing {
     // the page's names first, from the name index alone where no namespace is asked for, then the catalog, the
     // schedule's trigger and the ledger's last row of those names only: an OFFSET skips names, not joined rows
     private static final String PAGE = """
+            %s
             SELECT j.name, j.schedule, j.paused, j.orphaned, t.next_fire_time,
                    (SELECT f.scheduled_at FROM onebeat_fire f WHERE f.job_name = j.name
                     ORDER BY f.scheduled_at DESC LIMIT 1) AS last_fire, j.pause_reason, j.paused_until, j.namespace,
                    r.applied_from, r.applied IS NOT NULL AND r.applied <> r.definition AS drifted
-            FROM (SELECT name FROM onebeat_job WHERE %s ORDER BY name LIMIT :limit OFFSET :offset) p
+            FROM (SELECT name FROM %s ORDER BY name LIMIT :limit OFFSET :offset) p
             JOIN onebeat_job j ON j.name = p.name
             LEFT JOIN onebeat_runtime_job r ON r.name = j.name AND r.kind = 'job'
             LEFT JOIN qrtz_triggers t ON t.sched_name = :scheduler AND t.trigger_group = :group
                                      AND t.trigger_name = j.schedule_key
             ORDER BY j.name
             """;
+
+    // A search's matching names, all of them, before they are sorted: read through the trigram index, whatever the
+    // LIMIT. Given the LIMIT, the planner walks the name index in order instead, filtering each name, expecting the
+    // matches spread evenly; names that share a prefix sit together, so a search matching 1 % of a million names
+    // walked 790,000 of them first (410-530 ms, against 45-65 ms this way).
+    private static final String MATCHES = "WITH matching AS MATERIALIZED (SELECT name FROM onebeat_job WHERE %s)";
 
     private final JdbcClient jdbc;
 
@@ -124,11 +131,14 @@ public class JobListing {
      * @param search part of the name, lower case; empty for all
      * @param name the one job to read, or null for all
      * @param namespaces the namespaces read, null for all
+     * @param fewMatches whether the search is known to match few jobs ({@link #count} below its limit of some
+     *     thousands): its matches are then read all, by the trigram index, and sorted, instead of walking the names in
+     *     order until a page of them is found, which is faster when many names match
      * @return a page of jobs, by name
      */
     public List<Row> page(String scheduler, String group, String search, String name, Collection<String> namespaces,
-                          int limit, long offset) {
-        return jdbc.sql(PAGE.formatted(filter(search, name, namespaces)))
+                          boolean fewMatches, int limit, long offset) {
+        return jdbc.sql(pageStatement(search, name, namespaces, fewMatches))
                 .params(parameters(search, name, namespaces))
                 .param("scheduler", scheduler)
                 .param("group", group)
@@ -136,6 +146,16 @@ public class JobListing {
                 .param("offset", offset)
                 .query(JobListing::row)
                 .list();
+    }
+
+    /**
+     * @return the statement reading a page (named parameters {@code pattern}, {@code name}, {@code namespaces},
+     *     {@code scheduler}, {@code group}, {@code limit}, {@code offset}, those its filter asks for)
+     */
+    static String pageStatement(String search, String name, Collection<String> namespaces, boolean fewMatches) {
+        String filter = filter(search, name, namespaces);
+        return fewMatches && !search.isEmpty() && name == null ? PAGE.formatted(MATCHES.formatted(filter), "matching")
+                : PAGE.formatted("", "onebeat_job WHERE " + filter);
     }
 
     private static Row row(ResultSet rs, int row) throws SQLException {

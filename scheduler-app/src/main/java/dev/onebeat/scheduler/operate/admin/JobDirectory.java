@@ -61,7 +61,8 @@ public class JobDirectory {
     public JobPage search(String query, Collection<String> namespaces, int page, int size) {
         String search = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
         long counted = listing.count(search, namespaces, COUNT_CAP + 1);
-        List<JobView> items = read(search, null, namespaces, size + 1, (long) page * size);
+        // a search matching up to COUNT_CAP jobs reads its matches first; one matching more walks the names in order
+        List<JobView> items = read(search, null, namespaces, counted <= COUNT_CAP, size + 1, (long) page * size);
         boolean hasMore = items.size() > size;
         return new JobPage(hasMore ? items.subList(0, size) : items, page, size, Math.min(counted, COUNT_CAP),
                 counted > COUNT_CAP, hasMore);
@@ -69,7 +70,7 @@ public class JobDirectory {
 
     /** @return the job, if the catalog holds it or this replica registers it */
     public Optional<JobView> find(String name) {
-        List<JobView> found = read("", name, null, 1, 0);
+        List<JobView> found = read("", name, null, false, 1, 0);
         if (!found.isEmpty()) {
             return Optional.of(found.get(0));
         }
@@ -77,8 +78,10 @@ public class JobDirectory {
                 null, null, new Origin(job.job().namespace(), null, false)));
     }
 
-    private List<JobView> read(String search, String name, Collection<String> namespaces, int limit, long offset) {
-        return listing.page(schedulerName(), QuartzTriggers.SCHEDULE_GROUP, search, name, namespaces, limit, offset)
+    private List<JobView> read(String search, String name, Collection<String> namespaces, boolean fewMatches,
+                               int limit, long offset) {
+        return listing.page(schedulerName(), QuartzTriggers.SCHEDULE_GROUP, search, name, namespaces, fewMatches,
+                        limit, offset)
                 .stream()
                 .map(this::view)
                 .toList();

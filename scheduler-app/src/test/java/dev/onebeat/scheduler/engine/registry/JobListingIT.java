@@ -6,11 +6,14 @@ import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
 import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.operate.admin.JobDirectory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -55,26 +58,29 @@ class JobListingIT {
         jdbc.sql("DELETE FROM onebeat_job WHERE name LIKE ?").param(prefix + "%").update();
     }
 
-    @Test
-    void searchMatchesItsTextLiterallyInAnyCase() {
-        assertThat(names(search("alpha_"))).containsExactly(prefix + "-Alpha_One");
-        assertThat(names(search("ALPHA%"))).containsExactly(prefix + "-alpha%two");
-        assertThat(names(search("a\\f"))).containsExactly(prefix + "-beta\\four");
-        assertThat(names(search("beta"))).containsExactlyInAnyOrder(prefix + "-BETA-five", prefix + "-beta\\four");
+    @ParameterizedTest(name = "few matches: {0}")
+    @ValueSource(booleans = {false, true})
+    void searchMatchesItsTextLiterallyInAnyCase(boolean fewMatches) {
+        assertThat(names(search("alpha_", fewMatches))).containsExactly(prefix + "-Alpha_One");
+        assertThat(names(search("ALPHA%", fewMatches))).containsExactly(prefix + "-alpha%two");
+        assertThat(names(search("a\\f", fewMatches))).containsExactly(prefix + "-beta\\four");
+        assertThat(names(search("beta", fewMatches))).containsExactlyInAnyOrder(prefix + "-BETA-five",
+                prefix + "-beta\\four");
         assertThat(listing.count(prefix.toLowerCase() + "-alpha", null, 100)).isEqualTo(3);
         assertThat(listing.count(prefix.toLowerCase() + "-alpha_", null, 100)).isEqualTo(1);
     }
 
-    @Test
-    void pagesCutOneOrderAndTheCountAgrees() {
+    @ParameterizedTest(name = "few matches: {0}")
+    @ValueSource(booleans = {false, true})
+    void pagesCutOneOrderAndTheCountAgrees(boolean fewMatches) {
         String search = prefix.toLowerCase();
-        List<String> all = names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 100, 0));
-        assertThat(all).hasSize(6).doesNotHaveDuplicates();
+        List<String> all = names(page(search, null, fewMatches, 100, 0));
+        assertThat(all).hasSize(6).doesNotHaveDuplicates().isSorted();
         assertThat(listing.count(search, null, 100)).isEqualTo(6);
         assertThat(listing.count(search, null, 4)).as("counting stops at its limit").isEqualTo(4);
-        assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 2)))
-                .isEqualTo(all.subList(2, 4));
-        assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, null, 2, 6)).isEmpty();
+        assertThat(names(page(search, null, fewMatches, 2, 2))).isEqualTo(all.subList(2, 4));
+        assertThat(page(search, null, fewMatches, 2, 6)).isEmpty();
+        assertThat(names(page(search, List.of("team-g"), fewMatches, 10, 0))).containsExactly(prefix + "-gamma-six");
     }
 
     @Test
@@ -105,15 +111,14 @@ class JobListingIT {
     @Test
     void lookupByNameAndNamespaceFilter() {
         String gamma = prefix + "-gamma-six";
-        assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, "", gamma, null, 1, 0))
+        assertThat(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, "", gamma, null, false, 1, 0))
                 .singleElement().satisfies(row -> {
                     assertThat(row.name()).isEqualTo(gamma);
                     assertThat(row.namespace()).isEqualTo("team-g");
                     assertThat(row.schedule()).isEqualTo("every 1h");
                 });
         String search = prefix.toLowerCase();
-        assertThat(names(listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, List.of("team-g"), 10,
-                0))).containsExactly(gamma);
+        assertThat(names(page(search, List.of("team-g"), false, 10, 0))).containsExactly(gamma);
         assertThat(listing.count(search, List.of("team-g", "nowhere"), 100)).isEqualTo(1);
         assertThat(listing.count(search, List.of(), 100)).isZero();
     }
@@ -143,10 +148,48 @@ class JobListingIT {
         assertThat(plan).contains("onebeat_job_name_trgm_idx");
     }
 
+    @Test
+    void aSearchOfFewMatchesAmongClusteredNamesReadsItsMatchesByTheTrigramIndexDespiteItsLimit() {
+        String plans = transactions.execute(status -> {
+            // names that share a prefix sit together in the name order: 20,000 fillers before 2,000 matches, analyzed,
+            // all rolled back; the planner, expecting matches spread evenly, would walk the names in order from the
+            // first until 51 match
+            jdbc.sql("SET LOCAL gin_pending_list_limit = 64").update();
+            jdbc.sql("""
+                    INSERT INTO onebeat_job (name, schedule_key, schedule, member_since)
+                    SELECT ? || '-a-filler-' || lpad(i::text, 6, '0'), 'filler', 'every 1h', now()
+                    FROM generate_series(1, 20000) i
+                    UNION ALL
+                    SELECT ? || '-z-rare-' || lpad(i::text, 6, '0'), 'filler', 'every 1h', now()
+                    FROM generate_series(1, 2000) i""").params(prefix, prefix).update();
+            jdbc.sql("ANALYZE onebeat_job").update();
+            // below some hundred thousand rows a scan costs less than the index: the planner is told not to scan
+            jdbc.sql("SET LOCAL enable_seqscan = off").update();
+            status.setRollbackOnly();
+            String search = "-z-rare-";
+            List<String> plan = new ArrayList<>();
+            for (boolean fewMatches : List.of(true, false)) {
+                plan.add(fewMatches + ": " + String.join("\n", jdbc.sql("EXPLAIN " + JobListing.pageStatement(search,
+                                null, null, fewMatches))
+                        .param("pattern", "%" + JobListing.likeEscaped(search) + "%").param("scheduler", scheduler())
+                        .param("group", QuartzTriggers.SCHEDULE_GROUP).param("limit", 51).param("offset", 0)
+                        .query(String.class).list()));
+            }
+            return plan;
+        }).toString();
+        assertThat(plans.substring(0, plans.indexOf("false: "))).as("few matches").contains("onebeat_job_name_trgm_idx");
+    }
+
     /** @return this class's jobs among those whose name contains {@code text}, searched in lower case as the API does */
-    private List<JobListing.Row> search(String text) {
-        return listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, text.toLowerCase(), null, null, 1000, 0)
-                .stream().filter(row -> row.name().startsWith(prefix)).toList();
+    private List<JobListing.Row> search(String text, boolean fewMatches) {
+        return page(text.toLowerCase(), null, fewMatches, 1000, 0).stream()
+                .filter(row -> row.name().startsWith(prefix)).toList();
+    }
+
+    private List<JobListing.Row> page(String search, List<String> namespaces, boolean fewMatches, int limit,
+                                      long offset) {
+        return listing.page(scheduler(), QuartzTriggers.SCHEDULE_GROUP, search, null, namespaces, fewMatches, limit,
+                offset);
     }
 
     private static List<String> names(List<JobListing.Row> rows) {
