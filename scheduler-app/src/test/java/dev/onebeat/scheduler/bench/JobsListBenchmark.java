@@ -85,6 +85,11 @@ public final class JobsListBenchmark {
             requireQuartzJobs(replica);
             System.out.printf(Locale.ROOT, "start-up with %,d runtime jobs, storing each one's Quartz job and trigger:"
                     + " %.1f s; load average %.2f%n", options.jobs(), seconds(loadedStart), loadAverage());
+            // in the first replica: after it, this JVM still held its registry, and the heap doubled
+            long loadedHeap = heapAfterGc();
+            System.out.printf(Locale.ROOT, "heap used after GC: %.1f MB without jobs, %.1f MB with %,d jobs"
+                    + " (+%.1f MB)%n", emptyHeap / 1e6, loadedHeap / 1e6, options.jobs(),
+                    (loadedHeap - emptyHeap) / 1e6);
         }
         // between the two starts, with no replica running: a whole database's VACUUM beside a replica's statements
         // (unthrottled, unlike autovacuum's) held them past the pool's socket timeout at a million jobs
@@ -95,10 +100,6 @@ public final class JobsListBenchmark {
         try (OnebeatInstance replica = serve()) {
             System.out.printf(Locale.ROOT, "restart with the same %,d jobs (every schedule unchanged): %.1f s%n",
                     options.jobs(), seconds(againStart));
-            long loadedHeap = heapAfterGc();
-            System.out.printf(Locale.ROOT, "heap used after GC: %.1f MB without jobs, %.1f MB with %,d jobs"
-                    + " (+%.1f MB)%n", emptyHeap / 1e6, loadedHeap / 1e6, options.jobs(),
-                    (loadedHeap - emptyHeap) / 1e6);
             http = measureHttp(new BearerClient(replica.port(), token));
             System.out.printf(Locale.ROOT, "HTTP measured; load average %.2f%n", loadAverage());
             stages = new DirectoryStages(replica, jobs, options.jobs())

@@ -31,36 +31,45 @@ import java.util.Map;
  *       one instant for all jobs but every hundredth (one multi-row insert: the baseline, about what a batch fire of
  *       them writes) and runs one check 40 s after the instant, past the 30 s grace: it judges N instants and writes
  *       N/100 missed events. Then a check with nothing new.</li>
- *   <li>Retention: N/10 jobs with 600 daily fires each (the oldest 510 past the 90-day age) and as many attempts; the
- *       retention job fired through the fire path until it deletes nothing, against a copy of the ledger deleted by
- *       a plain batched {@code DELETE ... WHERE fired_at < ?} with no rows kept per job.</li>
+ *   <li>Retention: N/10 jobs ({@code --retention-jobs}) with 600 fires each ({@code --retention-fires}) spread over
+ *       600 days (daily by default: the oldest 510 past the 90-day age) and as many attempts; the retention job fired
+ *       through the fire path until it deletes nothing, against a copy of the ledger deleted by a plain batched
+ *       {@code DELETE ... WHERE fired_at < ?} with no rows kept per job. A million jobs with four fires each
+ *       ({@code --retention-jobs=1000000 --retention-fires=4}, three past the age) is a large catalog's ledger.</li>
  * </ul>
  */
 public final class MonitorBenchmark {
 
     static final String USAGE = """
-            usage: monitor.sh [--jobs=10000] [--rounds=5] [--help]
+            usage: monitor.sh [--jobs=10000] [--rounds=5] [--retention-jobs=<jobs/10>] [--retention-fires=600] [--help]
             environment: %s (default %s)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL);
 
-    private record Options(String adminUrl, int jobs, int rounds) {
+    private record Options(String adminUrl, int jobs, int rounds, int retentionJobs, int retentionFires) {
 
         static Options parse(String[] args, Map<String, String> environment) {
             int jobs = 10_000;
             int rounds = 5;
+            int retentionJobs = -1;
+            int retentionFires = 600;
             for (String arg : args) {
                 String name = BenchOptions.argName(arg);
                 String value = BenchOptions.argValue(arg);
                 switch (name) {
                     case "--jobs" -> jobs = BenchOptions.number(name, value);
                     case "--rounds" -> rounds = BenchOptions.number(name, value);
+                    case "--retention-jobs" -> retentionJobs = BenchOptions.number(name, value);
+                    case "--retention-fires" -> retentionFires = BenchOptions.number(name, value);
                     default -> throw new IllegalArgumentException("unknown argument " + arg);
                 }
             }
             BenchOptions.requireAtLeast("jobs", jobs, 100);
             BenchOptions.requireAtLeast("rounds", rounds, 1);
+            retentionJobs = retentionJobs < 0 ? jobs / 10 : retentionJobs;
+            BenchOptions.requireAtLeast("retention-jobs", retentionJobs, 1);
+            BenchOptions.requireAtLeast("retention-fires", retentionFires, 2);
             return new Options(environment.getOrDefault(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL).strip(),
-                    jobs, rounds);
+                    jobs, rounds, retentionJobs, retentionFires);
         }
     }
 
@@ -79,7 +88,7 @@ public final class MonitorBenchmark {
                     System.getProperty("java.version"));
             OnebeatInstance.bootWith(database).close();
             detector(database, options);
-            retention(database, options.jobs() / 10);
+            retention(database, options.retentionJobs(), options.retentionFires());
         }
     }
 
@@ -138,7 +147,7 @@ public final class MonitorBenchmark {
         }
     }
 
-    private static void retention(BenchDatabase database, int jobs) throws SQLException {
+    private static void retention(BenchDatabase database, int jobs, int firesPerJob) throws SQLException {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
         try (Connection connection = DriverManager.getConnection(database.url());
              Statement statement = connection.createStatement()) {
@@ -146,12 +155,17 @@ public final class MonitorBenchmark {
             long generating = System.nanoTime();
             try (PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
-                    SELECT 'ret-' || j, ?::timestamptz - d * interval '1 day', ?::timestamptz - d * interval '1 day',
-                           'bench', 'scheduled', 'committed'
-                    FROM generate_series(1, ?) AS j, generate_series(0, 599) AS d""")) {
+                    SELECT 'ret-' || j, ?::timestamptz - d * ? * interval '1 day',
+                           ?::timestamptz - d * ? * interval '1 day', 'bench', 'scheduled', 'committed'
+                    FROM generate_series(1, ?) AS j, generate_series(0, ? - 1) AS d""")) {
+                // the fires spread over 600 days: daily at 600 a job
+                double spacingDays = 600.0 / firesPerJob;
                 insert.setTimestamp(1, Timestamp.from(now));
-                insert.setTimestamp(2, Timestamp.from(now));
-                insert.setInt(3, jobs);
+                insert.setDouble(2, spacingDays);
+                insert.setTimestamp(3, Timestamp.from(now));
+                insert.setDouble(4, spacingDays);
+                insert.setInt(5, jobs);
+                insert.setInt(6, firesPerJob);
                 insert.executeUpdate();
             }
             statement.execute("""
@@ -163,8 +177,8 @@ public final class MonitorBenchmark {
             statement.execute("CREATE INDEX ON bench_fire_copy (fired_at)");
             analyze(connection);
             statement.execute("ANALYZE bench_fire_copy");
-            System.out.printf("%nretention: %,d jobs x 600 daily fires and as many attempts written in %.1f s%n", jobs,
-                    (System.nanoTime() - generating) / 1e9);
+            System.out.printf(Locale.ROOT, "%nretention: %,d jobs x %d fires %.1f days apart and as many attempts"
+                    + " written in %.1f s%n", jobs, firesPerJob, 600.0 / firesPerJob, (System.nanoTime() - generating) / 1e9);
         }
         try (OnebeatInstance instance = OnebeatInstance.bootWith(database, "--onebeat.monitor.enabled=false",
                 "--onebeat.retention.enabled=true");

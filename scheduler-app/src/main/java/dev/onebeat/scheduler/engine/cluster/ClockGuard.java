@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextStartedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -38,6 +39,8 @@ class ClockGuard implements SmartLifecycle {
     private final ClockProperties properties;
     private volatile boolean held;
     private ScheduledExecutorService executor;
+    /** Set by {@link #stop} until the next {@link #start}. */
+    private boolean stopped;
 
     ClockGuard(DatabaseClock clock, Scheduler scheduler, ClockProperties properties, MeterRegistry registry) {
         this.clock = clock;
@@ -94,6 +97,11 @@ class ClockGuard implements SmartLifecycle {
     }
 
     private synchronized void resume(ClockReading reading) throws SchedulerException {
+        if (stopped) {
+            // a check that ran into a stop resumes nothing: Quartz stays in the standby the stop put it in, and the
+            // check after the next start decides
+            return;
+        }
         if (!scheduler.isShutdown() && scheduler.isInStandbyMode()) {
             scheduler.start();
         }
@@ -102,14 +110,19 @@ class ClockGuard implements SmartLifecycle {
                 reading.skew().toMillis(), properties.maxClockSkew().toMillis());
     }
 
-    /** Once every lifecycle has started (Quartz last), so that a replica skewed at start-up is held at once. */
-    @EventListener(ApplicationReadyEvent.class)
+    /**
+     * Once every lifecycle has started (Quartz last), so that a replica skewed at start-up is held at once; and again
+     * each time the context is started after a stop ({@code ContextStartedEvent}, a restart's too), which starts
+     * Quartz whether or not it was on hold when it stopped.
+     */
+    @EventListener({ApplicationReadyEvent.class, ContextStartedEvent.class})
     void checkWhenReady() {
         check();
     }
 
     @Override
     public synchronized void start() {
+        stopped = false;
         executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "onebeat-clock-guard");
             thread.setDaemon(true);
@@ -122,6 +135,7 @@ class ClockGuard implements SmartLifecycle {
     @Override
     public synchronized void stop() {
         // in Quartz's phase, so with it: no resume can start a scheduler shutting down
+        stopped = true;
         executor.shutdownNow();
         executor = null;
     }

@@ -43,7 +43,7 @@ class SliceHelper implements SmartLifecycle {
     private final Clock clock;
     private final Object wake = new Object();
     private volatile boolean running;
-    private Thread thread;
+    private volatile Thread thread;
     private Instant lastFailureLogged = Instant.MIN;
 
     SliceHelper(ScheduleFire fire, Scheduler scheduler, TransactionTemplate transactions, FireProperties properties,
@@ -69,8 +69,9 @@ class SliceHelper implements SmartLifecycle {
         thread.start();
     }
 
+    /** Runs until this thread is no longer the helper: one outliving a stop's wait ends instead of joining the next. */
     private void run() {
-        while (running) {
+        while (thread == Thread.currentThread()) {
             boolean helped = false;
             try {
                 helped = helpOnce();
@@ -79,7 +80,7 @@ class SliceHelper implements SmartLifecycle {
             }
             if (!helped) {
                 synchronized (wake) {
-                    if (running) {
+                    if (thread == Thread.currentThread()) {
                         try {
                             wake.wait(pollInterval.toMillis());
                         } catch (InterruptedException e) {

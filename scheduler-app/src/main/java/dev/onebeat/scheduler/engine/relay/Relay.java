@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,10 @@ public final class Relay implements SmartLifecycle, FireListener {
     private final Clock clock;
     private final Traces traces;
 
-    private final List<RelayLoop> loops = new ArrayList<>();
+    // read without the lock (a fire committing, health) while start and stop change them under it
+    private final List<RelayLoop> loops = new CopyOnWriteArrayList<>();
     /** The loops a committed fire wakes: not those of onebeat's own alert queue, which no fire writes to. */
-    private final List<RelayLoop> fireLoops = new ArrayList<>();
+    private final List<RelayLoop> fireLoops = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile RelayNode relayNode;
     private volatile boolean running;
@@ -170,7 +172,7 @@ public final class Relay implements SmartLifecycle, FireListener {
     @Override
     public void committed(FireResult result) {
         if (result.outcome() == FireOutcome.COMMITTED && result.dispatched() > 0) {
-            for (RelayLoop loop : List.copyOf(fireLoops)) {
+            for (RelayLoop loop : fireLoops) {
                 loop.wake();
             }
         }
@@ -178,19 +180,19 @@ public final class Relay implements SmartLifecycle, FireListener {
 
     /** Wakes every loop to look for due rows now. */
     public void wake() {
-        for (RelayLoop loop : List.copyOf(loops)) {
+        for (RelayLoop loop : loops) {
             loop.wake();
         }
     }
 
     /** @return each running loop's state, for health */
     List<RelayLoopHealth.State> states() {
-        return List.copyOf(loops).stream().map(RelayLoop::state).toList();
+        return loops.stream().map(RelayLoop::state).toList();
     }
 
     /** @return the publishes under way on this replica past their deadline (or claim lease) */
     List<RelayLoopHealth.Overdue> overdue() {
-        return List.copyOf(loops).stream().map(RelayLoop::overdue).filter(Objects::nonNull).toList();
+        return loops.stream().map(RelayLoop::overdue).filter(Objects::nonNull).toList();
     }
 
     /** @return claims past their lease in the whole outbox, by queue, as the gauges last read them */

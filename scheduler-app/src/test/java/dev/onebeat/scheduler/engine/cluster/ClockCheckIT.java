@@ -24,6 +24,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -130,6 +131,32 @@ class ClockCheckIT {
         guard.check();
 
         assertThat(scheduler.isInStandbyMode()).isTrue();
+    }
+
+    @Test
+    void aGuardStoppedMidHoldResumesNothingAndChecksAgainWhenTheContextStartsAgain() throws Exception {
+        ClockGuard guard = guard(Duration.ofSeconds(5));
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean(ClockGuard.class, () -> guard);
+            context.refresh();
+            clock.shift(Duration.ofSeconds(-8));
+            guard.check();
+            assertThat(scheduler.isInStandbyMode()).as("held").isTrue();
+
+            // a stop; a check already running when it came finds the clock back, and must not start Quartz
+            context.stop();
+            clock.shift(Duration.ZERO);
+            guard.check();
+            assertThat(scheduler.isInStandbyMode()).as("after a stop, not resumed by a late check").isTrue();
+
+            // a start (Spring starts Quartz again in the same phase) with the clock off again: held at once, not
+            // a check interval later
+            clock.shift(Duration.ofSeconds(-8));
+            scheduler.start();
+            context.start();
+            assertThat(scheduler.isInStandbyMode()).as("held again as the context started").isTrue();
+            assertThat(meters.get("onebeat.clock.firing.held").gauge().value()).isEqualTo(1.0);
+        }
     }
 
     @Test
