@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import redis.clients.jedis.Jedis;
@@ -71,7 +72,7 @@ final class ChaosTally {
                                || ', written ' || created_at || ', published ' || coalesce(published_at::text, '?')
                                || ', attempts ' || attempts
                         FROM onebeat_task WHERE status = 'published' AND scheduled_at < ?""")
-                .param(end).query((rs, row) -> published.put(rs.getString(1), rs.getString(2))).list();
+                .param(end).query((RowCallbackHandler) rs -> published.put(rs.getString(1), rs.getString(2)));
         Map<String, Long> publishes = brokerPublishes();
         List<String> lost = published.entrySet().stream().filter(entry -> !publishes.containsKey(entry.getKey()))
                 .map(entry -> entry.getKey() + " (" + entry.getValue() + ")").sorted().toList();

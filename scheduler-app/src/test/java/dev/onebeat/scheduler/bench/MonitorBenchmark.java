@@ -178,7 +178,8 @@ public final class MonitorBenchmark {
             analyze(connection);
             statement.execute("ANALYZE bench_fire_copy");
             System.out.printf(Locale.ROOT, "%nretention: %,d jobs x %d fires %.1f days apart and as many attempts"
-                    + " written in %.1f s%n", jobs, firesPerJob, 600.0 / firesPerJob, (System.nanoTime() - generating) / 1e9);
+                    + " written in %.1f s%n", jobs, firesPerJob, 600.0 / firesPerJob,
+                    (System.nanoTime() - generating) / 1e9);
         }
         try (OnebeatInstance instance = OnebeatInstance.bootWith(database, "--onebeat.monitor.enabled=false",
                 "--onebeat.retention.enabled=true");

@@ -134,7 +134,8 @@ class ClockGuard implements SmartLifecycle {
 
     @Override
     public synchronized void stop() {
-        // in Quartz's phase, so with it: no resume can start a scheduler shutting down
+        // in Quartz's phase, in no set order with it: a check running meanwhile resumes nothing once this has run
+        // (one that got there first starts Quartz, which RunningFiresAtShutdown puts in standby again after)
         stopped = true;
         executor.shutdownNow();
         executor = null;
