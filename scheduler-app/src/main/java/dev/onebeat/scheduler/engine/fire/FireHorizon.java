@@ -71,38 +71,62 @@ public class FireHorizon {
     }
 
     /**
+     * One slice of the ledger's jobs, in name order, with the bounds of those that have rows to delete.
+     *
+     * @param bounds per job of the slice with fires to delete, the instant before which they go
+     * @param last the slice's last job, where the next slice starts after; null when the ledger has no more jobs
+     */
+    public record Bounds(Map<String, Timestamp> bounds, String last) {
+    }
+
+    /**
      * @param horizon the retention horizon: rows of instants before it may go
      * @param keepLastFires how many of each job's newest fires are kept whatever their age
-     * @return per job with fires to delete, the instant before which they go: the horizon, or the instant of the job's
-     *     {@code keepLastFires}-th newest fire if that is earlier
+     * @param after the job after which the slice starts, in name order; empty for the first
+     * @param jobs the most jobs the slice reads: a statement over a million jobs ran past the pool's socket timeout
+     * @return the slice: per job with fires to delete, the instant before which they go (the horizon, or the instant
+     *     of the job's {@code keepLastFires}-th newest fire if that is earlier)
      */
-    public static Map<String, Timestamp> purgeBounds(Connection connection, Timestamp horizon, int keepLastFires)
-            throws SQLException {
-        // the distinct jobs of the ledger, one index probe each (PostgreSQL has no loose index scan of its own), then
-        // each job's cut-off by a short backward scan of the same index
+    public static Bounds purgeBounds(Connection connection, Timestamp horizon, int keepLastFires, String after,
+                                     int jobs) throws SQLException {
+        // the distinct jobs of the ledger after the last slice's, one index probe each (PostgreSQL has no loose index
+        // scan of its own), then each job's cut-off by a short backward scan of the same index
         Map<String, Timestamp> bounds = new LinkedHashMap<>();
+        String last = null;
+        int read = 0;
         try (PreparedStatement select = connection.prepareStatement("""
-                WITH RECURSIVE jobs(job_name) AS (
-                    (SELECT job_name FROM onebeat_fire ORDER BY job_name LIMIT 1)
+                WITH RECURSIVE jobs(job_name, n) AS (
+                    (SELECT job_name, 1 FROM onebeat_fire WHERE job_name > ? ORDER BY job_name LIMIT 1)
                     UNION ALL
                     SELECT (SELECT f.job_name FROM onebeat_fire f WHERE f.job_name > jobs.job_name
-                            ORDER BY f.job_name LIMIT 1)
-                    FROM jobs WHERE jobs.job_name IS NOT NULL)
-                SELECT j.job_name, least(?::timestamptz, k.scheduled_at) FROM jobs j
-                CROSS JOIN LATERAL (SELECT scheduled_at FROM onebeat_fire f WHERE f.job_name = j.job_name
-                                    ORDER BY f.scheduled_at DESC, f.run_id DESC OFFSET ? LIMIT 1) k
-                WHERE EXISTS (SELECT 1 FROM onebeat_fire o WHERE o.job_name = j.job_name
-                              AND o.scheduled_at < least(?::timestamptz, k.scheduled_at))""")) {
-            select.setTimestamp(1, horizon);
-            select.setInt(2, keepLastFires - 1);
+                            ORDER BY f.job_name LIMIT 1), jobs.n + 1
+                    FROM jobs WHERE jobs.job_name IS NOT NULL AND jobs.n < ?)
+                SELECT j.job_name, b.bound FROM jobs j
+                LEFT JOIN LATERAL (
+                    SELECT least(?::timestamptz, k.scheduled_at) AS bound
+                    FROM (SELECT scheduled_at FROM onebeat_fire f WHERE f.job_name = j.job_name
+                          ORDER BY f.scheduled_at DESC, f.run_id DESC OFFSET ? LIMIT 1) k
+                    WHERE EXISTS (SELECT 1 FROM onebeat_fire o WHERE o.job_name = j.job_name
+                                  AND o.scheduled_at < least(?::timestamptz, k.scheduled_at))) b ON true
+                WHERE j.job_name IS NOT NULL
+                ORDER BY j.n""")) {
+            select.setString(1, after);
+            select.setInt(2, jobs);
             select.setTimestamp(3, horizon);
+            select.setInt(4, keepLastFires - 1);
+            select.setTimestamp(5, horizon);
             try (var rs = select.executeQuery()) {
                 while (rs.next()) {
-                    bounds.put(rs.getString(1), rs.getTimestamp(2));
+                    read++;
+                    last = rs.getString(1);
+                    Timestamp bound = rs.getTimestamp(2);
+                    if (bound != null) {
+                        bounds.put(last, bound);
+                    }
                 }
             }
         }
-        return bounds;
+        return new Bounds(bounds, read < jobs ? null : last);
     }
 
     /**

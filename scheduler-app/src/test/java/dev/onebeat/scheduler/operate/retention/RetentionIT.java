@@ -16,6 +16,7 @@ import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -28,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -134,6 +137,24 @@ class RetentionIT {
         assertThat(strings("SELECT idempotency_key FROM onebeat_task ORDER BY 1"))
                 .containsExactly("pending-old", "published-new");
         assertThat(strings("SELECT subject FROM onebeat_throttle")).containsExactly("holds");
+    }
+
+    @ParameterizedTest(name = "{0} job(s) a slice")
+    @ValueSource(ints = {1, 2})
+    void theLedgerIsReadAndPurgedASliceOfJobsAtATimeWithTheSameOutcome(int jobsPerSlice) {
+        // more jobs than a slice holds: 'a-kept' (nothing to delete), 'daily', 'monthly', 'z-kept' in name order
+        fires("a-kept", 3, Duration.ofDays(1));
+        fires("z-kept", 3, Duration.ofDays(1));
+        RetentionJob sliced = new RetentionJob(properties, new SimpleMeterRegistry(), dataSource, jobsPerSlice);
+
+        FireResult fire = firePath.fire(sliced, FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
+
+        assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'daily'")).isEqualTo(30);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'monthly'")).isEqualTo(5);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name IN ('a-kept', 'z-kept')")).isEqualTo(6);
+        assertThat(strings("SELECT job_name FROM onebeat_fire_horizon ORDER BY 1")).as("horizons moved")
+                .containsExactly("daily", "monthly");
     }
 
     @Test
