@@ -4,4 +4,5 @@
 #
 #   bench/monitor.sh
 #   bench/monitor.sh --jobs=20000 --rounds=10
+#   bench/monitor.sh --jobs=100 --rounds=1 --retention-jobs=1000000 --retention-fires=4
 exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" scheduler-app dev.onebeat.scheduler.bench.MonitorBenchmark "$@"
