@@ -34,24 +34,29 @@ import java.util.Map;
  *   <li>Retention: N/10 jobs ({@code --retention-jobs}) with 600 fires each ({@code --retention-fires}) spread over
  *       600 days (daily by default: the oldest 510 past the 90-day age) and as many attempts; the retention job fired
  *       through the fire path until it deletes nothing, against a copy of the ledger deleted by a plain batched
- *       {@code DELETE ... WHERE fired_at < ?} with no rows kept per job. A million jobs with four fires each
- *       ({@code --retention-jobs=1000000 --retention-fires=4}, three past the age) is a large catalog's ledger.</li>
+ *       {@code DELETE ... WHERE fired_at < ?} with no rows kept per job. A million jobs with two fires each, the
+ *       older past the age, each job keeping only its newest ({@code --retention-jobs=1000000 --retention-fires=2
+ *       --retention-keep-last=1}), is a large catalog's ledger in the shape retention meets once it has more than
+ *       {@code keep-last-fires} fires a job.</li>
  * </ul>
  */
 public final class MonitorBenchmark {
 
     static final String USAGE = """
-            usage: monitor.sh [--jobs=10000] [--rounds=5] [--retention-jobs=<jobs/10>] [--retention-fires=600] [--help]
+            usage: monitor.sh [--jobs=10000] [--rounds=5] [--retention-jobs=<jobs/10>] [--retention-fires=600]
+                              [--retention-keep-last=100] [--help]
             environment: %s (default %s)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL);
 
-    private record Options(String adminUrl, int jobs, int rounds, int retentionJobs, int retentionFires) {
+    private record Options(String adminUrl, int jobs, int rounds, int retentionJobs, int retentionFires,
+                           int retentionKeepLast) {
 
         static Options parse(String[] args, Map<String, String> environment) {
             int jobs = 10_000;
             int rounds = 5;
             int retentionJobs = -1;
             int retentionFires = 600;
+            int retentionKeepLast = 100;
             for (String arg : args) {
                 String name = BenchOptions.argName(arg);
                 String value = BenchOptions.argValue(arg);
@@ -60,6 +65,7 @@ public final class MonitorBenchmark {
                     case "--rounds" -> rounds = BenchOptions.number(name, value);
                     case "--retention-jobs" -> retentionJobs = BenchOptions.number(name, value);
                     case "--retention-fires" -> retentionFires = BenchOptions.number(name, value);
+                    case "--retention-keep-last" -> retentionKeepLast = BenchOptions.number(name, value);
                     default -> throw new IllegalArgumentException("unknown argument " + arg);
                 }
             }
@@ -68,8 +74,9 @@ public final class MonitorBenchmark {
             retentionJobs = retentionJobs < 0 ? jobs / 10 : retentionJobs;
             BenchOptions.requireAtLeast("retention-jobs", retentionJobs, 1);
             BenchOptions.requireAtLeast("retention-fires", retentionFires, 2);
+            BenchOptions.requireAtLeast("retention-keep-last", retentionKeepLast, 1);
             return new Options(environment.getOrDefault(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL).strip(),
-                    jobs, rounds, retentionJobs, retentionFires);
+                    jobs, rounds, retentionJobs, retentionFires, retentionKeepLast);
         }
     }
 
@@ -91,7 +98,7 @@ public final class MonitorBenchmark {
                     System.getProperty("java.version"));
             OnebeatInstance.bootWith(database).close();
             detector(database, options);
-            retention(database, options.retentionJobs(), options.retentionFires());
+            retention(database, options.retentionJobs(), options.retentionFires(), options.retentionKeepLast());
         }
     }
 
@@ -150,7 +157,8 @@ public final class MonitorBenchmark {
         }
     }
 
-    private static void retention(BenchDatabase database, int jobs, int firesPerJob) throws SQLException {
+    private static void retention(BenchDatabase database, int jobs, int firesPerJob, int keepLast)
+            throws SQLException {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
         try (Connection connection = DriverManager.getConnection(database.url());
              Statement statement = connection.createStatement()) {
@@ -185,7 +193,7 @@ public final class MonitorBenchmark {
                     (System.nanoTime() - generating) / 1e9);
         }
         try (OnebeatInstance instance = OnebeatInstance.bootWith(database, "--onebeat.monitor.enabled=false",
-                "--onebeat.retention.enabled=true");
+                "--onebeat.retention.enabled=true", "--onebeat.retention.keep-last-fires=" + keepLast);
              Connection connection = DriverManager.getConnection(database.url())) {
             PeriodicJob job = instance.bean(JobRegistry.class).find("onebeat-retention").orElseThrow().job();
             FirePath firePath = instance.bean(FirePath.class);

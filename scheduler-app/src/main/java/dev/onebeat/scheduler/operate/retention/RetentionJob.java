@@ -37,7 +37,7 @@ final class RetentionJob implements PeriodicJob {
     private final Schedule schedule;
     private final MeterRegistry meters;
     private final DataSource dataSource;
-    /** The ledger's jobs read, and their horizons moved, a statement: 10,000 take some 50-100 ms. */
+    /** The ledger's jobs read, and their horizons moved, a statement: 10,000 took 135-220 ms at a million. */
     private final int jobsPerSlice;
 
     RetentionJob(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {

@@ -140,11 +140,13 @@ class RetentionIT {
     }
 
     @ParameterizedTest(name = "{0} job(s) a slice")
-    @ValueSource(ints = {1, 2})
+    @ValueSource(ints = {1, 2, 4})
     void theLedgerIsReadAndPurgedASliceOfJobsAtATimeWithTheSameOutcome(int jobsPerSlice) {
-        // more jobs than a slice holds: 'a-kept' (nothing to delete), 'daily', 'monthly', 'z-kept' in name order
+        // more jobs than a slice holds, in name order: 'a-kept' (nothing to delete), 'daily', 'monthly',
+        // 'onebeat-retention' (this fire's own row), 'y-kept' (nothing), and last 'z-purged', in the last slice
         fires("a-kept", 3, Duration.ofDays(1));
-        fires("z-kept", 3, Duration.ofDays(1));
+        fires("y-kept", 3, Duration.ofDays(1));
+        fires("z-purged", 60, Duration.ofDays(1));
         RetentionJob sliced = new RetentionJob(properties, new SimpleMeterRegistry(), dataSource, jobsPerSlice);
 
         FireResult fire = firePath.fire(sliced, FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
@@ -152,9 +154,10 @@ class RetentionIT {
         assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
         assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'daily'")).isEqualTo(30);
         assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'monthly'")).isEqualTo(5);
-        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name IN ('a-kept', 'z-kept')")).isEqualTo(6);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'z-purged'")).isEqualTo(30);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name IN ('a-kept', 'y-kept')")).isEqualTo(6);
         assertThat(strings("SELECT job_name FROM onebeat_fire_horizon ORDER BY 1")).as("horizons moved")
-                .containsExactly("daily", "monthly");
+                .containsExactly("daily", "monthly", "z-purged");
     }
 
     @Test
