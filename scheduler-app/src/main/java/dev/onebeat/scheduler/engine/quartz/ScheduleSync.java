@@ -6,6 +6,7 @@ import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
+import dev.onebeat.scheduler.boot.database.StatementChunks;
 import dev.onebeat.scheduler.boot.startup.DatabaseStartup;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -110,8 +111,7 @@ public class ScheduleSync implements SmartInitializingSingleton {
         List<String> names = registry.all().stream().map(RegisteredJob::name).sorted().toList();
         orphans.register(names);
         int stored = 0;
-        for (int from = 0; from < names.size(); from += CHUNK) {
-            List<String> chunk = names.subList(from, Math.min(names.size(), from + CHUNK));
+        for (List<String> chunk : StatementChunks.of(names, CHUNK)) {
             stored += QuartzWork.inTransaction(transactions, () -> {
                 // the change locks make a change made since the reload above (a runtime job deleted or
                 // rescheduled on another replica) win over this replica's older view of it

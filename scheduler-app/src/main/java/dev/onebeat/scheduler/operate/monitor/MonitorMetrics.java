@@ -78,6 +78,10 @@ class MonitorMetrics {
      * @param databaseNow the database's time before the rows are read
      */
     synchronized void refresh(MonitorTable table, Instant databaseNow) {
+        if (gaugeLimit == 0) {
+            // no per-job gauge is kept: nothing to read
+            return;
+        }
         if (refreshedAt == null || ++turns % FULL_EVERY == 0) {
             progress(table.progress());
         } else {
