@@ -20,8 +20,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -64,6 +66,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class SharedInstantsIT {
 
     private static final int JOBS = 12;
+    private static final Set<Instant> USED_INSTANTS = ConcurrentHashMap.newKeySet();
 
     @Autowired
     ScheduleFire scheduleFire;
@@ -238,10 +241,18 @@ class SharedInstantsIT {
                 .containsExactly("scheduled");
     }
 
-    /** An instant of its own for each test, never on the hour the jobs are due at. */
+    /**
+     * An instant of its own for each test, never on the hour the jobs are due at. Drawn again if an earlier test of the
+     * class had it: tests run within one second drew from the same 998 milliseconds, and one that met an earlier
+     * test's instant found its jobs fired already (CI, 6 December).
+     */
     private static Instant instant() {
-        return Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(5)
-                .plusMillis(ThreadLocalRandom.current().nextInt(1, 999));
+        Instant drawn;
+        do {
+            drawn = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(5)
+                    .plusMillis(ThreadLocalRandom.current().nextInt(1, 999));
+        } while (!USED_INSTANTS.add(drawn));
+        return drawn;
     }
 
     private int hold(Connection holder, Instant instant, int slice) throws SQLException {
