@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.onebeat.job.IdempotencyKey;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +15,12 @@ import java.util.Map;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A real scheduler JVM crossing a spring-forward and a fall-back: its zones ({@link ShiftedZones})
- * change their clocks by 20 s at an instant T about a minute ahead, and its jobs
+ * change their clocks by 20 s at an instant T the replica chooses during its start, about a minute ahead, and its jobs
  * ({@link DaylightSavingJobs}) fire every 5 s of wall-clock time from 10 s before the change to the end
  * of its minute, under each policy. The ledger must hold exactly the instants the rules of docs/schedules.md give,
  * worked out here by hand as offsets from T, each with its own key; nothing else in the 30 s around T.
@@ -40,18 +42,23 @@ class DaylightSavingFiresIT {
             "overlap-elapsed", LongStream.rangeClosed(-6, 6).map(step -> step * 5).boxed().toList());
 
     @Test
-    void realSchedulerFiresExactlyTheInstantsOfEachPolicyThroughAGapAndAnOverlap(TestDatabase database)
-            throws Exception {
-        long transition = transitionInstant();
-        Instant t = Instant.ofEpochSecond(transition);
+    void realSchedulerFiresExactlyTheInstantsOfEachPolicyThroughAGapAndAnOverlap(TestDatabase database,
+            @TempDir Path dir) throws Exception {
+        Path transitionFile = dir.resolve("transition");
         Ledger ledger = new Ledger(database.dataSource());
+        Instant t;
         try (Replicas replicas = new Replicas(database, "daylight-saving")) {
-            replicas.start("replica-1", "dst", Map.of(ShiftedZones.TRANSITION_PROPERTY, String.valueOf(transition)));
+            replicas.start("replica-1", "dst", Map.of(ShiftedZones.TRANSITION_PROPERTY, transitionFile.toString()));
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.clusterSize() == 1);
-            assertThat(Instant.now()).as("the replica is up before the first instant of the test").isBefore(t.minusSeconds(30));
+            t = Instant.ofEpochSecond(ShiftedZones.readTransition(transitionFile).orElseThrow(
+                    () -> new AssertionError("the replica is up and has not chosen T")));
+            assertThat(Instant.now()).as("the replica is up before the first instant of the test, T - 30 s; T = %s", t)
+                    .isBefore(t.minusSeconds(30));
+            Instant around = t;
             await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> Instant.now().isAfter(t.plusSeconds(35)) && fired(database, "overlap-elapsed", t).size() >= 13);
+                    .until(() -> Instant.now().isAfter(around.plusSeconds(35))
+                            && fired(database, "overlap-elapsed", around).size() >= 13);
         }
 
         JdbcClient jdbc = JdbcClient.create(database.dataSource());
@@ -76,21 +83,6 @@ class DaylightSavingFiresIT {
                         .map(t::plusSeconds).toList());
         assertThat(jdbc.sql("SELECT DISTINCT trigger_kind FROM onebeat_fire").query(String.class).list())
                 .as("every instant fired on time, none as a misfire").containsExactly("scheduled");
-    }
-
-    /**
-     * @return T: at least 100 s ahead (the replica starts, then 30 s of instants before T), at a second
-     *         from 10 to 40 of its minute, a multiple of 5, so the instants of the jobs stay in that minute
-     */
-    private static long transitionInstant() {
-        // the replica must be up 30 s before T: on a loaded 2-core machine a start has taken 40 s and, in a clean-clone
-        // CI run of 6 December, 71.5 s (a lead of 100 s was too little then)
-        long t = Instant.now().plusSeconds(160).getEpochSecond();
-        t += Math.floorMod(-t, 5);
-        while (Math.floorMod(t, 60) < 10 || Math.floorMod(t, 60) > 40) {
-            t += 5;
-        }
-        return t;
     }
 
     private static List<Instant> fired(TestDatabase database, String job, Instant t) {

@@ -69,7 +69,6 @@ class DaylightSavingJobs {
     }
 
     private static PeriodicJob job(String name) {
-        long transition = Long.parseLong(System.getProperty(ShiftedZones.TRANSITION_PROPERTY));
-        return Jobs.periodic(name, schedules(transition).get(name)).execute(ctx -> ctx.dispatch(TaskRequest.of(TASK, "dst")));
+        return Jobs.periodic(name, schedules(ShiftedZones.transition()).get(name)).execute(ctx -> ctx.dispatch(TaskRequest.of(TASK, "dst")));
     }
 }

@@ -1,5 +1,12 @@
 package dev.onebeat.scheduler.engine.cluster;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.zone.ZoneOffsetTransition;
@@ -7,6 +14,7 @@ import java.time.zone.ZoneRules;
 import java.time.zone.ZoneRulesProvider;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -16,27 +24,74 @@ import java.util.TreeMap;
  * {@value #GAP} the clocks jump from +01:00 to +01:00:20 at T (20 s of wall-clock time never happen);
  * in {@value #OVERLAP} they go back from +01:00:20 to +01:00 (20 s happen twice). Either way the
  * wall-clock time at T under +01:00 is T + 1 h, the start of the affected 20 seconds.
+ *
+ * <p>T is chosen in the replica, as late as its start allows: when the jobs or a zone's rules first need it
+ * (the job beans are built well into the start), {@value #LEAD_SECONDS} s or more ahead, then written to the file
+ * the test named, which reads it from there. Chosen before the start, T had to be far enough ahead for the slowest
+ * start seen (71.5 s on a loaded machine), and every other run waited for that.
  */
 final class ShiftedZones extends ZoneRulesProvider {
 
     static final String GAP = "Onebeat/Gap";
     static final String OVERLAP = "Onebeat/Overlap";
-    /** System property of a replica: T, in epoch seconds. */
-    static final String TRANSITION_PROPERTY = "replica.zone-transition";
+    /** System property of a replica: the file it writes T to (epoch seconds) once it has chosen T. */
+    static final String TRANSITION_PROPERTY = "replica.zone-transition-file";
+    /**
+     * The least time from choosing T to T: the rest of the replica's start, then the 30 s of instants before T. In
+     * the suite's runs the rest of a start after the job beans took at most {@value #LEAD_SECONDS} - 30 s.
+     */
+    static final long LEAD_SECONDS = 75;
     static final ZoneOffset BEFORE_GAP = ZoneOffset.ofHours(1);
     static final ZoneOffset AFTER_GAP = ZoneOffset.ofTotalSeconds(3600 + 20);
 
-    private final long transition;
+    private static Long transition;
 
-    private ShiftedZones(long transition) {
-        this.transition = transition;
+    private ShiftedZones() {
     }
 
-    /** Registers the zones if the replica was given a transition instant. */
+    /** Registers the zones if the replica was given a file for T. */
     static void registerIfAsked() {
-        String at = System.getProperty(TRANSITION_PROPERTY);
-        if (at != null) {
-            ZoneRulesProvider.registerProvider(new ShiftedZones(Long.parseLong(at)));
+        if (System.getProperty(TRANSITION_PROPERTY) != null) {
+            ZoneRulesProvider.registerProvider(new ShiftedZones());
+        }
+    }
+
+    /** @return T in epoch seconds, chosen at the first call and written to the file of {@link #TRANSITION_PROPERTY} */
+    static synchronized long transition() {
+        if (transition == null) {
+            long chosen = transitionFrom(Instant.now().plusSeconds(LEAD_SECONDS).getEpochSecond());
+            Path file = Path.of(System.getProperty(TRANSITION_PROPERTY));
+            try {
+                Path written = Files.writeString(file.resolveSibling(file.getFileName() + ".part"),
+                        String.valueOf(chosen), StandardCharsets.US_ASCII);
+                Files.move(written, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            transition = chosen;
+        }
+        return transition;
+    }
+
+    /**
+     * @return the first second from {@code earliest} on that is a multiple of 5 and 10 to 40 s into its minute, so
+     *         the instants of the jobs around it stay in that minute
+     */
+    static long transitionFrom(long earliest) {
+        long t = earliest + Math.floorMod(-earliest, 5);
+        while (Math.floorMod(t, 60) < 10 || Math.floorMod(t, 60) > 40) {
+            t += 5;
+        }
+        return t;
+    }
+
+    /** @return T as the test reads it from {@code file}, once the replica has chosen it; empty before */
+    static OptionalLong readTransition(Path file) {
+        try {
+            return Files.exists(file) ? OptionalLong.of(Long.parseLong(Files.readString(file).strip()))
+                    : OptionalLong.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -55,7 +110,7 @@ final class ShiftedZones extends ZoneRulesProvider {
         boolean gap = zoneId.equals(GAP);
         ZoneOffset before = gap ? BEFORE_GAP : AFTER_GAP;
         ZoneOffset after = gap ? AFTER_GAP : BEFORE_GAP;
-        ZoneOffsetTransition change = ZoneOffsetTransition.of(LocalDateTime.ofEpochSecond(transition, 0, before),
+        ZoneOffsetTransition change = ZoneOffsetTransition.of(LocalDateTime.ofEpochSecond(transition(), 0, before),
                 before, after);
         return ZoneRules.of(before, before, List.of(), List.of(change), List.of());
     }
