@@ -23,15 +23,26 @@ class NamespaceMetrics {
     MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
         // the registry is read when a meter is registered, long after the meter registry is built
         return new MeterFilter() {
+
+            /**
+             * The registry once found: resolving it through the provider at every meter took a quarter of the firing
+             * threads' CPU in the first burst of 100,000 jobs after a start (three new meters per job).
+             */
+            private volatile JobRegistry found;
+
             @Override
             public Meter.Id map(Meter.Id id) {
                 String job = id.getTag("job");
                 if (job == null || id.getTag("namespace") != null) {
                     return id;
                 }
-                JobRegistry jobs = registry.getIfAvailable();
+                JobRegistry jobs = found;
+                if (jobs == null) {
+                    jobs = registry.getIfAvailable();
+                    found = jobs;
+                }
                 String namespace = jobs == null ? UNKNOWN
-                        : jobs.find(job).map(found -> found.job().namespace()).orElse(UNKNOWN);
+                        : jobs.find(job).map(known -> known.job().namespace()).orElse(UNKNOWN);
                 return id.withTag(Tag.of("namespace", namespace));
             }
         };

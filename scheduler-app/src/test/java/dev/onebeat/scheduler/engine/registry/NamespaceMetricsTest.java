@@ -34,4 +34,21 @@ class NamespaceMetricsTest {
         assertThat(meters.get("onebeat.relay.published").counter().getId().getTag("namespace"))
                 .as("a meter of no job").isNull();
     }
+
+    @Test
+    void aMeterRegisteredBeforeTheRegistryExistsIsUnknownAndLaterOnesFindTheRegistry() {
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+        MeterRegistry meters = new SimpleMeterRegistry();
+        meters.config().meterFilter(new NamespaceMetrics().namespaceTag(beans.getBeanProvider(JobRegistry.class)));
+
+        Counter.builder("onebeat.fires").tag("job", "early").tag("outcome", "committed").register(meters);
+        beans.registerSingleton("jobRegistry", JobRegistry.of(List.of(new RegisteredJob(Jobs.periodic("settle",
+                Schedule.every(Duration.ofMinutes(1))).namespace("payments").execute(context -> { }), "test"))));
+        Counter.builder("onebeat.fires").tag("job", "settle").tag("outcome", "committed").register(meters);
+
+        assertThat(meters.get("onebeat.fires").tag("job", "early").counter().getId().getTag("namespace"))
+                .isEqualTo(NamespaceMetrics.UNKNOWN);
+        assertThat(meters.get("onebeat.fires").tag("job", "settle").counter().getId().getTag("namespace"))
+                .as("the registry, once there, is found").isEqualTo("payments");
+    }
 }
