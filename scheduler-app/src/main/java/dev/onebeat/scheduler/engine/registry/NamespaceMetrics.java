@@ -14,13 +14,15 @@ import org.springframework.context.annotation.Configuration;
  * {@code unknown}.
  */
 @Configuration(proxyBeanMethods = false)
-class NamespaceMetrics {
+public class NamespaceMetrics {
 
+    /** The tag a job's meters carry its namespace in. */
+    public static final String TAG = "namespace";
     /** The tag of a job this replica does not register. */
-    static final String UNKNOWN = "unknown";
+    public static final String UNKNOWN = "unknown";
 
     @Bean
-    MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
+    public MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
         // the registry is read when a meter is registered, long after the meter registry is built
         return new MeterFilter() {
 
@@ -33,7 +35,7 @@ class NamespaceMetrics {
             @Override
             public Meter.Id map(Meter.Id id) {
                 String job = id.getTag("job");
-                if (job == null || id.getTag("namespace") != null) {
+                if (job == null || id.getTag(TAG) != null) {
                     return id;
                 }
                 JobRegistry jobs = found;
@@ -43,7 +45,7 @@ class NamespaceMetrics {
                 }
                 String namespace = jobs == null ? UNKNOWN
                         : jobs.find(job).map(known -> known.job().namespace()).orElse(UNKNOWN);
-                return id.withTag(Tag.of("namespace", namespace));
+                return id.withTag(Tag.of(TAG, namespace));
             }
         };
     }
