@@ -20,7 +20,7 @@ import java.util.Map;
  * into {@code bench_xact_commit} once, as the transaction commits (its later rows find the transaction marked), and a
  * statement trigger counts each insert's fires per instant into {@code bench_xact_fires}. The view
  * {@code bench_fire_commit} gives every ledger row its transaction's commit time, by the row's {@code xmin} (the
- * ledger's rows are updated only in their own transaction). A fire rolled back leaves no trace in either table.
+ * fire path writes and updates ledger rows in its top-level transaction only). A fire rolled back leaves no trace in either table.
  *
  * <p>Until 6 December 2026 the trigger copied every ledger row into a table, and the benchmark counted that table
  * every 20 ms while it waited for the burst: at 100,000 fires an insert and an index entry more per fire, and a count
@@ -45,7 +45,10 @@ final class CommitTimes {
                         scheduled_at TIMESTAMPTZ NOT NULL,
                         fires        INTEGER     NOT NULL)""");
             statement.execute("CREATE INDEX bench_xact_fires_scheduled_idx ON bench_xact_fires (scheduled_at)");
-            // the 32-bit id a row's xmin holds (a fresh database has not wrapped around)
+            // the 32-bit id a row's xmin holds. The view's join by xmin holds because the fire path writes ledger rows
+            // in its top-level transaction only (never in a savepoint) and nothing updates them later; the fire counts
+            // include rows deleted later in the same transaction (past a purge horizon, a failed job), which no run of
+            // the benchmark has
             statement.execute("""
                     CREATE FUNCTION bench_xact() RETURNS BIGINT LANGUAGE sql AS $$
                         SELECT txid_current() % 4294967296

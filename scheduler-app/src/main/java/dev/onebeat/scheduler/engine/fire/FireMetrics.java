@@ -22,13 +22,17 @@ import org.springframework.stereotype.Component;
  * minus planned time, a histogram: a job's jitter and spread are not lateness). The lag histogram is not per job: with its buckets, 10,000 jobs
  * would make a scrape of 730,000 lines (48 MB, 3 s to write); a counter per job is one line. The per-job counters are
  * kept for {@code onebeat.fire.job-meters} jobs at most ({@link FireProperties#jobMeters()}); the fires of the jobs
- * past it count under an empty {@code job} tag, per namespace, so a sum over the jobs stays whole.
+ * past it count under {@value #OTHER_JOBS}, per namespace, so a sum over the jobs stays whole. Every counter carries
+ * its {@code namespace} tag from here, so {@link NamespaceMetrics}' filter has nothing to look up for them.
  */
 @Component
 class FireMetrics {
 
-    /** The {@code job} tag of the fires of jobs past the limit: no job is named so (names must not be blank). */
-    static final String OTHER_JOBS = "";
+    /**
+     * The {@code job} tag of the fires of jobs past the limit. Not empty: Prometheus reads an empty label as none, and
+     * the scrape's own {@code job} label would take its place. A job named so would share these series.
+     */
+    static final String OTHER_JOBS = "(others)";
 
     private static final Logger log = LoggerFactory.getLogger(FireMetrics.class);
 
@@ -56,16 +60,16 @@ class FireMetrics {
         private final String job;
         /** The job's namespace when its meters were registered: they carry it as a tag (NamespaceMetrics). */
         private final String namespace;
-        /** The tags besides {@code job}: none for a job's own (NamespaceMetrics adds its namespace). */
+        /** The namespace tag, as NamespaceMetrics would give it. */
         private final Tags tags;
         private final Counter[] fires = new Counter[FireOutcome.values().length];
         private Counter dispatched;
         private Counter duplicate;
 
-        JobMeters(String job, String namespace, Tags tags) {
+        JobMeters(String job, String namespace) {
             this.job = job;
             this.namespace = namespace;
-            this.tags = tags;
+            this.tags = Tags.of(NamespaceMetrics.TAG, namespace == null ? NamespaceMetrics.UNKNOWN : namespace);
         }
 
         synchronized Counter fires(FireOutcome outcome) {
@@ -102,10 +106,10 @@ class FireMetrics {
         if (meters == null || !Objects.equals(meters.namespace, namespace)) {
             meters = jobs.compute(result.job(), (job, cached) -> {
                 if (cached != null) {
-                    return Objects.equals(cached.namespace, namespace) ? cached : new JobMeters(job, namespace, Tags.empty());
+                    return Objects.equals(cached.namespace, namespace) ? cached : new JobMeters(job, namespace);
                 }
                 return withMeters.getAndUpdate(count -> count < limit ? count + 1 : count) < limit
-                        ? new JobMeters(job, namespace, Tags.empty()) : null;
+                        ? new JobMeters(job, namespace) : null;
             });
             if (meters == null) {
                 meters = other(result.job(), namespace);
@@ -122,13 +126,12 @@ class FireMetrics {
 
     /** The counters of a job past the limit: its namespace's share of the others. */
     private JobMeters other(String job, String namespace) {
-        if (!warned.getAndSet(true)) {
-            log.warn("per-job fire counters reached onebeat.fire.job-meters={}: the fires of further jobs, such as '{}',"
-                    + " count under job=\"\" with their namespace; raise the limit to count each of them", limit, job);
+        if (!warned.get() && warned.compareAndSet(false, true)) {
+            log.warn("per-job fire counters full, the fires of further jobs count under job=\"{}\" with their namespace;"
+                    + " raise the limit to count each of them limit={} firstJobPast={}", OTHER_JOBS, limit, job);
         }
-        String tag = namespace == null ? NamespaceMetrics.UNKNOWN : namespace;
-        return others.computeIfAbsent(tag, name -> new JobMeters(OTHER_JOBS, namespace,
-                Tags.of(NamespaceMetrics.TAG, name)));
+        return others.computeIfAbsent(namespace == null ? NamespaceMetrics.UNKNOWN : namespace,
+                name -> new JobMeters(OTHER_JOBS, namespace));
     }
 
     private void lag(FireTrigger trigger, Duration lag) {

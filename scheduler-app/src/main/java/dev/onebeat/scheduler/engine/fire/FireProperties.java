@@ -25,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param share how the jobs of a large instant are divided among the live replicas
  * @param jobMeters jobs given the per-job counters {@code onebeat_fires_total}, {@code onebeat_tasks_dispatched_total}
  *     and {@code onebeat_tasks_duplicate_total} on each replica at most (the first it fires); the fires of the others
- *     count in the same counters with an empty {@code job} tag and their namespace, and a warning says so once. Three
+ *     count in the same counters under {@code job="(others)"} with their namespace, and a warning says so once; each
+ *     replica fills its own, and keeps a job's until it restarts. Three
  *     series a job on every replica: 100,000 jobs held about 950,000 meter ids in a replica, and registering them took
  *     most of the first burst's CPU. The ledger, the API and the detector's events cover every job whatever the limit
  */

@@ -22,7 +22,7 @@ public class NamespaceMetrics {
     public static final String UNKNOWN = "unknown";
 
     @Bean
-    public MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
+    MeterFilter namespaceTag(ObjectProvider<JobRegistry> registry) {
         // the registry is read when a meter is registered, long after the meter registry is built
         return new MeterFilter() {
 

@@ -51,10 +51,13 @@ class DaylightSavingFiresIT {
             replicas.start("replica-1", "dst", Map.of(ShiftedZones.TRANSITION_PROPERTY, transitionFile.toString()));
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                     .until(() -> ledger.clusterSize() == 1);
-            t = Instant.ofEpochSecond(ShiftedZones.readTransition(transitionFile).orElseThrow(
-                    () -> new AssertionError("the replica is up and has not chosen T")));
-            assertThat(Instant.now()).as("the replica is up before the first instant of the test, T - 30 s; T = %s", t)
-                    .isBefore(t.minusSeconds(30));
+            Instant up = Instant.now();
+            ShiftedZones.Transition transition = ShiftedZones.readTransition(transitionFile).orElseThrow(
+                    () -> new AssertionError("the replica is up and has not chosen T"));
+            t = Instant.ofEpochSecond(transition.epochSecond());
+            assertThat(up).as("the replica is up before the first instant of the test, T - 30 s; T = %s, chosen %s,"
+                            + " the rest of the start after it took %s", t, transition.chosenAt(),
+                    Duration.between(transition.chosenAt(), up)).isBefore(t.minusSeconds(30));
             Instant around = t;
             await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> Instant.now().isAfter(around.plusSeconds(35))

@@ -16,22 +16,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
-/** Per-job fire counters up to {@code onebeat.fire.job-meters} jobs; past it, per namespace under an empty job. */
+/** Per-job fire counters up to {@code onebeat.fire.job-meters} jobs; past it, per namespace under {@code (others)}. */
 class FireMetricsTest {
 
     private static final Instant AT = Instant.parse("2026-12-06T10:00:00Z");
 
     @Test
-    void jobsPastTheLimitCountUnderAnEmptyJobPerNamespaceAndTheSumsStayWhole() {
+    void jobsPastTheLimitCountAmongTheOthersOfTheirNamespaceAndTheSumsStayWhole() {
         JobRegistry jobs = JobRegistry.of(Stream.of(job("a", "default"), job("b", "default"), job("c", "payments"),
                 job("d", "payments"), job("e", "default")).map(job -> new RegisteredJob(job, "test")).toList());
-        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-        beans.registerSingleton("jobRegistry", jobs);
+        // no namespace filter: the counters carry their namespace themselves, so all have the same tags
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        // as in the application: every meter of a job carries its namespace, so all have the same tags
-        meters.config().meterFilter(new NamespaceMetrics().namespaceTag(beans.getBeanProvider(JobRegistry.class)));
         FireMetrics metrics = new FireMetrics(meters, jobs, withJobMeters(2));
 
         for (String job : List.of("a", "b", "c", "d", "e", "a", "c", "gone")) {
@@ -40,6 +36,7 @@ class FireMetricsTest {
         }
 
         assertThat(fires(meters, "a")).isEqualTo(2);
+        assertThat(meters.get("onebeat.fires").tag("job", "a").counter().getId().getTag("namespace")).isEqualTo("default");
         assertThat(fires(meters, "b")).isEqualTo(1);
         assertThat(meters.find("onebeat.fires").tag("job", "c").counters()).as("c came third: past the limit").isEmpty();
         assertThat(meters.get("onebeat.fires").tags("job", FireMetrics.OTHER_JOBS, "namespace", "payments").counter()
@@ -55,7 +52,7 @@ class FireMetricsTest {
         assertThat(meters.find("onebeat.tasks.duplicate").counters().stream().mapToDouble(c -> c.count()).sum())
                 .isEqualTo(8);
         assertThat(meters.find("onebeat.fires").counters()).as("two jobs' own, three namespaces' others").hasSize(5);
-        assertThat(meters.scrape()).contains("onebeat_fires_total{job=\"\",namespace=\"payments\",outcome=\"committed\"} 3");
+        assertThat(meters.scrape()).contains("onebeat_fires_total{job=\"(others)\",namespace=\"payments\",outcome=\"committed\"} 3");
     }
 
     @Test
