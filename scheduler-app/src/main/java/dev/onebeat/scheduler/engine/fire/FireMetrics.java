@@ -103,7 +103,10 @@ class FireMetrics {
         // a job moved to another namespace counts under the new one from its next fire, as it did before the cache
         String namespace = jobRegistry.find(result.job()).map(job -> job.job().namespace()).orElse(null);
         JobMeters meters = jobs.get(result.job());
-        if (meters == null || !Objects.equals(meters.namespace, namespace)) {
+        if (meters == null && withMeters.get() >= limit) {
+            // past the limit a job without counters stays without: no locking compute on every fire of it
+            meters = other(result.job(), namespace);
+        } else if (meters == null || !Objects.equals(meters.namespace, namespace)) {
             meters = jobs.compute(result.job(), (job, cached) -> {
                 if (cached != null) {
                     return Objects.equals(cached.namespace, namespace) ? cached : new JobMeters(job, namespace);
