@@ -29,6 +29,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * never recorded without its retry, nor a retry armed for a failure nobody recorded), or, after the
  * last attempt, the instant given up on, logged once at ERROR.
  *
+ * <p>Each attempt's failure is recorded once cluster-wide (a unique index, {@code 028-failed-once}): two
+ * replicas can run one attempt, when Quartz recovers a fire whose replica still ran it or fires a retry
+ * trigger twice, and only the replica whose record wins arms the next attempt. So an instant has one chain
+ * of attempts, and is given up once.
+ *
  * <p>A failure is recorded after its fire rolled back, often because the database went away. The
  * write is therefore tried again, with growing pauses, until it succeeds, the instant leaves its catch-up
  * window, or the replica stops: a replica dying meanwhile leaves its Quartz fire to be recovered by
@@ -71,7 +76,12 @@ public class FireAttempts implements DisposableBean {
         /** That was the last attempt, or the next would start outside the catch-up window. */
         GIVEN_UP,
         /** The failure could not be recorded before the replica stopped or the window closed. */
-        NOT_RECORDED
+        NOT_RECORDED,
+        /**
+         * Another fire of the same attempt (on this replica or another) recorded its failure first, and armed the next
+         * attempt or gave the instant up: this one arms nothing.
+         */
+        RECORDED_BEFORE
     }
 
     /**
@@ -97,14 +107,18 @@ public class FireAttempts implements DisposableBean {
         Instant armed = retryAt;
         Duration pause = FIRST_PAUSE;
         boolean interrupted = false;
+        boolean recorded;
         while (true) {
             try {
-                transactions.executeWithoutResult(status -> {
-                    insert(job.name(), scheduledAt, run, attempt, "failed", null, error, node, trigger, failedAt, armed);
+                recorded = Boolean.TRUE.equals(transactions.execute(status -> {
+                    if (!insertFailed(job.name(), scheduledAt, run, attempt, error, node, trigger, failedAt, armed)) {
+                        return false;
+                    }
                     if (armed != null) {
                         retries.schedule(job.name(), scheduledAt, run, next, armed, trigger == FireTrigger.BACKFILL);
                     }
-                });
+                    return true;
+                }));
                 break;
             } catch (RuntimeException e) {
                 if (FireFaults.fromDatabase(e)) {
@@ -124,6 +138,13 @@ public class FireAttempts implements DisposableBean {
             }
         }
         String cause = FireFaults.fromDatabase(error) ? "database" : "job";
+        if (!recorded) {
+            log.warn("fire failed and rolled back; this attempt's failure was recorded before by another fire of it, "
+                            + "which armed the next attempt or gave the instant up job={} scheduledAt={} node={} "
+                            + "cause={} attempt={} error={}", job.name(), scheduledAt, node, cause, attempt,
+                    error.toString());
+            return AfterFailure.RECORDED_BEFORE;
+        }
         if (armed != null) {
             log.warn("fire failed and rolled back, retrying job={} scheduledAt={} node={} cause={} attempt={} "
                             + "nextAttempt={} of {} at={} error={}", job.name(), scheduledAt, node, cause, attempt, next,
@@ -304,18 +325,19 @@ public class FireAttempts implements DisposableBean {
         }
     }
 
-    private void insert(String job, Instant scheduledAt, String run, int attempt, String outcome, String reason,
-                        Throwable error, String node, FireTrigger trigger, Instant at, Instant retryAt) {
-        jdbc.sql("""
-                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, reason,
-                                                          error_class, error_message, node, trigger_kind, attempted_at,
-                                                          retry_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    /** @return false if a failure of this attempt was recorded already, by whichever replica or fire */
+    private boolean insertFailed(String job, Instant scheduledAt, String run, int attempt, Throwable error, String node,
+                                 FireTrigger trigger, Instant at, Instant retryAt) {
+        return jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, run_id, attempt, outcome, error_class,
+                                                          error_message, node, trigger_kind, attempted_at, retry_at)
+                        VALUES (?, ?, ?, ?, 'failed', ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (job_name, scheduled_at, run_id, attempt) WHERE outcome = 'failed' DO NOTHING
                         """)
-                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), attempt, outcome, reason,
+                .params(job, Timestamp.from(scheduledAt), FireRun.column(run), attempt,
                         error == null ? null : error.getClass().getName(), message(error), node, trigger.column(),
                         Timestamp.from(at), retryAt == null ? null : Timestamp.from(retryAt))
-                .update();
+                .update() == 1;
     }
 
     private static String message(Throwable error) {

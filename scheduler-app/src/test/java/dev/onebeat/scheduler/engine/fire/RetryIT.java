@@ -17,10 +17,15 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -109,6 +114,14 @@ class RetryIT {
             });
         }
 
+        /** Hourly, and fails every attempt: its instants are fired by the tests, as replicas repeating one would. */
+        @Bean
+        PeriodicJob repeated() {
+            return Jobs.periodic("repeated", Schedule.every(Duration.ofHours(1))).retry(QUICK).execute(ctx -> {
+                throw new IllegalStateException("repeated failure");
+            });
+        }
+
         private static int call(String job, Instant at) {
             FIRST.putIfAbsent(job, at);
             return CALLS.computeIfAbsent(job + "@" + at, key -> new AtomicInteger()).incrementAndGet();
@@ -183,6 +196,58 @@ class RetryIT {
                         """).params("backfilled-flaky", Timestamp.from(instant)).query(String.class).single();
         assertThat(expiresFrom).as("the expiry counts from the retry, not from the instant five minutes ago").isNotNull();
         assertThat(Instant.parse(expiresFrom)).isAfter(before);
+    }
+
+    @Test
+    void aRepeatedFireOfAnAttemptWhoseFailureWasRecordedArmsNoSecondChain() {
+        PeriodicJob job = registry.find("repeated").orElseThrow().job();
+        Instant instant = Instant.now().minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
+        assertThat(firePath.fire(job, FireRequest.of(instant, FireTrigger.RECOVERY, "replica-a")).outcome())
+                .isEqualTo(FireOutcome.FAILED);
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts("repeated", instant).size() == 3);
+        List<String> chain = List.of("1 failed java.lang.IllegalStateException repeated failure retry armed",
+                "2 failed java.lang.IllegalStateException repeated failure retry armed",
+                "3 failed java.lang.IllegalStateException repeated failure given up");
+        assertThat(attempts("repeated", instant)).containsExactlyElementsOf(chain);
+        await().atMost(Duration.ofSeconds(10)).until(() -> retriesArmed("repeated", instant) == 0);
+
+        // a Quartz recovery on another replica runs attempt 1 again, after the chain's retry triggers are gone
+        assertThat(firePath.fire(job, FireRequest.of(instant, FireTrigger.RECOVERY, "replica-b")).outcome())
+                .isEqualTo(FireOutcome.FAILED);
+
+        assertThat(retriesArmed("repeated", instant)).as("attempt 2 armed again").isZero();
+        assertThat(attempts("repeated", instant)).as("one failure per attempt, one given up").containsExactlyElementsOf(chain);
+    }
+
+    @Test
+    void twoReplicasFailingTheLastAttemptAtOnceGiveTheInstantUpOnce() throws Exception {
+        PeriodicJob job = registry.find("repeated").orElseThrow().job();
+        Instant instant = Instant.now().minus(Duration.ofMinutes(7)).truncatedTo(ChronoUnit.SECONDS);
+        CyclicBarrier start = new CyclicBarrier(2);
+        ExecutorService replicas = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<FireResult>> results = new ArrayList<>();
+            for (String node : List.of("replica-a", "replica-b")) {
+                results.add(replicas.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    return firePath.fire(job, new FireRequest(instant, FireTrigger.RETRY, node, null, 3));
+                }));
+            }
+            for (Future<FireResult> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(FireOutcome.FAILED);
+            }
+        } finally {
+            replicas.shutdownNow();
+        }
+
+        assertThat(attempts("repeated", instant)).as("the last attempt's failure, recorded once")
+                .containsExactly("3 failed java.lang.IllegalStateException repeated failure given up");
+    }
+
+    /** @return the retry triggers armed for the job's instant, of any attempt */
+    private long retriesArmed(String job, Instant instant) {
+        return jdbc.sql("SELECT count(*) FROM qrtz_triggers WHERE trigger_group = 'onebeat-retry' AND trigger_name LIKE ?")
+                .param(job + "@" + instant.toEpochMilli() + "#%").query(Long.class).single();
     }
 
     private boolean committed(String job, Instant instant) {
