@@ -33,10 +33,14 @@ import org.springframework.stereotype.Component;
  * <ol>
  *   <li>one statement takes the ShedLock rows of all the jobs ({@link JobLockTable#lockAll}); a job whose
  *       lock a single fire holds is left to the caller, which fires it alone once the lock is free;</li>
- *   <li>one statement claims their (job, instant) ledger rows; a job already fired is a duplicate;</li>
+ *   <li>one statement reads which of them have a ledger row for the instant ({@link FireLedger#unfired}): a job
+ *       already fired is a duplicate. No other fire of these jobs can write that row while the batch holds
+ *       their locks;</li>
  *   <li>each job runs; one that touches the database runs under its own savepoint, so a failing job
- *       rolls back alone (its claim is given up, its instant can fire again) and the others commit;</li>
- *   <li>one statement per 1,000 tasks writes the dispatched tasks, one updates the ledger rows; commit.</li>
+ *       rolls back alone (it writes no ledger row, its instant can fire again) and the others commit;</li>
+ *   <li>one statement per 1,000 tasks writes the dispatched tasks, one writes the ledger rows of the jobs that
+ *       succeeded, complete ({@link FireLedger#recordAll}); commit. The ledger's unique key is still the guard: a
+ *       row that exists already fails the batch, whose jobs are then fired alone.</li>
  * </ol>
  * Ten thousand jobs of one instant thus cost a few statements and one commit per batch instead of six
  * commits per job. If the transaction itself fails, nothing of it stays and every job of the batch is
@@ -138,12 +142,13 @@ public class BatchFire {
                 batch.busy.add(job);
             }
         });
-        Map<String, Long> claimed = ledger.claimAll(lockedNames, request);
-        attempts.duplicates(lockedNames.stream().filter(name -> !claimed.containsKey(name)).toList(), request);
+        FireLedger.Unfired read = ledger.unfired(lockedNames, scheduledAt);
+        Set<String> unfired = new HashSet<>(read.unfired());
+        attempts.duplicates(lockedNames.stream().filter(name -> !unfired.contains(name)).toList(), request);
         Connection connection = DataSourceUtils.getConnection(dataSource);
         List<Running> succeeded = new ArrayList<>();
         for (String name : lockedNames) {
-            if (!claimed.containsKey(name)) {
+            if (!unfired.contains(name)) {
                 batch.fired.add(new FireResult(name, scheduledAt, FireOutcome.DUPLICATE, 0, 0, Duration.ZERO, null));
                 continue;
             }
@@ -165,8 +170,7 @@ public class BatchFire {
             tasks[i] = running.context.inserted();
             duplicates[i] = running.context.duplicates();
         }
-        ledger.completeAll(names.stream().map(claimed::get).toList(), tasks, duplicates, durationMillis);
-        ledger.releaseAll(batch.failed.stream().map(running -> claimed.get(running.job.name())).toList());
+        ledger.recordAll(names, request, read.readAt(), tasks, duplicates, durationMillis);
         Duration duration = Duration.ofMillis(durationMillis);
         for (int i = 0; i < succeeded.size(); i++) {
             batch.fired.add(new FireResult(names.get(i), scheduledAt, FireOutcome.COMMITTED, tasks[i], duplicates[i],

@@ -3,9 +3,12 @@ package dev.onebeat.scheduler.engine.fire;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -56,12 +59,14 @@ public class FireLedger {
     }
 
     /**
-     * The jobs of {@code jobs} whose horizon is at or after {@code scheduledAt}, read after their claims' inserts.
+     * The jobs of {@code jobs} whose horizon is at or after {@code scheduledAt}, read after their claims' inserts (or,
+     * for a batch, after its read of their rows: {@link #unfired}).
      *
      * <p>A retention pass commits a job's new horizon before it deletes the rows below it. This statement runs after
      * the insert, so it reads what was committed by then: if the insert found the row gone (or waited for its delete),
      * the horizon that covers it was already committed and is seen here. Read before the insert, in one statement with
-     * it, an old horizon and a freshly deleted row could both be seen.
+     * it, an old horizon and a freshly deleted row could both be seen. A batch's read sees a row whose delete has not
+     * committed as there (fired), and one whose delete has, with its horizon.
      */
     private List<String> beyondHorizon(List<String> jobs, Instant scheduledAt) {
         // the retention horizon is the exactly-once guard of instants whose ledger row may have been purged
@@ -72,75 +77,78 @@ public class FireLedger {
     }
 
     /**
-     * Claims (job, scheduledAt) for many jobs in one statement, inside the caller's transaction, in name
-     * order (so two batches over the same jobs wait on each other instead of deadlocking); {@code fired_at} is the
-     * database's time, as in {@link #claim}.
+     * What a batch of the schedule's fires of one instant reads before its jobs run, inside its transaction and
+     * under their locks ({@link JobLockTable#lockAll}).
      *
-     * @return the jobs this transaction now owns the fire of, with the id of their ledger row; the others were
-     *         fired before
+     * @param unfired the jobs whose instant has no ledger row and is newer than their retention horizon: this
+     *     transaction fires them, and writes their rows with {@link #recordAll} once they have run
+     * @param readAt the database's time of the read, each row's {@code fired_at} (as {@link #claim}'s)
      */
-    Map<String, Long> claimAll(List<String> jobs, FireRequest request) {
-        Instant scheduledAt = request.scheduledAt();
-        Map<String, Long> claimed = new LinkedHashMap<>();
-        if (jobs.isEmpty()) {
-            return claimed;
-        }
-        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; these are the schedule's fires (no run)
-        jdbc.sql("""
-                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
-                        SELECT u.job, ?, clock_timestamp(), ?, ?, 'committed' FROM unnest(?::varchar[]) AS u(job)
-                        ORDER BY u.job
-                        ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
-                        RETURNING job_name, id
-                        """)
-                .params(Timestamp.from(scheduledAt), request.node(), request.trigger().column(),
-                        jobs.toArray(String[]::new))
-                .query(rs -> {
-                    claimed.put(rs.getString(1), rs.getLong(2));
-                });
-        if (!claimed.isEmpty()) {
-            // one statement per batch, not per fire (see beyondHorizon); the schedule's own instants are newer than
-            // any horizon but after a long outage, so this finds nothing to give back almost always
-            List<Long> beyond = beyondHorizon(List.copyOf(claimed.keySet()), scheduledAt).stream()
-                    .map(claimed::remove).toList();
-            if (!beyond.isEmpty()) {
-                jdbc.sql("DELETE FROM onebeat_fire WHERE id = ANY(?::bigint[])")
-                        .param(beyond.toArray(Long[]::new)).update();
-            }
-        }
-        return claimed;
+    record Unfired(List<String> unfired, Timestamp readAt) {
     }
 
     /**
-     * Records what many fires of one instant did, in the transaction of {@link #claimAll}.
+     * Reads which of the jobs have fired {@code scheduledAt} before, in one statement, for a batch holding their
+     * locks: no other fire of these jobs can write their row until the batch ends, so the batch writes its rows
+     * once, complete, after its jobs ran ({@link #recordAll}), instead of claiming them first and filling them in
+     * after: at 100,000 jobs on one instant that second write was a new version of every ledger row. The ledger's
+     * unique key stays the guard: a row written meanwhile by a fire that took no lock fails the batch's insert, and
+     * with it the whole batch, whose jobs are then fired alone.
      *
-     * <p>By the rows' ids, not by (job, instant): an instant is always newer than the table's statistics, so the
-     * planner takes {@code scheduled_at = ?} to match one row, and joined this update as a nested loop over a
-     * sequential scan of the whole ledger, once per job (a 10,000-job burst went from 1-2 s to 8-9 s).
-     *
-     * @param ids per job, its ledger row's id from {@link #claimAll}; {@code tasks} and {@code duplicates} in the
-     *     same order
+     * @param jobs locked jobs, in name order
      */
-    void completeAll(List<Long> ids, int[] tasks, int[] duplicates, long durationMillis) {
-        if (ids.isEmpty()) {
-            return;
+    Unfired unfired(List<String> jobs, Instant scheduledAt) {
+        if (jobs.isEmpty()) {
+            return new Unfired(List.of(), null);
         }
+        Set<String> fired = new HashSet<>();
+        Timestamp[] readAt = new Timestamp[1];
         jdbc.sql("""
-                        UPDATE onebeat_fire f SET task_count = u.tasks, duplicate_task_count = u.duplicates,
-                            duration_ms = ?
-                        FROM unnest(?::bigint[], ?::int[], ?::int[]) AS u(id, tasks, duplicates)
-                        WHERE f.id = u.id
-                        """)
-                .params(durationMillis, ids.toArray(Long[]::new), boxed(tasks), boxed(duplicates))
-                .update();
+                        SELECT clock_timestamp(), ARRAY(SELECT job_name FROM onebeat_fire
+                                                        WHERE job_name = ANY(?::varchar[]) AND scheduled_at = ?
+                                                          AND run_id = '')""")
+                .params(jobs.toArray(String[]::new), Timestamp.from(scheduledAt))
+                .query(rs -> {
+                    readAt[0] = rs.getTimestamp(1);
+                    fired.addAll(Arrays.asList((String[]) rs.getArray(2).getArray()));
+                });
+        List<String> unfired = new ArrayList<>(jobs.size() - fired.size());
+        for (String job : jobs) {
+            if (!fired.contains(job)) {
+                unfired.add(job);
+            }
+        }
+        if (!unfired.isEmpty()) {
+            // read after the ledger, as claim()'s is after its insert: a row retention deleted before that read had
+            // its horizon committed first. The schedule's own instants are newer than any horizon but after a long
+            // outage, so this finds nothing almost always
+            unfired.removeAll(new HashSet<>(beyondHorizon(unfired, scheduledAt)));
+        }
+        return new Unfired(unfired, readAt[0]);
     }
 
-    /** Gives up claims of {@link #claimAll} whose jobs failed, so their instant can fire again. */
-    void releaseAll(List<Long> ids) {
-        if (ids.isEmpty()) {
+    /**
+     * Writes the ledger rows of many fires of the schedule's instant, complete, in the transaction that read them
+     * unfired ({@link #unfired}) and wrote their tasks. A row that exists already fails the statement.
+     *
+     * @param jobs the fires that succeeded; {@code tasks} and {@code duplicates} in the same order
+     * @param firedAt {@link Unfired#readAt}
+     */
+    void recordAll(List<String> jobs, FireRequest request, Timestamp firedAt, int[] tasks, int[] duplicates,
+                   long durationMillis) {
+        if (jobs.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM onebeat_fire WHERE id = ANY(?::bigint[])").param(ids.toArray(Long[]::new)).update();
+        // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard; these are the schedule's fires (no run)
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome,
+                                                  task_count, duplicate_task_count, duration_ms)
+                        SELECT u.job, ?, ?, ?, ?, 'committed', u.tasks, u.duplicates, ?
+                        FROM unnest(?::varchar[], ?::int[], ?::int[]) AS u(job, tasks, duplicates)
+                        """)
+                .params(Timestamp.from(request.scheduledAt()), firedAt, request.node(), request.trigger().column(),
+                        durationMillis, jobs.toArray(String[]::new), boxed(tasks), boxed(duplicates))
+                .update();
     }
 
     private static Integer[] boxed(int[] values) {

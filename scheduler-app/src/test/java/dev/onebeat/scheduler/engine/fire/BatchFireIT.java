@@ -9,7 +9,9 @@ import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,10 +19,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.support.StorageBasedLockProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,11 +54,16 @@ class BatchFireIT {
     JdbcClient jdbc;
     @Autowired
     MeterRegistry meters;
+    @Autowired
+    DataSource dataSource;
 
     @BeforeEach
     void effects() {
         // the context and its database are shared: tasks and fires other classes left are not this class's
         jdbc.sql("TRUNCATE onebeat_fire, onebeat_task, shedlock").update();
+        // ShedLock remembers which lock rows it created, and then only updates them: a row truncated behind its back
+        // would stay busy for it until the names are collected (a weak set)
+        ((StorageBasedLockProvider) locks).clearCache();
         jdbc.sql("CREATE TABLE business_effect (job text)").update();
     }
 
@@ -138,6 +153,102 @@ class BatchFireIT {
         } finally {
             jdbc.sql("DROP TRIGGER refuse_tasks ON onebeat_task").update();
             jdbc.sql("DROP FUNCTION refuse_tasks()").update();
+        }
+    }
+
+    @Test
+    void aBatchLeavesTheLockRowsOfItsJobsAsItFoundThem() {
+        batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
+        List<String> rows = lockRows();
+        assertThat(rows).hasSize(3);
+
+        BatchFire.Outcome next = batches.fire(jobs(3, -1), FireRequest.of(T.plusSeconds(60), FireTrigger.SCHEDULED,
+                "node-b"));
+
+        assertThat(outcomes(next).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-1", "job-2");
+        assertThat(lockRows()).as("locked, not written: the same row versions (xmin), holder and times")
+                .isEqualTo(rows);
+    }
+
+    @Test
+    void aShedLockLockOfAJobOfTheBatchWaitsForTheBatchToCommitAndThenTakesIt() throws Exception {
+        batches.fire(jobs(2, -1), FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        AtomicReference<Future<Optional<SimpleLock>>> lock = new AtomicReference<>();
+        AtomicBoolean waited = new AtomicBoolean();
+        PeriodicJob first = Jobs.periodic("job-0", Schedule.every(Duration.ofSeconds(60))).execute(ctx -> {
+            // another replica's single fire of job-1 takes its ShedLock lock while the batch holds the row
+            lock.set(other.submit(() -> locks.lock(new LockConfiguration(Instant.now(), JobLocks.PREFIX + "job-1",
+                    Duration.ofMinutes(1), Duration.ZERO))));
+            waited.set(lockWaits(Duration.ofSeconds(20)));
+        });
+        try {
+            BatchFire.Outcome outcome = batches.fire(List.of(first, jobs(2, -1).get(1)),
+                    FireRequest.of(T.plusSeconds(60), FireTrigger.SCHEDULED, "node-a"));
+
+            assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-1");
+            assertThat(waited).as("the lock waited on the batch's row lock").isTrue();
+            Optional<SimpleLock> taken = lock.get().get(30, TimeUnit.SECONDS);
+            assertThat(taken).as("and took the lock, free, once the batch committed").isPresent();
+            taken.get().unlock();
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLedgerRowWrittenDuringTheBatchByAFireThatTookNoLockFailsTheBatchAndItsJobsFireAlone() {
+        PeriodicJob intruding = Jobs.periodic("job-0", Schedule.every(Duration.ofSeconds(60))).execute(ctx -> {
+            // in a transaction of its own: a fire of job-2 that, against the rules, took no lock
+            try (Connection own = dataSource.getConnection();
+                 PreparedStatement insert = own.prepareStatement("""
+                         INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                         VALUES ('job-2', ?, now(), 'intruder', 'scheduled', 'committed')""")) {
+                insert.setTimestamp(1, Timestamp.from(T));
+                insert.executeUpdate();
+            }
+            ctx.dispatch(TaskRequest.builder("batch.task").entity("item", 0).build());
+        });
+        List<PeriodicJob> jobs = new ArrayList<>(jobs(3, -1));
+        jobs.set(0, intruding);
+
+        BatchFire.Outcome outcome = batches.fire(jobs, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
+
+        assertThat(outcome.results()).as("the ledger's unique key failed the whole batch").isEmpty();
+        assertThat(outcome.notFired()).extracting(PeriodicJob::name).containsExactly("job-0", "job-1", "job-2");
+        assertThat(jdbc.sql("SELECT job_name || ' ' || node FROM onebeat_fire").query(String.class).list())
+                .containsExactly("job-2 intruder");
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isZero();
+
+        List<FireOutcome> alone = jobs(3, -1).stream()
+                .map(job -> firePath.fire(job, FireRequest.of(T, FireTrigger.RECOVERY, "node-a")).outcome()).toList();
+        assertThat(alone).containsExactly(FireOutcome.COMMITTED, FireOutcome.COMMITTED, FireOutcome.DUPLICATE);
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isEqualTo(2);
+    }
+
+    /** @return the lock rows, each as its name, row version, times and holder */
+    private List<String> lockRows() {
+        return jdbc.sql("SELECT name || ' ' || xmin || ' ' || lock_until || ' ' || locked_at || ' ' || locked_by "
+                + "FROM shedlock ORDER BY name").query(String.class).list();
+    }
+
+    /** @return whether a session came to wait on a row lock within {@code within}, read outside the batch */
+    private boolean lockWaits(Duration within) throws Exception {
+        long until = System.nanoTime() + within.toNanos();
+        try (Connection own = dataSource.getConnection();
+             PreparedStatement waiting = own.prepareStatement(
+                     "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")) {
+            while (System.nanoTime() < until) {
+                try (ResultSet rs = waiting.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return true;
+                    }
+                }
+                Thread.sleep(20);
+            }
+            return false;
         }
     }
 
