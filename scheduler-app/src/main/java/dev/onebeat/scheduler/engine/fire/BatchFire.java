@@ -22,25 +22,28 @@ import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 
 /**
  * Fires many jobs due on the same instant in one transaction, with the guarantees of
- * {@link FirePath}: each job's cluster lock held throughout, its ledger row claimed before it runs,
- * its tasks written with its ledger row.
+ * {@link FirePath}: each job's cluster lock held throughout, its ledger row read before it runs and
+ * written after, its tasks written with its ledger row.
  *
  * <ol>
- *   <li>one statement takes the ShedLock rows of all the jobs ({@link JobLockTable#lockAll}); a job whose
- *       lock a single fire holds is left to the caller, which fires it alone once the lock is free;</li>
+ *   <li>one statement locks the ShedLock rows of all the jobs, after one that creates those missing
+ *       ({@link JobLockTable#lockAll}); a job whose lock a single fire holds is left to the caller, which fires
+ *       it alone once the lock is free;</li>
  *   <li>one statement reads which of them have a ledger row for the instant ({@link FireLedger#unfired}): a job
- *       already fired is a duplicate. No other fire of these jobs can write that row while the batch holds
- *       their locks;</li>
+ *       already fired is a duplicate. While the batch holds their locks, only a fire that outlived its own lock
+ *       ({@code lockAtMostFor}) can still write that row;</li>
  *   <li>each job runs; one that touches the database runs under its own savepoint, so a failing job
  *       rolls back alone (it writes no ledger row, its instant can fire again) and the others commit;</li>
  *   <li>one statement per 1,000 tasks writes the dispatched tasks, one writes the ledger rows of the jobs that
  *       succeeded, complete ({@link FireLedger#recordAll}); commit. The ledger's unique key is still the guard: a
- *       row that exists already fails the batch, whose jobs are then fired alone.</li>
+ *       row written meanwhile (by a fire that outlived its lock) fails the batch, whose jobs are then fired alone,
+ *       that one as a duplicate.</li>
  * </ol>
  * Ten thousand jobs of one instant thus cost a few statements and one commit per batch instead of six
  * commits per job. If the transaction itself fails, nothing of it stays and every job of the batch is
@@ -110,6 +113,13 @@ public class BatchFire {
         try {
             batch = services.transactions().execute(status -> run(jobs, request, start));
             span.outcome(batch.failed.isEmpty() ? "committed" : "partly-failed", null);
+        } catch (DuplicateKeyException e) {
+            // not the database failing: a fire of one of these jobs that outlived its lock committed its ledger row
+            span.outcome("rolled-back", e);
+            log.warn("batch of fires rolled back: a fire that outlived its lock wrote the ledger row of one of its "
+                    + "jobs meanwhile; firing them one by one scheduledAt={} node={} jobs={} error={}", scheduledAt,
+                    node, jobs.size(), e.getMostSpecificCause().toString());
+            return new Outcome(List.of(), jobs);
         } catch (RuntimeException e) {
             span.outcome("rolled-back", e);
             reports.databaseFailed(node, e);

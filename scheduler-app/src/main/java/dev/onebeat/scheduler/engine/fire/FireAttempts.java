@@ -30,9 +30,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * last attempt, the instant given up on, logged once at ERROR.
  *
  * <p>Each attempt's failure is recorded once cluster-wide (a unique index, {@code 028-failed-once}): two
- * replicas can run one attempt, when Quartz recovers a fire whose replica still ran it or fires a retry
- * trigger twice, and only the replica whose record wins arms the next attempt. So an instant has one chain
- * of attempts, and is given up once.
+ * fires can make one attempt (Quartz recovers a fire whose replica still ran it, a retry trigger fires
+ * twice, a backfill numbers its attempt while a retry is armed), and only the one whose record wins arms
+ * the next attempt; the other's error is logged, not kept. So an instant has one chain of attempts, and is
+ * given up once.
  *
  * <p>A failure is recorded after its fire rolled back, often because the database went away. The
  * write is therefore tried again, with growing pauses, until it succeeds, the instant leaves its catch-up

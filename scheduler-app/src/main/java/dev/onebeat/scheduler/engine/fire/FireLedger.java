@@ -88,12 +88,13 @@ public class FireLedger {
     }
 
     /**
-     * Reads which of the jobs have fired {@code scheduledAt} before, in one statement, for a batch holding their
-     * locks: no other fire of these jobs can write their row until the batch ends, so the batch writes its rows
+     * Reads which of the jobs have fired {@code scheduledAt} before (then their retention horizons), for a batch
+     * holding their locks: no other fire of these jobs can begin until the batch ends, so the batch writes its rows
      * once, complete, after its jobs ran ({@link #recordAll}), instead of claiming them first and filling them in
      * after: at 100,000 jobs on one instant that second write was a new version of every ledger row. The ledger's
-     * unique key stays the guard: a row written meanwhile by a fire that took no lock fails the batch's insert, and
-     * with it the whole batch, whose jobs are then fired alone.
+     * unique key stays the guard: a fire that began before and outlived its lock ({@code lockAtMostFor}) can still
+     * commit a row meanwhile, and then fails the batch's insert, and with it the whole batch, whose jobs are then
+     * fired alone.
      *
      * @param jobs locked jobs, in name order
      */

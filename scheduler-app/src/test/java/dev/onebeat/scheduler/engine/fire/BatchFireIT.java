@@ -220,6 +220,7 @@ class BatchFireIT {
                 .containsExactly("job-2 intruder");
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isZero();
         assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isZero();
+        assertThat(meters.find("onebeat.fire.failed").counters()).as("not counted as the database failing").isEmpty();
 
         List<FireOutcome> alone = jobs(3, -1).stream()
                 .map(job -> firePath.fire(job, FireRequest.of(T, FireTrigger.RECOVERY, "node-a")).outcome()).toList();
