@@ -90,7 +90,7 @@ final class ChaosCluster implements AutoCloseable {
         for (int i = 1; i <= groupJobs; i++) {
             arguments.addAll(job(i, groupJob(i), "2s"));
         }
-        arguments.addAll(List.of("--onebeat.fire.batch.jobs=8",
+        arguments.addAll(List.of("--onebeat.fire.batch.jobs=8", "--onebeat.fire.batch.max-jobs=8",
                 "--onebeat.relay.brokers.chaos.type=redis", "--onebeat.relay.brokers.chaos.url=" + brokerUrl,
                 "--onebeat.relay.queues." + QUEUE + ".transport=celery", "--onebeat.relay.queues." + QUEUE + ".broker=chaos",
                 // a killed replica's claimed rows go to another relay after this lease; the calm must outlast it

@@ -287,7 +287,7 @@ public class ScheduleFire implements DisposableBean {
                     request.node());
         }
         List<Future<BatchFire.Outcome>> outcomes = new ArrayList<>();
-        int size = properties.batch().jobs();
+        int size = properties.batch().sizeFor(batched.size());
         if (alone.isEmpty() && !batched.isEmpty() && batched.size() <= size) {
             // one batch and nothing else to do: fired on this (Quartz's) thread, so that many small schedules due
             // together are not queued behind the batch threads (their fires began up to 120 ms late, 10 at a time)

@@ -40,7 +40,7 @@ class BurstKilledIT {
         String victim;
         try (Replicas replicas = new Replicas(database, "burst-killed")) {
             Instant allUp = replicas.startThreeAndAwaitCluster("none", ledger, "--onebeat.fire.batch.jobs=100",
-                    "--onebeat.fire.batch.threads=2");
+                    "--onebeat.fire.batch.max-jobs=100", "--onebeat.fire.batch.threads=2");
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> !jobs.completeInstants(allUp).isEmpty());
 
