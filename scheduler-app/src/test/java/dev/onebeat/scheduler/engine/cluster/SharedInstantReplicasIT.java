@@ -30,6 +30,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class SharedInstantReplicasIT {
 
     private static final int JOBS = 2_000;
+    /** The time the test leaves itself, at least, between finding a held slice untouched and the helper's death. */
+    private static final Duration KILL_MARGIN = Duration.ofMillis(600);
 
     @Test
     void bothReplicasFireEachInstantAndAHelperKilledHoldingASliceLeavesItToTheAcquirerAtOnce(TestDatabase database)
@@ -79,6 +81,11 @@ class SharedInstantReplicasIT {
                 // read before the slices are looked at again: fires committed meanwhile cannot be the held slice's
                 long helperFired = jobs.firesByNodeAndTrigger(at).entrySet().stream()
                         .filter(entry -> !entry.getKey().startsWith(by + " ")).mapToLong(Map.Entry::getValue).sum();
+                // and no batch of the helper may be able to commit before the kill lands: checked before the slices,
+                // so that a slice found untouched below stays untouched for at least the margin
+                if (helperMayCommitWithin(jdbc, by, KILL_MARGIN)) {
+                    return false;
+                }
                 List<String> untouched = null;
                 for (Map<String, Object> row : heldSlices(jdbc)) {
                     List<String> slice = List.of(((String) row.get("jobs")).split(","));
@@ -129,6 +136,23 @@ class SharedInstantReplicasIT {
                 SELECT s.scheduled_at, s.created_by, array_to_string(s.jobs, ',') AS jobs, a.application_name AS holder
                 FROM onebeat_fire_slice s JOIN pg_stat_activity a ON a.backend_xid::text = s.xmax::text
                 WHERE a.pid <> pg_backend_pid() ORDER BY s.scheduled_at, s.slice""").query().listOfRows();
+    }
+
+    /**
+     * Whether a session of a replica other than {@code acquirer} might commit ledger rows within {@code margin}: it is
+     * committing, has written its ledger rows and not yet committed, or has been in its ledger insert (which sleeps a
+     * second, {@link #slowDownFires}) for longer than a second less the margin. A batch anywhere else in its
+     * transaction is at least that far from its commit.
+     */
+    private static boolean helperMayCommitWithin(JdbcClient jdbc, String acquirer, Duration margin) {
+        return jdbc.sql("""
+                SELECT count(*) FROM pg_stat_activity
+                WHERE application_name LIKE 'replica-%' AND application_name <> :acquirer
+                  AND (state = 'active' AND ltrim(query) ILIKE 'COMMIT%'
+                    OR state = 'idle in transaction' AND ltrim(query) LIKE 'INSERT INTO onebeat_fire (%'
+                    OR state = 'active' AND ltrim(query) LIKE 'INSERT INTO onebeat_fire (%'
+                       AND query_start < clock_timestamp() - interval '1 second' + :margin * interval '1 ms')""")
+                .param("acquirer", acquirer).param("margin", margin.toMillis()).query(Long.class).single() > 0;
     }
 
     /** @return the replicas that committed the fires of {@code jobs} for the instant */
