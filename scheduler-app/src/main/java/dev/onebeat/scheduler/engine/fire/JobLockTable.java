@@ -282,7 +282,8 @@ public class JobLockTable {
      * Deletes up to {@code limit} lock rows that ran out before {@code before} and that no fire takes again: those of a
      * job no longer in the catalog, of one instant ({@code onebeat:<job>@<millis>}, overlap policy allow: never the
      * name of a job) and of a backfill, on the caller's connection. {@code lock_until} is UTC without a zone
-     * (ShedLock); an expired row is not held, and ShedLock inserts it again when a lock is asked for.
+     * (ShedLock); an expired row is not held, and a lock asked for inserts it again
+     * ({@link JobLockConfiguration.RowsComeAndGo}).
      */
     public static int purgeEnded(Connection connection, Timestamp before, int limit) throws SQLException {
         return BatchDelete.rows(connection, """

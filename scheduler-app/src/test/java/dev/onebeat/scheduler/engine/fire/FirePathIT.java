@@ -102,7 +102,6 @@ class FirePathIT {
 
     @Test
     void aTasksDeliveryOptionsGoInItsPayloadAndTheSchedulesOwnFiresCountTheirExpiryFromTheInstant() {
-        // a job name per test: ShedLock remembers the lock rows it made, which the clean-up truncates
         PeriodicJob job = expiring("expiring");
 
         firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a"));
@@ -533,6 +532,49 @@ class FirePathIT {
                 .hasMessageContaining("Connection.close is refused");
         assertThatThrownBy(() -> { throw firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "n")).error(); })
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aLockWhoseRowWasDeletedBehindTheProvidersBackIsTakenAtOnce() {
+        // the name stays referenced, so ShedLock's weak memory of having created its row cannot forget it here
+        String name = JobLocks.PREFIX + "purged-" + System.nanoTime();
+        lockProvider.lock(new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO))
+                .orElseThrow().unlock();
+        // as retention purges the lock row of a job no longer in the catalog, or a per-instant lock's release does
+        assertThat(jdbc.sql("DELETE FROM shedlock WHERE name = ?").param(name).update()).isOne();
+
+        Optional<SimpleLock> again = lockProvider.lock(new LockConfiguration(Instant.now(), name,
+                Duration.ofMinutes(1), Duration.ZERO));
+
+        assertThat(again).as("the lock, its row created again").isPresent();
+        assertThat(lockProvider.lock(new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO)))
+                .as("a second lock while the first is held").isEmpty();
+        again.get().unlock();
+    }
+
+    @Test
+    void aRetryOfAnInstantUnderAllowTakesTheLockTheFailedAttemptsReleaseDeleted() {
+        // overlap policy allow: the lock is per instant, and its row goes when the fire releases it
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob job = Jobs.periodic("allow-retried", Schedule.every(Duration.ofSeconds(1)))
+                .overlapPolicy(OverlapPolicy.ALLOW)
+                .lockAtMostFor(Duration.ofSeconds(3))
+                .execute(ctx -> {
+                    if (runs.incrementAndGet() == 1) {
+                        throw new IllegalStateException("first attempt fails");
+                    }
+                });
+        assertThat(firePath.fire(job, FireRequest.of(T, FireTrigger.SCHEDULED, "node-a")).outcome())
+                .isEqualTo(FireOutcome.FAILED);
+        assertThat(jdbc.sql("SELECT count(*) FROM shedlock WHERE name LIKE 'onebeat:allow-retried@%'")
+                .query(Integer.class).single()).as("the instant's lock row, deleted as it was released").isZero();
+
+        // a lock still remembered as created would find no row to update: held, as far as this replica knows, until
+        // lockAtMostFor and the wait's margin ran out, and then the retry would fail for want of it
+        FireResult retry = firePath.fire(job, FireRequest.of(T, FireTrigger.RETRY, "node-a").withAttempt(2));
+
+        assertThat(retry.outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(runs).hasValue(2);
     }
 
     private PeriodicJob fanOut(String name, int entities, AtomicInteger runs) {
