@@ -133,14 +133,19 @@ class FireMetrics {
             log.warn("per-job fire counters full, the fires of further jobs count under job=\"{}\" with their namespace;"
                     + " raise the limit to count each of them limit={} firstJobPast={}", OTHER_JOBS, limit, job);
         }
-        return others.computeIfAbsent(namespace == null ? NamespaceMetrics.UNKNOWN : namespace,
-                name -> new JobMeters(OTHER_JOBS, namespace));
+        String key = namespace == null ? NamespaceMetrics.UNKNOWN : namespace;
+        // looked up first: a capturing lambda would be allocated on every fire past the limit
+        JobMeters meters = others.get(key);
+        return meters != null ? meters : others.computeIfAbsent(key, name -> new JobMeters(OTHER_JOBS, namespace));
     }
 
     private void lag(FireTrigger trigger, Duration lag) {
-        lags.computeIfAbsent(trigger, kind -> Timer.builder("onebeat.fire.lag").description("Commit time minus planned "
-                        + "time (the instant plus the job's spread and jitter) of committed fires")
-                .tag("trigger", kind.column()).publishPercentileHistogram().register(registry))
-                .record(lag.isNegative() ? Duration.ZERO : lag);
+        Timer timer = lags.get(trigger);
+        if (timer == null) {
+            timer = lags.computeIfAbsent(trigger, kind -> Timer.builder("onebeat.fire.lag").description("Commit time "
+                            + "minus planned time (the instant plus the job's spread and jitter) of committed fires")
+                    .tag("trigger", kind.column()).publishPercentileHistogram().register(registry));
+        }
+        timer.record(lag.isNegative() ? Duration.ZERO : lag);
     }
 }
