@@ -21,41 +21,32 @@ import java.util.function.Function;
  */
 enum Purge {
 
-    // the ledger goes job by job (RetentionJob.purgeFires): each job's rows before its bound; the job's horizon
-    // (FireHorizon) was moved over them first, so that none of them is fired again
-    FIRES("onebeat_fire", RetentionProperties::fires, FireHorizon::purgeFires),
-    ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, anyJob(FireHorizon::purgeAttempts)),
-    EVENTS("onebeat_job_event", RetentionProperties::events, anyJob(MonitorTable::purgeEvents)),
-    AUDIT("onebeat_audit", RetentionProperties::audit, anyJob(AuditLog::purge)),
-    TRIGGER_REQUESTS("onebeat_trigger_request", RetentionProperties::triggerRequests, anyJob(ManualTriggers::purge)),
-    PUBLISHED_TASKS("onebeat_task (published)", RetentionProperties::publishedTasks, anyJob(TaskTable::purgePublished)),
-    FAILED_TASKS("onebeat_task (failed)", RetentionProperties::failedTasks, anyJob(TaskTable::purgeFailed)),
+    // the ledger goes a slice of jobs at a time (RetentionJob.purgeFires, FireHorizon.purgeFires): each job's rows
+    // before its bound; the jobs' horizons (FireHorizon) were moved over them first, so that none is fired again
+    FIRES("onebeat_fire", RetentionProperties::fires, null),
+    ATTEMPTS("onebeat_fire_attempt", RetentionProperties::attempts, FireHorizon::purgeAttempts),
+    EVENTS("onebeat_job_event", RetentionProperties::events, MonitorTable::purgeEvents),
+    AUDIT("onebeat_audit", RetentionProperties::audit, AuditLog::purge),
+    TRIGGER_REQUESTS("onebeat_trigger_request", RetentionProperties::triggerRequests, ManualTriggers::purge),
+    PUBLISHED_TASKS("onebeat_task (published)", RetentionProperties::publishedTasks, TaskTable::purgePublished),
+    FAILED_TASKS("onebeat_task (failed)", RetentionProperties::failedTasks, TaskTable::purgeFailed),
     // worker-kit's Throttle owns the table; the scheduler only deletes expired rows, here
-    THROTTLES("onebeat_throttle", RetentionProperties::throttles, anyJob((connection, before, limit) ->
+    THROTTLES("onebeat_throttle", RetentionProperties::throttles, (connection, before, limit) ->
             BatchDelete.rows(connection, """
                     DELETE FROM onebeat_throttle WHERE (kind, subject) IN (
                         SELECT kind, subject FROM onebeat_throttle WHERE until < ? LIMIT ? FOR UPDATE SKIP LOCKED)""",
-                    before, limit))),
-    BACKFILLS("onebeat_backfill (ended)", RetentionProperties::backfills, anyJob(BackfillTable::purgeEnded)),
+                    before, limit)),
+    BACKFILLS("onebeat_backfill (ended)", RetentionProperties::backfills, BackfillTable::purgeEnded),
     DELETED_JOB_BACKFILLS("onebeat_backfill (deleted jobs)", RetentionProperties::deletedJobs,
-            anyJob(BackfillTable::purgeDeletedJobs)),
+            BackfillTable::purgeDeletedJobs),
     DELETED_JOB_MONITORS("onebeat_job_monitor (deleted jobs)", RetentionProperties::deletedJobs,
-            anyJob(MonitorTable::purgeDeletedJobs)),
-    LOCKS("shedlock (ended)", RetentionProperties::deletedJobs, anyJob(JobLockTable::purgeEnded));
+            MonitorTable::purgeDeletedJobs),
+    LOCKS("shedlock (ended)", RetentionProperties::deletedJobs, JobLockTable::purgeEnded);
 
-    /** One batch of an owner's delete, on the retention fire's connection. */
+    /** One batch of an owner's delete over every job's rows, on the retention fire's connection. */
     @FunctionalInterface
     interface Batch {
-        /**
-         * @param job the job whose rows go, for the ledger; null for the other tables
-         * @return the rows deleted, at most {@code limit}
-         */
-        int delete(Connection connection, String job, Timestamp before, int limit) throws SQLException;
-    }
-
-    /** A delete over every job's rows. */
-    @FunctionalInterface
-    interface AnyJob {
+        /** @return the rows deleted, at most {@code limit} */
         int delete(Connection connection, Timestamp before, int limit) throws SQLException;
     }
 
@@ -69,10 +60,6 @@ enum Purge {
         this.batch = batch;
     }
 
-    private static Batch anyJob(AnyJob delete) {
-        return (connection, job, before, limit) -> delete.delete(connection, before, limit);
-    }
-
     String table() {
         return table;
     }
@@ -81,7 +68,11 @@ enum Purge {
         return age.apply(properties);
     }
 
-    int delete(Connection connection, String job, Timestamp before, int limit) throws SQLException {
-        return batch.delete(connection, job, before, limit);
+    /** @throws IllegalStateException for the ledger, which goes by slices of jobs instead */
+    int delete(Connection connection, Timestamp before, int limit) throws SQLException {
+        if (batch == null) {
+            throw new IllegalStateException(table + " is purged a slice of jobs at a time, not by age alone");
+        }
+        return batch.delete(connection, before, limit);
     }
 }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -39,6 +40,12 @@ final class RetentionJob implements PeriodicJob {
     private final DataSource dataSource;
     /** The ledger's jobs read, and their horizons moved, a statement: 10,000 took 135-220 ms at a million. */
     private final int jobsPerSlice;
+    /**
+     * The ledger's job after which the next fire's walk starts: where the last fire's cap stopped it, or empty. Kept
+     * in memory, as the detector's sweep is: a fire on another replica starts from that replica's own; any start
+     * deletes the same rows, in another order.
+     */
+    private volatile String resumeAfter = "";
 
     RetentionJob(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {
         this(properties, meters, dataSource, 10_000);
@@ -92,7 +99,7 @@ final class RetentionJob implements PeriodicJob {
             if (purge == Purge.FIRES) {
                 count = purgeFires(connection, remaining, cutoff);
             } else {
-                count = batches(connection, purge, remaining, null, cutoff);
+                count = batches(connection, purge, remaining, cutoff);
             }
             deleted.put(purge, count);
         }
@@ -101,35 +108,86 @@ final class RetentionJob implements PeriodicJob {
 
     /**
      * Deletes each job's ledger rows before its bound, after moving its horizon to the newest of them: the ledger's
-     * jobs {@link #jobsPerSlice} at a time, in name order, until the fire's cap.
+     * jobs {@link #jobsPerSlice} at a time, in name order, until the fire's cap. The walk starts where the last fire's
+     * cap stopped it ({@link #resumeAfter}) and goes round to where it began: every job has its turn, however much
+     * the jobs early in name order have to delete, and a fire does not read again the jobs the last one purged.
      */
     private long purgeFires(Connection connection, long[] remaining, Timestamp cutoff) throws SQLException {
-        long count = 0;
-        String after = "";
-        while (after != null && remaining[0] > 0) {
-            FireHorizon.Bounds slice = FireHorizon.purgeBounds(connection, cutoff, properties.keepLastFires(), after,
-                    jobsPerSlice);
-            after = slice.last();
-            if (slice.bounds().isEmpty()) {
-                continue;
-            }
-            // committed before anything is deleted: a claim that finds a deleted row then reads the moved horizon
-            try (Connection own = dataSource.getConnection()) {
-                own.setAutoCommit(true);
-                FireHorizon.advance(own, slice.bounds());
-            }
-            for (Map.Entry<String, Timestamp> bound : slice.bounds().entrySet()) {
-                count += batches(connection, Purge.FIRES, remaining, bound.getKey(), bound.getValue());
-            }
+        String start = resumeAfter;
+        Walk walk = walk(connection, remaining, cutoff, start, null);
+        long count = walk.deleted();
+        if (walk.stoppedAfter() == null && !start.isEmpty()) {
+            // round to the first job, up to where this fire began
+            walk = walk(connection, remaining, cutoff, "", start);
+            count += walk.deleted();
         }
+        resumeAfter = walk.stoppedAfter() == null ? "" : walk.stoppedAfter();
         return count;
     }
 
     /**
-     * Deletes batches of one table (of one job's fires, when {@code job} is set) until none is left or the cap.
+     * @param deleted the ledger rows deleted
+     * @param stoppedAfter where the next walk starts, when the cap stopped this one: after the last slice finished;
+     *     null when it went through
      */
-    private long batches(Connection connection, Purge purge, long[] remaining, String job, Timestamp before)
+    private record Walk(long deleted, String stoppedAfter) {
+    }
+
+    /** The ledger's jobs after {@code after} and up to {@code until} (null: to the last), a slice at a time. */
+    private Walk walk(Connection connection, long[] remaining, Timestamp cutoff, String after, String until)
             throws SQLException {
+        long count = 0;
+        while (after != null && (until == null || after.compareTo(until) < 0)) {
+            if (remaining[0] == 0) {
+                return new Walk(count, after);
+            }
+            FireHorizon.Bounds slice = FireHorizon.purgeBounds(connection, cutoff, properties.keepLastFires(), after,
+                    jobsPerSlice);
+            Map<String, Timestamp> bounds = new LinkedHashMap<>(slice.bounds());
+            if (until != null) {
+                bounds.keySet().removeIf(job -> job.compareTo(until) > 0);
+            }
+            if (!bounds.isEmpty()) {
+                // committed before anything is deleted: a claim that finds a deleted row then reads the moved horizon
+                try (Connection own = dataSource.getConnection()) {
+                    own.setAutoCommit(true);
+                    FireHorizon.advance(own, bounds);
+                }
+                FireHorizon.Purged purged;
+                int limit;
+                do {
+                    limit = (int) Math.min(properties.batchSize(), remaining[0]);
+                    purged = FireHorizon.purgeFires(connection, bounds, limit);
+                    count += purged.rows();
+                    remaining[0] -= purged.rows();
+                } while (purged.rows() == limit && remaining[0] > 0);
+                if (remaining[0] == 0) {
+                    // stopped inside the slice, at the furthest job that lost a row: the next fire starts there
+                    return new Walk(count, resumePoint(bounds, purged.furthest(), after));
+                }
+            }
+            after = slice.last();
+        }
+        return new Walk(count, null);
+    }
+
+    /**
+     * @return the job after which a walk stopped at {@code furthest} goes on, so that {@code furthest} is read again:
+     *     the job of {@code bounds} before it, or the slice's start when it is the first (or none lost a row)
+     */
+    private static String resumePoint(Map<String, Timestamp> bounds, String furthest, String sliceStart) {
+        String previous = sliceStart;
+        for (String job : bounds.keySet()) {
+            if (job.equals(furthest)) {
+                return previous;
+            }
+            previous = job;
+        }
+        return sliceStart;
+    }
+
+    /** Deletes batches of one table until none is left or the cap. */
+    private long batches(Connection connection, Purge purge, long[] remaining, Timestamp before) throws SQLException {
         long count = 0;
         int batch;
         int limit;
@@ -138,7 +196,7 @@ final class RetentionJob implements PeriodicJob {
             if (limit == 0) {
                 return count;
             }
-            batch = purge.delete(connection, job, before, limit);
+            batch = purge.delete(connection, before, limit);
             count += batch;
             remaining[0] -= batch;
         } while (batch == limit);

@@ -181,6 +181,62 @@ class RetentionIT {
     }
 
     @Test
+    void aFireStoppedByItsCapInTheLedgerIsFollowedByOneStartingWhereItStoppedSoEveryJobHasItsTurn() {
+        // a cap of 40 ledger rows, 10 a statement, a job a slice, each job keeping its newest fire
+        RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 40,
+                Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
+                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
+                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, 1);
+        // first in name order, before 'daily' (30 fires to delete) and 'monthly' (9): a fire yesterday, which each
+        // keeps, and 30 older than 30 days
+        for (String job : List.of("a-early", "b-mid", "c-late")) {
+            fires(job, 1, Duration.ofDays(1));
+            oldFires(job, 30, 40);
+        }
+
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1"));
+        assertThat(oldCount("a-early")).as("the first fire: all of a-early's").isZero();
+        assertThat(oldCount("b-mid")).as("and 10 of b-mid's").isEqualTo(20);
+        // a-early has more to delete again (older rows restored, or written late): it must wait its turn
+        oldFires("a-early", 30, 200);
+
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n1"));
+
+        assertThat(oldCount("b-mid")).as("the second fire starts at b-mid, where the first stopped").isZero();
+        assertThat(oldCount("c-late")).as("and goes on to c-late").isEqualTo(10);
+        assertThat(oldCount("a-early")).as("a-early waits").isEqualTo(30);
+
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(600), FireTrigger.SCHEDULED, "n1"));
+
+        assertThat(oldCount("c-late")).as("the third: the rest of c-late's").isZero();
+        assertThat(oldCount("daily")).as("and daily's").isZero();
+        assertThat(oldCount("a-early")).as("a-early still waits").isEqualTo(30);
+
+        firePath.fire(capped, FireRequest.of(NOW.minusSeconds(300), FireTrigger.SCHEDULED, "n1"));
+
+        assertThat(oldCount("monthly")).as("the fourth: monthly's, the last job with rows to delete").isZero();
+        assertThat(oldCount("a-early")).as("then round to the first job").isZero();
+    }
+
+    @Test
+    void aLedgerRowAnotherTransactionHoldsIsSkippedAndTheRestOfItsSliceGoes() throws Exception {
+        try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
+            other.setAutoCommit(false);
+            statement.executeQuery("SELECT id FROM onebeat_fire WHERE job_name = 'daily' AND scheduled_at < now() - "
+                    + "interval '50 days' ORDER BY scheduled_at LIMIT 1 FOR UPDATE").close();
+
+            FireResult fire = CompletableFuture.supplyAsync(() -> firePath.fire(retention(),
+                    FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"))).get(60, TimeUnit.SECONDS);
+
+            assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
+            assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'daily'")).as("30 kept, 1 held")
+                    .isEqualTo(31);
+            assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'monthly'")).isEqualTo(5);
+            other.commit();
+        }
+    }
+
+    @Test
     void aFireOfAnotherJobHoldingRowsIsNeitherWaitedForNorTouched() throws Exception {
         try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
             other.setAutoCommit(false);
@@ -336,6 +392,22 @@ class RetentionIT {
                 .params(job, ts(days(1)), apart.toSeconds() + " seconds", ts(days(1)), apart.toSeconds() + " seconds",
                         count)
                 .update();
+    }
+
+    /** {@code count} fires of {@code job}, a day apart, the newest {@code daysAgo} days old. */
+    private void oldFires(String job, int count, int daysAgo) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire (job_name, scheduled_at, fired_at, node, trigger_kind, outcome)
+                        SELECT ?, ?::timestamptz - n * interval '1 day', ?::timestamptz - n * interval '1 day', 'n1',
+                               'scheduled', 'committed'
+                        FROM generate_series(0, ? - 1) AS n""")
+                .params(job, ts(days(daysAgo)), ts(days(daysAgo)), count).update();
+    }
+
+    /** @return the job's ledger rows older than 35 days: past the 30 days kept, whichever fire's instant counts */
+    private long oldCount(String job) {
+        return jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND scheduled_at < ?")
+                .params(job, ts(days(35))).query(Long.class).single();
     }
 
     private void task(String key, String status, Instant createdAt) {
