@@ -77,6 +77,7 @@ public class FireHorizon {
      *
      * @param bounds per job of the slice with fires to delete, the instant before which they go
      * @param last the slice's last job, where the next slice starts after; null when the ledger has no more jobs
+     *     (up to {@code until})
      */
     public record Bounds(Map<String, Timestamp> bounds, String last) {
     }
@@ -85,12 +86,14 @@ public class FireHorizon {
      * @param horizon the retention horizon: rows of instants before it may go
      * @param keepLastFires how many of each job's newest fires are kept whatever their age
      * @param after the job after which the slice starts, in name order; empty for the first
+     * @param until the last job a slice may hold, or null: the ledger's last. Compared in the database, in its
+     *     collation, as the walk's order is (Java's order of strings is not the database's)
      * @param jobs the most jobs the slice reads: a statement over a million jobs ran past the pool's socket timeout
      * @return the slice: per job with fires to delete, the instant before which they go (the horizon, or the instant
      *     of the job's {@code keepLastFires}-th newest fire if that is earlier)
      */
     public static Bounds purgeBounds(Connection connection, Timestamp horizon, int keepLastFires, String after,
-                                     int jobs) throws SQLException {
+                                     String until, int jobs) throws SQLException {
         // the distinct jobs of the ledger after the last slice's, one index probe each (PostgreSQL has no loose index
         // scan of its own), then each job's cut-off by a short backward scan of the same index
         Map<String, Timestamp> bounds = new LinkedHashMap<>();
@@ -98,9 +101,12 @@ public class FireHorizon {
         int read = 0;
         try (PreparedStatement select = connection.prepareStatement("""
                 WITH RECURSIVE jobs(job_name, n) AS (
-                    (SELECT job_name, 1 FROM onebeat_fire WHERE job_name > ? ORDER BY job_name LIMIT 1)
+                    (SELECT job_name, 1 FROM onebeat_fire
+                     WHERE job_name > ? AND (?::varchar IS NULL OR job_name <= ?::varchar)
+                     ORDER BY job_name LIMIT 1)
                     UNION ALL
-                    SELECT (SELECT f.job_name FROM onebeat_fire f WHERE f.job_name > jobs.job_name
+                    SELECT (SELECT f.job_name FROM onebeat_fire f
+                            WHERE f.job_name > jobs.job_name AND (?::varchar IS NULL OR f.job_name <= ?::varchar)
                             ORDER BY f.job_name LIMIT 1), jobs.n + 1
                     FROM jobs WHERE jobs.job_name IS NOT NULL AND jobs.n < ?)
                 SELECT j.job_name, b.bound FROM jobs j
@@ -113,10 +119,14 @@ public class FireHorizon {
                 WHERE j.job_name IS NOT NULL
                 ORDER BY j.n""")) {
             select.setString(1, after);
-            select.setInt(2, jobs);
-            select.setTimestamp(3, horizon);
-            select.setInt(4, keepLastFires - 1);
-            select.setTimestamp(5, horizon);
+            select.setString(2, until);
+            select.setString(3, until);
+            select.setString(4, until);
+            select.setString(5, until);
+            select.setInt(6, jobs);
+            select.setTimestamp(7, horizon);
+            select.setInt(8, keepLastFires - 1);
+            select.setTimestamp(9, horizon);
             try (var rs = select.executeQuery()) {
                 while (rs.next()) {
                     read++;

@@ -35,7 +35,8 @@ class JobLockConfiguration {
      *
      * <p>So the memory is cleared before each lock. That costs nothing when the lock is free: on PostgreSQL with
      * database time ShedLock's insert is an upsert that also takes an expired row, one statement as the update was.
-     * Only a lock found held costs a second statement (ShedLock's update, which finds it held too). There is no way
+     * A lock found held costs more than it did: the upsert locks the held row before its condition turns it down
+     * (a transaction id and a row lock), and ShedLock then runs its update, which finds it held too. There is no way
      * to drop one name from ShedLock's memory, nor to reach its storage without it, hence the whole clear. A clear
      * beside another thread's lock is harmless: whichever of the two statements a lock runs, the table decides.
      */

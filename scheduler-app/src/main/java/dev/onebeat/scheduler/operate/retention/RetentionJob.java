@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * {@value #NAME}: deletes what the scheduler's tables no longer need to keep ({@link Purge}), a batch per statement,
  * each table's rows older than its age counted back from the fire's scheduled instant, so a late or re-run fire
- * deletes the same rows. Its deletes run on the fire's connection and commit with its ledger row: a fire that fails
- * deletes nothing and is retried; at most {@code max-rows-per-fire} rows go per fire, and a backlog is worked off over
- * the next ones. Rows another transaction holds are skipped, so a fire of another job is never waited for.
+ * deletes rows by the same ages. Its deletes run on the fire's connection and commit with its ledger row: a fire that
+ * fails deletes nothing and is retried; at most {@code max-rows-per-fire} rows go per fire, and a backlog is worked off
+ * over the next ones (in the ledger, from the job where the last fire on this replica stopped). Rows another
+ * transaction holds are skipped, so a fire of another job is never waited for.
  *
  * <p>The ledger's rows say which instants have committed; before a job's rows are deleted, the newest of them becomes
  * its horizon ({@link FireHorizon}), committed on its own, and nothing at or before it is fired again.
@@ -43,7 +44,8 @@ final class RetentionJob implements PeriodicJob {
     /**
      * The ledger's job after which the next fire's walk starts: where the last fire's cap stopped it, or empty. Kept
      * in memory, as the detector's sweep is: a fire on another replica starts from that replica's own; any start
-     * deletes the same rows, in another order.
+     * deletes the same rows, in another order. It is set before the fire commits: a fire that rolls back leaves its
+     * rows to the walk's next round, not to the next fire.
      */
     private volatile String resumeAfter = "";
 
@@ -137,29 +139,30 @@ final class RetentionJob implements PeriodicJob {
     private Walk walk(Connection connection, long[] remaining, Timestamp cutoff, String after, String until)
             throws SQLException {
         long count = 0;
-        while (after != null && (until == null || after.compareTo(until) < 0)) {
+        while (after != null) {
             if (remaining[0] == 0) {
                 return new Walk(count, after);
             }
             FireHorizon.Bounds slice = FireHorizon.purgeBounds(connection, cutoff, properties.keepLastFires(), after,
-                    jobsPerSlice);
+                    until, jobsPerSlice);
             Map<String, Timestamp> bounds = new LinkedHashMap<>(slice.bounds());
-            if (until != null) {
-                bounds.keySet().removeIf(job -> job.compareTo(until) > 0);
-            }
             if (!bounds.isEmpty()) {
                 // committed before anything is deleted: a claim that finds a deleted row then reads the moved horizon
                 try (Connection own = dataSource.getConnection()) {
                     own.setAutoCommit(true);
                     FireHorizon.advance(own, bounds);
                 }
+                Map<String, Timestamp> left = new LinkedHashMap<>(bounds);
                 FireHorizon.Purged purged;
                 int limit;
                 do {
                     limit = (int) Math.min(properties.batchSize(), remaining[0]);
-                    purged = FireHorizon.purgeFires(connection, bounds, limit);
+                    purged = FireHorizon.purgeFires(connection, left, limit);
                     count += purged.rows();
                     remaining[0] -= purged.rows();
+                    // the jobs before the furthest one have nothing left that is not held: the next statement does
+                    // not walk their rows (deleted, but still in the index until this transaction ends) again
+                    dropBefore(left, purged.furthest());
                 } while (purged.rows() == limit && remaining[0] > 0);
                 if (remaining[0] == 0) {
                     // stopped inside the slice, at the furthest job that lost a row: the next fire starts there
@@ -169,6 +172,17 @@ final class RetentionJob implements PeriodicJob {
             after = slice.last();
         }
         return new Walk(count, null);
+    }
+
+    /** Removes the jobs before {@code furthest} from {@code jobs}, in their order; none when it is null. */
+    private static void dropBefore(Map<String, Timestamp> jobs, String furthest) {
+        if (furthest == null) {
+            return;
+        }
+        var names = jobs.keySet().iterator();
+        while (names.hasNext() && !names.next().equals(furthest)) {
+            names.remove();
+        }
     }
 
     /**

@@ -180,13 +180,14 @@ class RetentionIT {
         assertThat(afterThree).as("three fires of 1,000 worked the backlog off").isEqualTo(10);
     }
 
-    @Test
-    void aFireStoppedByItsCapInTheLedgerIsFollowedByOneStartingWhereItStoppedSoEveryJobHasItsTurn() {
-        // a cap of 40 ledger rows, 10 a statement, a job a slice, each job keeping its newest fire
+    @ParameterizedTest(name = "{0} job(s) a slice")
+    @ValueSource(ints = {1, 3, 10})
+    void aFireStoppedByItsCapInTheLedgerIsFollowedByOneStartingWhereItStoppedSoEveryJobHasItsTurn(int jobsPerSlice) {
+        // a cap of 40 ledger rows, 10 a statement, each job keeping its newest fire
         RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 40,
                 Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
                 Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
-                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, 1);
+                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, jobsPerSlice);
         // first in name order, before 'daily' (30 fires to delete) and 'monthly' (9): a fire yesterday, which each
         // keeps, and 30 older than 30 days
         for (String job : List.of("a-early", "b-mid", "c-late")) {
@@ -220,12 +221,17 @@ class RetentionIT {
 
     @Test
     void aLedgerRowAnotherTransactionHoldsIsSkippedAndTheRestOfItsSliceGoes() throws Exception {
+        // 10 rows a statement: the 34 rows to go (29 of daily, 5 of monthly) take four, the held row skipped
+        RetentionJob batched = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 100_000,
+                Duration.ofDays(30), 5, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
+                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
+                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource);
         try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
             other.setAutoCommit(false);
             statement.executeQuery("SELECT id FROM onebeat_fire WHERE job_name = 'daily' AND scheduled_at < now() - "
                     + "interval '50 days' ORDER BY scheduled_at LIMIT 1 FOR UPDATE").close();
 
-            FireResult fire = CompletableFuture.supplyAsync(() -> firePath.fire(retention(),
+            FireResult fire = CompletableFuture.supplyAsync(() -> firePath.fire(batched,
                     FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"))).get(60, TimeUnit.SECONDS);
 
             assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
