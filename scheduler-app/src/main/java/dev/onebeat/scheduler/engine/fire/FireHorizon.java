@@ -99,14 +99,14 @@ public class FireHorizon {
         Map<String, Timestamp> bounds = new LinkedHashMap<>();
         String last = null;
         int read = 0;
+        // two texts, with and without the upper end: "? IS NULL OR job_name <= ?" made every slice of a walk with
+        // none slower (11 s instead of 7 s a fire over a million jobs)
+        String upTo = until == null ? "" : " AND job_name <= ?";
         try (PreparedStatement select = connection.prepareStatement("""
                 WITH RECURSIVE jobs(job_name, n) AS (
-                    (SELECT job_name, 1 FROM onebeat_fire
-                     WHERE job_name > ? AND (?::varchar IS NULL OR job_name <= ?::varchar)
-                     ORDER BY job_name LIMIT 1)
+                    (SELECT job_name, 1 FROM onebeat_fire WHERE job_name > ?%s ORDER BY job_name LIMIT 1)
                     UNION ALL
-                    SELECT (SELECT f.job_name FROM onebeat_fire f
-                            WHERE f.job_name > jobs.job_name AND (?::varchar IS NULL OR f.job_name <= ?::varchar)
+                    SELECT (SELECT f.job_name FROM onebeat_fire f WHERE f.job_name > jobs.job_name%s
                             ORDER BY f.job_name LIMIT 1), jobs.n + 1
                     FROM jobs WHERE jobs.job_name IS NOT NULL AND jobs.n < ?)
                 SELECT j.job_name, b.bound FROM jobs j
@@ -117,16 +117,17 @@ public class FireHorizon {
                     WHERE EXISTS (SELECT 1 FROM onebeat_fire o WHERE o.job_name = j.job_name
                                   AND o.scheduled_at < least(?::timestamptz, k.scheduled_at))) b ON true
                 WHERE j.job_name IS NOT NULL
-                ORDER BY j.n""")) {
-            select.setString(1, after);
-            select.setString(2, until);
-            select.setString(3, until);
-            select.setString(4, until);
-            select.setString(5, until);
-            select.setInt(6, jobs);
-            select.setTimestamp(7, horizon);
-            select.setInt(8, keepLastFires - 1);
-            select.setTimestamp(9, horizon);
+                ORDER BY j.n""".formatted(upTo, upTo.replace("job_name", "f.job_name")))) {
+            int parameter = 1;
+            select.setString(parameter++, after);
+            if (until != null) {
+                select.setString(parameter++, until);
+                select.setString(parameter++, until);
+            }
+            select.setInt(parameter++, jobs);
+            select.setTimestamp(parameter++, horizon);
+            select.setInt(parameter++, keepLastFires - 1);
+            select.setTimestamp(parameter, horizon);
             try (var rs = select.executeQuery()) {
                 while (rs.next()) {
                     read++;
