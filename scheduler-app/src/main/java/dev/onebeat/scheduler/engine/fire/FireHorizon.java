@@ -6,11 +6,11 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -166,17 +166,21 @@ public class FireHorizon {
             delete.setArray(2, connection.createArrayOf("timestamptz", bounds.values().toArray()));
             delete.setInt(3, limit);
             delete.setInt(4, limit);
-            Map<String, Integer> order = new HashMap<>();
-            bounds.keySet().forEach(job -> order.put(job, order.size()));
             int rows = 0;
-            int furthest = -1;
+            Set<String> lost = new HashSet<>();
             try (var rs = delete.executeQuery()) {
                 while (rs.next()) {
                     rows++;
-                    furthest = Math.max(furthest, order.getOrDefault(rs.getString(1), -1));
+                    lost.add(rs.getString(1));
                 }
             }
-            return new Purged(rows, furthest < 0 ? null : List.copyOf(bounds.keySet()).get(furthest));
+            String furthest = null;
+            for (String job : bounds.keySet()) {
+                if (lost.contains(job)) {
+                    furthest = job;
+                }
+            }
+            return new Purged(rows, furthest);
         }
     }
 
