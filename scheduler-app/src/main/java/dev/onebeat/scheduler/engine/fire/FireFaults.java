@@ -71,9 +71,18 @@ public class FireFaults implements DisposableBean {
         Instant last;
         int failures;
         String error;
-        /** Changes not written yet. */
-        boolean dirty = true;
-        boolean written;
+        /** Bumped by each failure. */
+        long version;
+        /** The version the database holds, -1 before the first write commits. */
+        long savedVersion = -1;
+
+        /**
+         * @return whether the database lacks a change: true from a failure until the write that holds it commits,
+         *     so also while that write waits for a connection or runs
+         */
+        boolean dirty() {
+            return savedVersion != version;
+        }
 
         Period(String node, Instant since) {
             this.node = node;
@@ -135,7 +144,7 @@ public class FireFaults implements DisposableBean {
             period.last = now;
             period.failures++;
             period.error = text.length() > MAX_ERROR ? text.substring(0, MAX_ERROR) : text;
-            period.dirty = true;
+            period.version++;
             pending = true;
         }
         if (began) {
@@ -145,11 +154,20 @@ public class FireFaults implements DisposableBean {
     }
 
     /**
-     * @return whether this replica knows of a failure to reach the database that it has not written yet: a miss
-     *     judged now might lack its reason
+     * @return whether this replica knows of a failure to reach the database that the database does not hold yet,
+     *     including one whose write is waiting for a connection or running: a miss judged now might lack its reason
      */
     public synchronized boolean unwritten() {
-        return periods.values().stream().anyMatch(period -> period.dirty);
+        return periods.values().stream().anyMatch(Period::dirty);
+    }
+
+    /**
+     * @return whether a period of this replica is not over yet: a failure within {@link #LINGER}, or one not
+     *     written. The database fails every replica alike, so other replicas may be holding periods they could not
+     *     write yet either
+     */
+    public synchronized boolean faulting() {
+        return !periods.isEmpty();
     }
 
     /**
@@ -169,7 +187,7 @@ public class FireFaults implements DisposableBean {
                 if (period == null) {
                     continue;
                 }
-                if (!period.dirty) {
+                if (!period.dirty()) {
                     if (now.isAfter(period.last.plus(LINGER))) {
                         periods.remove(stage);
                         log.warn("fires reached the database again node={} stage={} since={} until={} failures={} "
@@ -184,30 +202,26 @@ public class FireFaults implements DisposableBean {
                 copy.last = period.last;
                 copy.failures = period.failures;
                 copy.error = period.error;
-                copy.written = period.written;
-                period.dirty = false;
+                copy.version = period.version;
+                copy.savedVersion = period.savedVersion;
             }
             left = true;
+            // the period stays dirty until the write commits: a failure meanwhile bumps its version, and is written
+            // at the next turn
             try {
                 upsert(stage, copy);
             } catch (RuntimeException e) {
-                synchronized (this) {
-                    Period period = periods.get(stage);
-                    if (period != null && period.since.equals(copy.since)) {
-                        period.dirty = true;
-                    }
-                }
                 continue;
             }
             synchronized (this) {
                 Period period = periods.get(stage);
                 if (period != null && period.since.equals(copy.since)) {
-                    period.written = true;
+                    period.savedVersion = Math.max(period.savedVersion, copy.version);
                 }
             }
         }
         synchronized (this) {
-            pending = left || periods.values().stream().anyMatch(period -> period.dirty);
+            pending = left || periods.values().stream().anyMatch(Period::dirty);
         }
     }
 
@@ -222,7 +236,7 @@ public class FireFaults implements DisposableBean {
                 .params(period.node, stage.text(), Timestamp.from(period.since), Timestamp.from(period.last.plus(LINGER)),
                         period.failures, period.error)
                 .update();
-        if (!period.written) {
+        if (period.savedVersion < 0) {
             jdbc.sql("DELETE FROM onebeat_fire_fault WHERE until < ?")
                     .param(Timestamp.from(clock.instant().minus(KEEP))).update();
         }

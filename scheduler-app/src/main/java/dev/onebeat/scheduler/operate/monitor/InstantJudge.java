@@ -153,6 +153,16 @@ final class InstantJudge {
     }
 
     /**
+     * @return whether a period of {@code faults} ends no earlier than {@code before} ahead of the window of the
+     *     instant planned at {@code planned} (which begins {@link #ACQUIRED_BEFORE} before it): the periods of a
+     *     fault near the instant, some of which may not be written yet
+     */
+    static boolean faultNear(Instant planned, Duration before, List<Fault> faults) {
+        Instant from = planned.minus(ACQUIRED_BEFORE).minus(before);
+        return faults.stream().anyMatch(fault -> !fault.until().isBefore(from));
+    }
+
+    /**
      * @return what the periods overlapping {@code [from, to]} say: {@code the database could not be reached: replica-1
      *     quartz from … to … (12 failures), …; last error: …}, or null if none does
      */

@@ -56,6 +56,12 @@ public class MonitorCheck {
     private static final Duration CATALOG_MARGIN = Duration.ofMinutes(1);
     /** a batch's fires written below the ledger's mark commit within this after it (a batch takes milliseconds) */
     private static final Duration FIRE_MARGIN = Duration.ofSeconds(10);
+    /**
+     * How long past its grace a miss that no fault period explains waits while a database fault is near (see {@link
+     * #run}): as long as a period lasts past its last failure, within which a replica that could not write its periods
+     * has had a connection (the pool's timeout is as long) and a turn of its writer each second.
+     */
+    static final Duration FAULT_SETTLE = FireFaults.LINGER;
 
     private static final Logger log = LoggerFactory.getLogger(MonitorCheck.class);
 
@@ -102,7 +108,11 @@ public class MonitorCheck {
     /**
      * Judges the instants due by {@code now}; none while this replica has failures to reach the database it has not
      * written yet ({@link FireFaults#unwritten()}): the database fails every replica alike, and a miss judged before
-     * the failures are written would be reported, once and for good, without its reason.
+     * the failures are written would be reported, once and for good, without its reason. Other replicas' periods
+     * cannot be seen before they are written, so a miss that no written period explains waits, up to {@link
+     * #FAULT_SETTLE} past its grace, while a fault is near: this replica's own period is not over ({@link
+     * FireFaults#faulting()}), or a period written by any replica ends no earlier than {@code FAULT_SETTLE} before
+     * the instant's window. With no fault near, a miss is judged as soon as its grace ends.
      *
      * @param now the time of the check: instants after it are not judged
      * @param node this replica, recorded with each event
@@ -147,9 +157,12 @@ public class MonitorCheck {
                         walk.instants.get(walk.instants.size() - 1).at().plusMillis(1)))
                 .toList();
         Map<String, Map<Instant, Slot>> slots = records.slots(ranges);
-        // the periods in which replicas' fires could not reach the database: the reason of a miss among them
+        // the periods in which replicas' fires could not reach the database: the reason of a miss among them, or,
+        // ending up to FAULT_SETTLE before its window, a fault near it
         List<InstantRecords.Fault> faults = ranges.isEmpty() ? List.of() : records.faults(ranges.stream()
-                .map(Range::from).min(Instant::compareTo).orElseThrow().minus(InstantJudge.ACQUIRED_BEFORE), now);
+                .map(Range::from).min(Instant::compareTo).orElseThrow().minus(InstantJudge.ACQUIRED_BEFORE)
+                .minus(FAULT_SETTLE), now);
+        boolean faultingHere = this.faults.faulting();
         List<Event> events = new ArrayList<>();
         List<JobEventSink.Judged> judged = new ArrayList<>();
         List<Progress> changed = new ArrayList<>();
@@ -157,7 +170,7 @@ public class MonitorCheck {
         for (JobWalk walk : walks) {
             judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
                     running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
-                    events, judged, faults);
+                    events, judged, faults, faultingHere);
             if (!walk.progress.equals(before.get(walk.job.name()))) {
                 changed.add(walk.progress);
             }
@@ -269,7 +282,8 @@ public class MonitorCheck {
     }
 
     private int walk(JobWalk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
-                     String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults) {
+                     String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults,
+                     boolean faultingHere) {
         PeriodicJob job = walk.job;
         AlertPolicy policy = job.alerts();
         boolean monitored = policy.healthchecksUrl() != null || policy.sentryMonitor() != null;
@@ -301,6 +315,14 @@ public class MonitorCheck {
             if (walk.standing.paused() && finding == Finding.MISSED && slot.attempt() == null) {
                 // a paused job's instants are not expected; one that fell in the pause is skipped, not missed
                 finding = Finding.NEUTRAL;
+            }
+            if (finding == Finding.MISSED && verdict.outcome() == InstantOutcome.MISSED && !walk.orphaned
+                    && !verdict.reason().contains(InstantJudge.UNREACHABLE)
+                    && now.isBefore(planned.plus(grace).plus(FAULT_SETTLE))
+                    && (faultingHere || InstantJudge.faultNear(planned, FAULT_SETTLE, faults))) {
+                // a replica's period of this instant may not be written yet: judged when it is, or at the wait's end
+                deadline = planned.plus(grace).plus(FAULT_SETTLE);
+                break;
             }
             count++;
             p = walk.judge(p, expected.at(), finding, verdict, slot, node, now, events);

@@ -80,11 +80,20 @@ class DatabaseFaultsIT {
                         "sessions killed briefly: %s, %s to %s, %d sessions terminated: %s%n", job, from, end, killed,
                         DatabaseFaults.counts(instants, Instant.now())));
             }
+            // the detector has judged every instant of the declared job's window: a miss that no written period
+            // explains waits, while a fault is near, up to 30 s past its grace for the replicas' periods
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> jdbc.sql(
+                            "SELECT checked_until FROM onebeat_job_monitor WHERE job_name = ?").param(DECLARED)
+                    .query(Timestamp.class).optional()
+                    .filter(checked -> !checked.toInstant().isBefore(end.minusSeconds(1))).isPresent());
             // the detector's record of each miss, written when it judged it, says why
             assertThat(jdbc.sql("""
                             SELECT job_name || ' ' || scheduled_at || ': ' || reason FROM onebeat_job_event
                             WHERE kind = 'missed' AND scheduled_at >= ? AND scheduled_at < ?""")
                     .params(Timestamp.from(from), Timestamp.from(end)).query(String.class).list())
+                    .as("the fault periods written: %s", jdbc.sql("""
+                            SELECT node || ' ' || stage || ' ' || since || ' to ' || until || ' (' || failures || ')'
+                            FROM onebeat_fire_fault ORDER BY since""").query(String.class).list())
                     .allSatisfy(event -> assertThat(event).containsAnyOf(DatabaseFaults.UNREACHABLE,
                             ": began "));
             assertThat(replicas.countLogLines("fires cannot reach the database")).as("logged").isPositive();

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.onebeat.job.Jobs;
 import dev.onebeat.job.OverlapPolicy;
@@ -11,7 +12,12 @@ import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.testsupport.PostgresExtension;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -70,6 +77,8 @@ class FirePathIT {
     MeterRegistry meters;
     @Autowired
     LockProvider lockProvider;
+    @Autowired
+    DataSource dataSource;
 
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
@@ -575,6 +584,38 @@ class FirePathIT {
 
         assertThat(retry.outcome()).isEqualTo(FireOutcome.COMMITTED);
         assertThat(runs).hasValue(2);
+    }
+
+    /**
+     * A replica's fault period counts as not written until the write that holds it commits, not from the moment the
+     * writer takes it up: the detector waits while one is not written, and a write can wait long for a connection or
+     * a lock. Here the table is locked, so the writer's insert waits on it.
+     */
+    @Test
+    void aFaultPeriodWhoseWriteIsWaitingIsUnwrittenUntilTheWriteCommits() throws Exception {
+        FireFaults faults = new FireFaults(jdbc, Clock.systemUTC(), new SimpleMeterRegistry());
+        String node = "faulted-node";
+        try (Connection locker = dataSource.getConnection()) {
+            locker.setAutoCommit(false);
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("LOCK TABLE onebeat_fire_fault IN EXCLUSIVE MODE");
+            }
+            faults.failed(FireFaults.Stage.FIRE, node, new SQLException("terminating connection"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.sql("""
+                            SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                            AND query LIKE 'INSERT INTO onebeat_fire_fault%'""").query(Long.class).single() == 1);
+
+            assertThat(faults.unwritten()).as("its write is waiting").isTrue();
+            assertThat(faults.faulting()).isTrue();
+            locker.rollback();
+        } finally {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !faults.unwritten());
+            faults.destroy();
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire_fault WHERE node = ?").param(node).query(Long.class)
+                .single()).isOne();
+        assertThat(faults.faulting()).as("until 30 s after its last failure").isTrue();
+        jdbc.sql("DELETE FROM onebeat_fire_fault WHERE node = ?").param(node).update();
     }
 
     private PeriodicJob fanOut(String name, int entities, AtomicInteger runs) {

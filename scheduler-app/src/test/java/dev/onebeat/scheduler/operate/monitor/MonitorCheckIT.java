@@ -66,7 +66,8 @@ class MonitorCheckIT {
 
     @BeforeEach
     void cleanUp() {
-        jdbc.sql("TRUNCATE onebeat_job_monitor, onebeat_job_event, onebeat_fire, onebeat_fire_attempt").update();
+        jdbc.sql("TRUNCATE onebeat_job_monitor, onebeat_job_event, onebeat_fire, onebeat_fire_attempt, onebeat_fire_fault")
+                .update();
         jdbc.sql("UPDATE onebeat_job SET paused = false").update();
     }
 
@@ -262,6 +263,56 @@ class MonitorCheckIT {
         assertThat(of("held", events)).isNotEmpty()
                 .allSatisfy(event -> assertThat(event.instant()).isBefore(databaseNow.plusSeconds(60)));
         assertThat(table.progress().get("held").checkedUntil()).isBefore(databaseNow.plusSeconds(60));
+    }
+
+    /**
+     * A replica writes its fault periods once the database takes them, so the period that explains a miss may reach
+     * the table after the miss's grace: while a fault is near (here another replica's period that ended 5 s before
+     * the instant's window), a miss no period explains waits, and takes its reason from the period written late.
+     */
+    @Test
+    void aMissNearAFaultWaitsForThePeriodThatExplainsItWrittenLate() {
+        Instant base = day(8);
+        check.run(base.plusSeconds(1), "n1");
+        Instant m1 = base.plusSeconds(60);
+        fault("replica-2", "quartz", m1.minusSeconds(40), m1.minusSeconds(6));
+
+        List<Event> held = check.run(m1.plusSeconds(11), "n1").events();
+        fault("replica-3", "fire", m1.minusMillis(500), m1.plusSeconds(30));
+        List<Event> explained = check.run(m1.plusSeconds(13), "n1").events();
+
+        assertThat(of("steady", held)).as("past its grace, a fault near, no period explaining it").isEmpty();
+        assertThat(of("steady", explained)).singleElement().satisfies(event -> {
+            assertThat(event.instant()).isEqualTo(m1);
+            assertThat(event.kind()).isEqualTo("missed");
+            assertThat(event.reason()).startsWith("no fire began by " + m1.plusSeconds(10) + " (grace PT10S): "
+                    + InstantJudge.UNREACHABLE + ": replica-3 fire from ");
+        });
+    }
+
+    /** The wait for a period that explains a miss ends {@link MonitorCheck#FAULT_SETTLE} after the grace. */
+    @Test
+    void aMissNearAFaultThatNoPeriodExplainsIsJudgedWithoutAReasonOnceTheWaitEnds() {
+        Instant base = day(9);
+        check.run(base.plusSeconds(1), "n1");
+        Instant m1 = base.plusSeconds(60);
+        Instant graceEnds = m1.plusSeconds(10);
+        fault("replica-2", "members", m1.minusSeconds(40), m1.minusSeconds(6));
+
+        List<Event> waiting = check.run(graceEnds.plus(MonitorCheck.FAULT_SETTLE).minusMillis(1), "n1").events();
+        List<Event> judged = check.run(graceEnds.plus(MonitorCheck.FAULT_SETTLE), "n1").events();
+
+        assertThat(of("steady", waiting)).isEmpty();
+        assertThat(of("steady", judged)).extracting(Event::instant, Event::kind, Event::reason)
+                .containsExactly(tuple(m1, "missed", "no fire began by " + graceEnds + " (grace PT10S)"));
+        assertThat(table.progress().get("steady").checkedUntil()).isEqualTo(m1);
+    }
+
+    private void fault(String node, String stage, Instant since, Instant until) {
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_fault (node, stage, since, until, failures, error)
+                        VALUES (?, ?, ?, ?, 3, 'org.postgresql.util.PSQLException: terminating connection')""")
+                .params(node, stage, ts(since), ts(until)).update();
     }
 
     private static Instant day(int n) {
