@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.onebeat.scheduler.FaultInjection;
 import dev.onebeat.testsupport.PostgresExtension;
 import dev.onebeat.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,15 +25,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * once, and the replica that acquired the instant fires it, though the claim's lease is ten minutes.
  *
  * <p>Each insert into the ledger sleeps a second (a statement trigger in the test database), so that an instant lasts
- * several seconds and the kill lands in the middle of the helper's slice, before its batches commit.
+ * several seconds, and then passes a gate: an advisory lock the test takes once the helper has committed part of the
+ * instant. With the gate closed no batch can commit its ledger rows, so the test kills the helper at a moment it
+ * chooses, holding a slice whose jobs have not committed, rather than racing the helper's commits.
  */
 @FaultInjection
 @ExtendWith(PostgresExtension.class)
 class SharedInstantReplicasIT {
 
     private static final int JOBS = 2_000;
-    /** The time the test leaves itself, at least, between finding a held slice untouched and the helper's death. */
-    private static final Duration KILL_MARGIN = Duration.ofMillis(600);
+    /** The advisory lock every ledger insert takes, shared, after its sleep: the test closes the gate by holding it. */
+    private static final long GATE = 29_042;
 
     @Test
     void bothReplicasFireEachInstantAndAHelperKilledHoldingASliceLeavesItToTheAcquirerAtOnce(TestDatabase database)
@@ -66,14 +70,11 @@ class SharedInstantReplicasIT {
             assertThat(jobs.missing(shared)).as("jobs missing").isEmpty();
             assertThat(jobs.wrongTasks(shared)).as("tasks").isEmpty();
 
-            // the next instant: wait until the helper, having fired part of the instant already, holds a slice none of
-            // whose jobs has committed yet (its batches sleep a second before their ledger rows)
-            AtomicReference<Instant> next = new AtomicReference<>();
-            AtomicReference<String> acquiredBy = new AtomicReference<>();
-            AtomicReference<List<String>> heldByHelper = new AtomicReference<>();
-            long[] checkedAt = {0};
-            // found again when the test itself (a pause, a slow query) took longer than the margin to get to the kill
-            do {
+            // the next instant: once the helper has committed part of it, the gate closes and no ledger insert gets past
+            // it; the helper is killed holding a slice that has jobs not fired, and the gate opens again
+            try (Connection gate = database.dataSource().getConnection()) {
+                AtomicReference<Instant> next = new AtomicReference<>();
+                AtomicReference<String> acquiredBy = new AtomicReference<>();
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
                     List<Map<String, Object>> held = heldSlices(jdbc);
                     if (held.isEmpty()) {
@@ -81,38 +82,44 @@ class SharedInstantReplicasIT {
                     }
                     Instant at = ((Timestamp) held.get(0).get("scheduled_at")).toInstant();
                     String by = (String) held.get(0).get("created_by");
-                    // read before the slices are looked at again: fires committed meanwhile cannot be the held slice's
-                    long helperFired = jobs.firesByNodeAndTrigger(at).entrySet().stream()
-                            .filter(entry -> !entry.getKey().startsWith(by + " ")).mapToLong(Map.Entry::getValue).sum();
-                    // and no batch of the helper may be able to commit before the kill lands: checked before the
-                    // slices, so that a slice found untouched below stays untouched for at least the margin
-                    checkedAt[0] = System.nanoTime();
-                    if (helperMayCommitWithin(jdbc, by, KILL_MARGIN)) {
-                        return false;
-                    }
-                    List<String> untouched = null;
-                    for (Map<String, Object> row : heldSlices(jdbc)) {
-                        List<String> slice = List.of(((String) row.get("jobs")).split(","));
-                        if (at.equals(((Timestamp) row.get("scheduled_at")).toInstant())
-                                && !by.equals(row.get("holder")) && firingNodes(jdbc, at, slice).isEmpty()) {
-                            untouched = slice;
-                        }
-                    }
                     next.set(at);
                     acquiredBy.set(by);
-                    heldByHelper.set(untouched);
-                    return untouched != null && helperFired > 0 && jobs.firesPerInstant(at.minusMillis(1))
-                            .getOrDefault(at, 0L) < JOBS / 2;
+                    return jobs.firesByNodeAndTrigger(at).entrySet().stream()
+                            .anyMatch(entry -> !entry.getKey().startsWith(by + " ") && entry.getValue() > 0)
+                            && jobs.firesPerInstant(at.minusMillis(1)).getOrDefault(at, 0L) < JOBS / 2;
                 });
-                beforeTheKill = jobs.firesByNodeAndTrigger(next.get());
-            } while (System.nanoTime() - checkedAt[0] > KILL_MARGIN.toNanos() / 2);
-            interrupted = next.get();
-            acquirer = acquiredBy.get();
-            helper = acquirer.equals("replica-1") ? "replica-2" : "replica-1";
-            heldSlice = heldByHelper.get();
-            replicas.kill(helper);
-            System.out.printf("killed the helper %s of %s, acquired by %s: %s%n", helper, interrupted, acquirer,
-                    beforeTheKill);
+                interrupted = next.get();
+                acquirer = acquiredBy.get();
+                helper = acquirer.equals("replica-1") ? "replica-2" : "replica-1";
+                try (Statement statement = gate.createStatement()) {
+                    statement.execute("SELECT pg_advisory_lock(" + GATE + ")");
+                }
+                // the helper's batches that were past the gate commit (or fail); the others wait at it
+                String killed = helper;
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> !pastTheGate(jdbc, killed));
+                // a slice of the helper with jobs not fired: one it held when the gate closed, or one it claims after
+                AtomicReference<List<String>> unfired = new AtomicReference<>();
+                Instant at = interrupted;
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    List<String> slice = heldSlices(jdbc).stream()
+                            .filter(row -> killed.equals(row.get("holder"))
+                                    && at.equals(((Timestamp) row.get("scheduled_at")).toInstant()))
+                            .flatMap(row -> List.of(((String) row.get("jobs")).split(",")).stream())
+                            .filter(job -> firingNodes(jdbc, at, List.of(job)).isEmpty())
+                            .toList();
+                    unfired.set(slice);
+                    return !slice.isEmpty();
+                });
+                heldSlice = unfired.get();
+                beforeTheKill = jobs.firesByNodeAndTrigger(interrupted);
+                replicas.kill(helper);
+                try (Statement statement = gate.createStatement()) {
+                    statement.execute("SELECT pg_advisory_unlock(" + GATE + ")");
+                }
+            }
+            System.out.printf("killed the helper %s of %s, acquired by %s, holding %d jobs not fired: %s%n", helper,
+                    interrupted, acquirer, heldSlice.size(), beforeTheKill);
 
             // far sooner than the lease of ten minutes: only the death of its session freed the helper's slice
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
@@ -144,22 +151,21 @@ class SharedInstantReplicasIT {
     }
 
     /**
-     * Whether a session of a replica other than {@code acquirer} might commit ledger rows within {@code margin}: it is
-     * committing, has written its ledger rows and not yet committed, or has been in its ledger insert (which sleeps a
-     * second, {@link #slowDownFires}) for longer than a second less the margin; or is a single fire completing its
-     * ledger row. A batch anywhere else in its transaction is at least that far from its commit.
+     * Whether a session of {@code replica} has passed the gate ({@link #slowDownFires}) and may still commit ledger
+     * rows: it is committing, has written its ledger rows (a batch's last statement) and not committed, is in its
+     * ledger insert and not waiting at the gate, or is a single fire completing its ledger row.
      */
-    private static boolean helperMayCommitWithin(JdbcClient jdbc, String acquirer, Duration margin) {
+    private static boolean pastTheGate(JdbcClient jdbc, String replica) {
         return jdbc.sql("""
                 SELECT count(*) FROM pg_stat_activity
-                WHERE application_name LIKE 'replica-%' AND application_name <> :acquirer
+                WHERE application_name = :replica
                   AND (state = 'active' AND ltrim(query) ILIKE 'COMMIT%'
                     OR state = 'idle in transaction' AND ltrim(query) LIKE 'INSERT INTO onebeat_fire (%'
                     OR state = 'active' AND ltrim(query) LIKE 'INSERT INTO onebeat_fire (%'
-                       AND query_start < clock_timestamp() - interval '1 second' + :margin * interval '1 ms'
+                       AND wait_event IS DISTINCT FROM 'advisory'
                     -- a single fire (a job that fell out of its batch) completes its ledger row last
                     OR ltrim(query) LIKE 'UPDATE onebeat_fire %' AND state IN ('active', 'idle in transaction'))""")
-                .param("acquirer", acquirer).param("margin", margin.toMillis()).query(Long.class).single() > 0;
+                .param("replica", replica).query(Long.class).single() > 0;
     }
 
     /** @return the replicas that committed the fires of {@code jobs} for the instant */
@@ -171,7 +177,8 @@ class SharedInstantReplicasIT {
     private static void slowDownFires(JdbcClient jdbc) {
         jdbc.sql("""
                 CREATE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$""").update();
+                BEGIN PERFORM pg_sleep(1); PERFORM pg_advisory_xact_lock_shared(%d); RETURN NULL; END $$"""
+                .formatted(GATE)).update();
         jdbc.sql("""
                 CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH STATEMENT
                 EXECUTE FUNCTION slow_fire()""").update();
