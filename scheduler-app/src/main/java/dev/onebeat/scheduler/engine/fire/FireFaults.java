@@ -30,9 +30,10 @@ import org.springframework.transaction.TransactionException;
  * the instants API and the missed-fire detector give the periods as the reason an instant of theirs was missed.
  *
  * <p>A period of a stage begins at a failure and lasts until {@link #LINGER} after the last failure of the stage: a
- * failure within that time extends it. Each failure counts in {@code onebeat_fire_failed_total{reason="database",
- * stage}}; a period's beginning is logged at ERROR, its end at WARN once written. Nothing here runs on a healthy fire:
- * only failures call in, and the writer does nothing while no period is waiting.
+ * failure within that time extends it, as does any failure while the period is not written yet. Each failure counts
+ * in {@code onebeat_fire_failed_total{reason="database", stage}}; a period's beginning is logged at ERROR, its end at
+ * WARN once written. Nothing here runs on a healthy fire: only failures call in, and the writer does nothing while no
+ * period is waiting.
  */
 @Component
 public class FireFaults implements DisposableBean {
@@ -136,7 +137,9 @@ public class FireFaults implements DisposableBean {
         boolean began;
         synchronized (this) {
             Period period = periods.get(stage);
-            began = period == null || now.isAfter(period.last.plus(LINGER));
+            // a period not written yet is extended, not replaced: the database that could not take it is likely the
+            // same fault, and a replaced period would be lost with the reason of the misses in it
+            began = period == null || !period.dirty() && now.isAfter(period.last.plus(LINGER));
             if (began) {
                 period = new Period(node, now);
                 periods.put(stage, period);
@@ -181,9 +184,11 @@ public class FireFaults implements DisposableBean {
         Instant now = clock.instant();
         boolean left = false;
         for (Stage stage : Stage.values()) {
+            Period original;
             Period copy;
             synchronized (this) {
                 Period period = periods.get(stage);
+                original = period;
                 if (period == null) {
                     continue;
                 }
@@ -214,9 +219,9 @@ public class FireFaults implements DisposableBean {
                 continue;
             }
             synchronized (this) {
-                Period period = periods.get(stage);
-                if (period != null && period.since.equals(copy.since)) {
-                    period.savedVersion = Math.max(period.savedVersion, copy.version);
+                // the same period, not a later one of the stage (its versions count from its own beginning)
+                if (periods.get(stage) == original) {
+                    original.savedVersion = copy.version;
                 }
             }
         }

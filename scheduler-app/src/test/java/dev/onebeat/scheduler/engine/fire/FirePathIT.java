@@ -10,6 +10,7 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.job.TaskRequest;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SettableClock;
 import dev.onebeat.testsupport.PostgresExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -31,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -45,6 +47,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -607,14 +610,56 @@ class FirePathIT {
 
             assertThat(faults.unwritten()).as("its write is waiting").isTrue();
             assertThat(faults.faulting()).isTrue();
+            // a failure while the write waits: written at the writer's next turn, the period unwritten until then
+            faults.failed(FireFaults.Stage.FIRE, node, new SQLException("terminating connection"));
             locker.rollback();
         } finally {
             await().atMost(Duration.ofSeconds(10)).until(() -> !faults.unwritten());
             faults.destroy();
         }
-        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire_fault WHERE node = ?").param(node).query(Long.class)
-                .single()).isOne();
+        assertThat(jdbc.sql("SELECT failures FROM onebeat_fire_fault WHERE node = ?").param(node).query(Integer.class)
+                .list()).as("one period, both failures").containsExactly(2);
         assertThat(faults.faulting()).as("until 30 s after its last failure").isTrue();
+        jdbc.sql("DELETE FROM onebeat_fire_fault WHERE node = ?").param(node).update();
+    }
+
+    /**
+     * A period the database did not take is extended by a failure more than {@link FireFaults#LINGER} after the last
+     * one, not replaced: a replaced period would never be written, and the misses in it would lack their reason.
+     */
+    @Test
+    void aFaultPeriodNotWrittenIsExtendedByALaterFailureNotReplaced() {
+        Instant since = Instant.parse("2026-11-29T09:00:00Z");
+        SettableClock clock = new SettableClock(since);
+        AtomicBoolean reachable = new AtomicBoolean();
+        DataSource refusing = new DelegatingDataSource(dataSource) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                if (!reachable.get()) {
+                    throw new SQLException("connection refused");
+                }
+                return super.getConnection();
+            }
+        };
+        FireFaults faults = new FireFaults(JdbcClient.create(refusing), clock, new SimpleMeterRegistry());
+        String node = "unreachable-node";
+        try {
+            faults.failed(FireFaults.Stage.MEMBERS, node, new SQLException("terminating connection"));
+            faults.write();
+            clock.advance(FireFaults.LINGER.plusSeconds(10));
+            faults.failed(FireFaults.Stage.MEMBERS, node, new SQLException("terminating connection"));
+            reachable.set(true);
+            faults.write();
+
+            assertThat(faults.unwritten()).isFalse();
+        } finally {
+            faults.destroy();
+        }
+        assertThat(jdbc.sql("SELECT since, until, failures FROM onebeat_fire_fault WHERE node = ?").param(node)
+                .query((rs, row) -> List.of(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant(),
+                        rs.getInt(3))).list())
+                .containsExactly(List.of(since, since.plus(FireFaults.LINGER.plusSeconds(10)).plus(FireFaults.LINGER),
+                        2));
         jdbc.sql("DELETE FROM onebeat_fire_fault WHERE node = ?").param(node).update();
     }
 

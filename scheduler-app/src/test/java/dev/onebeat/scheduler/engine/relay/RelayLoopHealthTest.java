@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.onebeat.scheduler.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.onebeat.scheduler.engine.relay;
+package dev.onebeat.scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A UTC clock that stands still until a test moves it. */
-final class SettableClock extends Clock {
+public final class SettableClock extends Clock {
 
     private volatile Instant now;
 
-    SettableClock(Instant now) {
+    public SettableClock(Instant now) {
         this.now = now;
     }
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
         now = now.plus(by);
     }
 
