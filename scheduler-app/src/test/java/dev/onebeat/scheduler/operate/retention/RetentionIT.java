@@ -16,8 +16,10 @@ import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireResult;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -217,6 +219,59 @@ class RetentionIT {
 
         assertThat(oldCount("monthly")).as("the fourth: monthly's, the last job with rows to delete").isZero();
         assertThat(oldCount("a-early")).as("then round to the first job").isZero();
+    }
+
+    /**
+     * The walk's order is the database's: under a collation that sorts names otherwise than Java does (ICU's English:
+     * {@code alpha < Mid < Nova < onebeat-retention}, the retention job's own fires; Java's: {@code Mid < Nova <
+     * alpha}), a fire that goes round from the last job to the first stops where the database's order reaches the job
+     * it began after (here {@code Mid}), not Java's, which would stop before {@code alpha}.
+     */
+    @Test
+    void aWalkUnderACollationOtherThanJavasOrderGoesRoundInTheDatabasesOrder() throws SQLException {
+        String type = jdbc.sql("""
+                SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+                WHERE attrelid = 'onebeat_fire'::regclass AND attname = 'job_name'""").query(String.class).single();
+        jdbc.sql("ALTER TABLE onebeat_fire ALTER COLUMN job_name TYPE " + type + " COLLATE \"en-US-x-icu\"").update();
+        // the pool's connections hold statements prepared for the column as it was
+        renewConnections();
+        try {
+            jdbc.sql("TRUNCATE onebeat_fire").update();
+            // a cap of 40 ledger rows, 10 a statement, each job keeping its newest fire, a job a slice
+            RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 40,
+                    Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
+                    Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1),
+                    Duration.ofDays(90), Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, 1);
+            for (String job : List.of("alpha", "Mid", "Nova")) {
+                fires(job, 1, Duration.ofDays(1));
+                oldFires(job, 30, 40);
+            }
+
+            assertThat(firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1"))
+                    .outcome()).isEqualTo(FireOutcome.COMMITTED);
+            assertThat(List.of(oldCount("alpha"), oldCount("Mid"), oldCount("Nova"))).as("alpha's 30, then Mid's 10")
+                    .containsExactly(0L, 20L, 30L);
+            // alpha has more to delete again: it waits for the walk to come round
+            oldFires("alpha", 30, 200);
+
+            assertThat(firePath.fire(capped, FireRequest.of(NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n1"))
+                    .outcome()).isEqualTo(FireOutcome.COMMITTED);
+            assertThat(List.of(oldCount("alpha"), oldCount("Mid"), oldCount("Nova"))).as("Mid's 20, Nova's 20")
+                    .containsExactly(30L, 0L, 10L);
+
+            assertThat(firePath.fire(capped, FireRequest.of(NOW.minusSeconds(600), FireTrigger.SCHEDULED, "n1"))
+                    .outcome()).isEqualTo(FireOutcome.COMMITTED);
+            assertThat(List.of(oldCount("alpha"), oldCount("Mid"), oldCount("Nova")))
+                    .as("Nova's last 10, then round to alpha, which comes before Mid in the database's order")
+                    .containsExactly(0L, 0L, 0L);
+        } finally {
+            jdbc.sql("ALTER TABLE onebeat_fire ALTER COLUMN job_name TYPE " + type + " COLLATE \"default\"").update();
+            renewConnections();
+        }
+    }
+
+    private void renewConnections() throws SQLException {
+        dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().softEvictConnections();
     }
 
     @Test
