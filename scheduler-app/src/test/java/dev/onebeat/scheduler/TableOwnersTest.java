@@ -51,6 +51,7 @@ class TableOwnersTest {
             Map.entry("onebeat_fire", LEDGER),
             Map.entry("onebeat_fire_attempt", LEDGER),
             Map.entry("onebeat_fire_horizon", LEDGER),
+            Map.entry("onebeat_retention_walk", LEDGER),
             Map.entry("onebeat_fire_fault", List.of("engine.fire.FireFaults")),
             Map.entry("onebeat_fire_slice", List.of("engine.fire.SliceTable")),
             Map.entry("shedlock", List.of("engine.fire.JobLockTable")),

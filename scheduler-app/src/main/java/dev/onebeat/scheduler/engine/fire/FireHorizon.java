@@ -191,6 +191,33 @@ public class FireHorizon {
     public record Purged(int rows, String furthest) {
     }
 
+    /**
+     * @return the ledger's job after which the retention walk goes on ({@code onebeat_retention_walk}): where the last
+     *     committed fire's cap stopped it; empty to start from the first job
+     */
+    public static String walkResumesAfter(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT resume_after FROM onebeat_retention_walk WHERE walk = 'fires'");
+             var rs = select.executeQuery()) {
+            return rs.next() ? rs.getString(1) : "";
+        }
+    }
+
+    /**
+     * Records where the retention walk goes on, on the fire's connection: it commits with the fire's deletes, so a
+     * fire that rolls back leaves the walk where the last committed one stopped it.
+     *
+     * @param after the job after which the next fire's walk starts; empty for the first job
+     */
+    public static void walkResumes(Connection connection, String after) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement("""
+                INSERT INTO onebeat_retention_walk (walk, resume_after, updated_at) VALUES ('fires', ?, now())
+                ON CONFLICT (walk) DO UPDATE SET resume_after = excluded.resume_after, updated_at = now()""")) {
+            upsert.setString(1, after);
+            upsert.executeUpdate();
+        }
+    }
+
     /** Deletes up to {@code limit} attempts made before {@code before}, on the caller's connection. */
     public static int purgeAttempts(Connection connection, Timestamp before, int limit) throws SQLException {
         return BatchDelete.rows(connection, """

@@ -41,14 +41,6 @@ final class RetentionJob implements PeriodicJob {
     private final DataSource dataSource;
     /** The ledger's jobs read, and their horizons moved, a statement: 10,000 took 135-220 ms at a million. */
     private final int jobsPerSlice;
-    /**
-     * The ledger's job after which the next fire's walk starts: where the last fire's cap stopped it, or empty. Kept
-     * in memory, as the detector's sweep is: a fire on another replica starts from that replica's own; any start
-     * deletes the same rows, in another order. It is set before the fire commits: a fire that rolls back leaves its
-     * rows to the walk's next round, not to the next fire.
-     */
-    private volatile String resumeAfter = "";
-
     RetentionJob(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {
         this(properties, meters, dataSource, 10_000);
     }
@@ -110,12 +102,13 @@ final class RetentionJob implements PeriodicJob {
 
     /**
      * Deletes each job's ledger rows before its bound, after moving its horizon to the newest of them: the ledger's
-     * jobs {@link #jobsPerSlice} at a time, in name order, until the fire's cap. The walk starts where the last fire's
-     * cap stopped it ({@link #resumeAfter}) and goes round to where it began: every job has its turn, however much
-     * the jobs early in name order have to delete, and a fire does not read again the jobs the last one purged.
+     * jobs {@link #jobsPerSlice} at a time, in name order, until the fire's cap. The walk starts where the last
+     * committed fire's cap stopped it, on whichever replica ({@link FireHorizon#walkResumesAfter}), and goes round to
+     * where it began: every job has its turn, however much the jobs early in name order have to delete, and a fire
+     * does not read again the jobs the last one purged. Where it stops is written in the fire's transaction.
      */
     private long purgeFires(Connection connection, long[] remaining, Timestamp cutoff) throws SQLException {
-        String start = resumeAfter;
+        String start = FireHorizon.walkResumesAfter(connection);
         Walk walk = walk(connection, remaining, cutoff, start, null);
         long count = walk.deleted();
         if (walk.stoppedAfter() == null && !start.isEmpty()) {
@@ -123,7 +116,10 @@ final class RetentionJob implements PeriodicJob {
             walk = walk(connection, remaining, cutoff, "", start);
             count += walk.deleted();
         }
-        resumeAfter = walk.stoppedAfter() == null ? "" : walk.stoppedAfter();
+        String resumeAfter = walk.stoppedAfter() == null ? "" : walk.stoppedAfter();
+        if (!resumeAfter.equals(start)) {
+            FireHorizon.walkResumes(connection, resumeAfter);
+        }
         return count;
     }
 

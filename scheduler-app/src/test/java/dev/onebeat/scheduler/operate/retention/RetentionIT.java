@@ -75,7 +75,8 @@ class RetentionIT {
     void rows() {
         jdbc.sql("""
                 TRUNCATE onebeat_fire, onebeat_fire_attempt, onebeat_job_event, onebeat_audit, onebeat_trigger_request,
-                         onebeat_task, onebeat_throttle, onebeat_fire_horizon, onebeat_backfill, onebeat_job_monitor""")
+                         onebeat_task, onebeat_throttle, onebeat_fire_horizon, onebeat_backfill, onebeat_job_monitor,
+                         onebeat_retention_walk""")
                 .update();
         // 'daily': a fire a day for 60 days; 'monthly': one every 30 days for 10 months, all but one older than 30 d
         fires("daily", 60, Duration.ofDays(1));
@@ -219,6 +220,39 @@ class RetentionIT {
 
         assertThat(oldCount("monthly")).as("the fourth: monthly's, the last job with rows to delete").isZero();
         assertThat(oldCount("a-early")).as("then round to the first job").isZero();
+    }
+
+    /**
+     * Where a fire's cap stopped the walk is the database's, not a replica's: a fire on another replica goes on from
+     * there, and a fire that rolls back leaves it where the last committed fire put it.
+     */
+    @Test
+    void aWalkStoppedOnOneReplicaGoesOnFromThereOnAnotherAndARolledBackFireLeavesIt() throws SQLException {
+        RetentionProperties capOf40 = new RetentionProperties(true, "*/10 * * * *", 10, 40, Duration.ofDays(30), 1,
+                Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365), Duration.ofDays(90),
+                Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90), Duration.ofDays(1));
+        RetentionJob onReplica1 = new RetentionJob(capOf40, new SimpleMeterRegistry(), dataSource, 1);
+        RetentionJob onReplica2 = new RetentionJob(capOf40, new SimpleMeterRegistry(), dataSource, 1);
+        for (String job : List.of("a-early", "b-mid", "c-late")) {
+            fires(job, 1, Duration.ofDays(1));
+            oldFires(job, 30, 40);
+        }
+        firePath.fire(onReplica1, FireRequest.of(NOW.minusSeconds(1800), FireTrigger.SCHEDULED, "n1"));
+        assertThat(List.of(oldCount("a-early"), oldCount("b-mid"))).as("a-early's 30, b-mid's 10")
+                .containsExactly(0L, 20L);
+        oldFires("a-early", 30, 200);
+        // a fire of the same replica that rolls back: its walk went on (to c-late), its transaction did not commit
+        try (Connection rolledBack = dataSource.getConnection()) {
+            rolledBack.setAutoCommit(false);
+            onReplica1.purge(rolledBack, NOW.minusSeconds(1500));
+            rolledBack.rollback();
+        }
+
+        firePath.fire(onReplica2, FireRequest.of(NOW.minusSeconds(1200), FireTrigger.SCHEDULED, "n2"));
+
+        assertThat(List.of(oldCount("a-early"), oldCount("b-mid"), oldCount("c-late")))
+                .as("the other replica goes on at b-mid, where the last committed fire stopped: b-mid's 20, c-late's 20")
+                .containsExactly(30L, 0L, 10L);
     }
 
     /**
