@@ -197,7 +197,7 @@ public class FireHorizon {
      */
     public static String walkResumesAfter(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT resume_after FROM onebeat_retention_walk WHERE walk = 'fires'");
+                "SELECT resume_after FROM onebeat_retention_walk WHERE id = 1");
              var rs = select.executeQuery()) {
             return rs.next() ? rs.getString(1) : "";
         }
@@ -205,16 +205,25 @@ public class FireHorizon {
 
     /**
      * Records where the retention walk goes on, on the fire's connection: it commits with the fire's deletes, so a
-     * fire that rolls back leaves the walk where the last committed one stopped it.
+     * fire that rolls back leaves the walk where the last committed one stopped it. Never waits: while another fire's
+     * transaction holds the row (one that outlived its lock), this one leaves it to that fire, as its deletes skip
+     * that fire's rows; any starting point deletes the same rows.
      *
      * @param after the job after which the next fire's walk starts; empty for the first job
      */
     public static void walkResumes(Connection connection, String after) throws SQLException {
-        try (PreparedStatement upsert = connection.prepareStatement("""
-                INSERT INTO onebeat_retention_walk (walk, resume_after, updated_at) VALUES ('fires', ?, now())
-                ON CONFLICT (walk) DO UPDATE SET resume_after = excluded.resume_after, updated_at = now()""")) {
-            upsert.setString(1, after);
-            upsert.executeUpdate();
+        try (PreparedStatement update = connection.prepareStatement("""
+                UPDATE onebeat_retention_walk SET resume_after = ?, updated_at = now()
+                WHERE id IN (SELECT id FROM onebeat_retention_walk WHERE id = 1 FOR UPDATE SKIP LOCKED)""");
+             // a row another transaction holds is seen here, so no insert waits on it
+             PreparedStatement insert = connection.prepareStatement("""
+                     INSERT INTO onebeat_retention_walk (id, resume_after) SELECT 1, ?
+                     WHERE NOT EXISTS (SELECT 1 FROM onebeat_retention_walk) ON CONFLICT (id) DO NOTHING""")) {
+            update.setString(1, after);
+            if (update.executeUpdate() == 0) {
+                insert.setString(1, after);
+                insert.executeUpdate();
+            }
         }
     }
 

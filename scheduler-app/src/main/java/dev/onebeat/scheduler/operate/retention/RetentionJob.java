@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * each table's rows older than its age counted back from the fire's scheduled instant, so a late or re-run fire
  * deletes rows by the same ages. Its deletes run on the fire's connection and commit with its ledger row: a fire that
  * fails deletes nothing and is retried; at most {@code max-rows-per-fire} rows go per fire, and a backlog is worked off
- * over the next ones (in the ledger, from the job where the last fire on this replica stopped). Rows another
+ * over the next ones (in the ledger, from the job where the last committed fire, on any replica, stopped). Rows another
  * transaction holds are skipped, so a fire of another job is never waited for.
  *
  * <p>The ledger's rows say which instants have committed; before a job's rows are deleted, the newest of them becomes
@@ -41,6 +41,7 @@ final class RetentionJob implements PeriodicJob {
     private final DataSource dataSource;
     /** The ledger's jobs read, and their horizons moved, a statement: 10,000 took 135-220 ms at a million. */
     private final int jobsPerSlice;
+
     RetentionJob(RetentionProperties properties, MeterRegistry meters, DataSource dataSource) {
         this(properties, meters, dataSource, 10_000);
     }
