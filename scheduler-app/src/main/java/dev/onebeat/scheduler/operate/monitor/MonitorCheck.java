@@ -282,8 +282,8 @@ public class MonitorCheck {
     }
 
     private int walk(JobWalk walk, Map<Instant, Slot> slots, Set<Instant> running, Timetable timetable, Instant now,
-                     String node, List<Event> events, List<JobEventSink.Judged> judged, List<InstantRecords.Fault> faults,
-                     boolean faultingHere) {
+                     String node, List<Event> events, List<JobEventSink.Judged> judged,
+                     List<InstantRecords.Fault> faults, boolean faultingHere) {
         PeriodicJob job = walk.job;
         AlertPolicy policy = job.alerts();
         boolean monitored = policy.healthchecksUrl() != null || policy.sentryMonitor() != null;

@@ -166,10 +166,7 @@ class RetentionIT {
 
     @Test
     void aFireDeletesAtMostItsCapAndTheNextGoesOn() {
-        RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 100, 1000,
-                Duration.ofDays(30), 5, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
-                Duration.ofDays(1)), new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), dataSource);
+        RetentionJob capped = new RetentionJob(settings(100, 1000, 5), new SimpleMeterRegistry(), dataSource);
         long before = count("SELECT count(*) FROM onebeat_fire") + count("SELECT count(*) FROM onebeat_fire_attempt");
 
         // three instants ten minutes apart, all past: no fire begins before its instant by the database's clock
@@ -188,10 +185,7 @@ class RetentionIT {
     @ValueSource(ints = {1, 3, 10})
     void aFireStoppedByItsCapInTheLedgerIsFollowedByOneStartingWhereItStoppedSoEveryJobHasItsTurn(int jobsPerSlice) {
         // a cap of 40 ledger rows, 10 a statement, each job keeping its newest fire
-        RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 40,
-                Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
-                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, jobsPerSlice);
+        RetentionJob capped = new RetentionJob(settings(10, 40, 1), new SimpleMeterRegistry(), dataSource, jobsPerSlice);
         // first in name order, before 'daily' (30 fires to delete) and 'monthly' (9): a fire yesterday, which each
         // keeps, and 30 older than 30 days
         for (String job : List.of("a-early", "b-mid", "c-late")) {
@@ -229,9 +223,7 @@ class RetentionIT {
      */
     @Test
     void aWalkStoppedOnOneReplicaGoesOnFromThereOnAnotherAndARolledBackFireLeavesIt() throws SQLException {
-        RetentionProperties capOf40 = new RetentionProperties(true, "*/10 * * * *", 10, 40, Duration.ofDays(30), 1,
-                Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365), Duration.ofDays(90),
-                Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90), Duration.ofDays(1));
+        RetentionProperties capOf40 = settings(10, 40, 1);
         RetentionJob onReplica1 = new RetentionJob(capOf40, new SimpleMeterRegistry(), dataSource, 1);
         RetentionJob onReplica2 = new RetentionJob(capOf40, new SimpleMeterRegistry(), dataSource, 1);
         for (String job : List.of("a-early", "b-mid", "c-late")) {
@@ -265,10 +257,7 @@ class RetentionIT {
     @Test
     void aFireFindingTheWalksRowHeldCommitsWithoutWaitingAndLeavesTheRow() throws Exception {
         // a cap of 35: daily's 30 rows past its newest 30 days, then 5 of monthly's; the walk stops after daily
-        RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 35,
-                Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
-                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, 1);
+        RetentionJob capped = new RetentionJob(settings(10, 35, 1), new SimpleMeterRegistry(), dataSource, 1);
         jdbc.sql("INSERT INTO onebeat_retention_walk (resume_after) VALUES ('')").update();
         long before = ledgerRows();
         try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
@@ -311,10 +300,7 @@ class RetentionIT {
             renewConnections();
             jdbc.sql("TRUNCATE onebeat_fire").update();
             // a cap of 40 ledger rows, 10 a statement, each job keeping its newest fire, a job a slice
-            RetentionJob capped = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 40,
-                    Duration.ofDays(30), 1, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                    Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1),
-                    Duration.ofDays(90), Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource, 1);
+            RetentionJob capped = new RetentionJob(settings(10, 40, 1), new SimpleMeterRegistry(), dataSource, 1);
             for (String job : List.of("alpha", "Mid", "Nova")) {
                 fires(job, 1, Duration.ofDays(1));
                 oldFires(job, 30, 40);
@@ -343,6 +329,13 @@ class RetentionIT {
         }
     }
 
+    /** Retention with this class's ages (the ledger's 30 days), its statement size, cap and fires kept per job. */
+    private static RetentionProperties settings(int batchSize, int maxRowsPerFire, int keepLastFires) {
+        return new RetentionProperties(true, "*/10 * * * *", batchSize, maxRowsPerFire, Duration.ofDays(30),
+                keepLastFires, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365), Duration.ofDays(90),
+                Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90), Duration.ofDays(1));
+    }
+
     private void renewConnections() throws SQLException {
         dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().softEvictConnections();
     }
@@ -350,10 +343,7 @@ class RetentionIT {
     @Test
     void aLedgerRowAnotherTransactionHoldsIsSkippedAndTheRestOfItsSliceGoes() throws Exception {
         // 10 rows a statement: the 34 rows to go (29 of daily, 5 of monthly) take four, the held row skipped
-        RetentionJob batched = new RetentionJob(new RetentionProperties(true, "*/10 * * * *", 10, 100_000,
-                Duration.ofDays(30), 5, Duration.ofDays(90), Duration.ofDays(90), Duration.ofDays(365),
-                Duration.ofDays(90), Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(1), Duration.ofDays(90),
-                Duration.ofDays(1)), new SimpleMeterRegistry(), dataSource);
+        RetentionJob batched = new RetentionJob(settings(10, 100_000, 5), new SimpleMeterRegistry(), dataSource);
         try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
             other.setAutoCommit(false);
             statement.executeQuery("SELECT id FROM onebeat_fire WHERE job_name = 'daily' AND scheduled_at < now() - "
