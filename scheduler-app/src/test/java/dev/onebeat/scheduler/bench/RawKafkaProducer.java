@@ -38,20 +38,23 @@ final class RawKafkaProducer implements AutoCloseable {
         });
     }
 
-    /** Makes one producer per publisher, configured as the transport configures its own for {@code servers}. */
-    static RawKafkaProducer open(String servers, int producers) {
+    /**
+     * Makes one producer per publisher, configured as the transport configures its own for {@code servers} with the
+     * broker {@code properties}.
+     */
+    static RawKafkaProducer open(String servers, Map<String, String> properties, int producers) {
         RawKafkaProducer raw = new RawKafkaProducer(producers);
         for (int i = 0; i < producers; i++) {
-            raw.producers.add(new KafkaProducer<>(config(servers, "onebeat-bench-raw-" + i), new ByteArraySerializer(),
-                    new ByteArraySerializer()));
+            raw.producers.add(new KafkaProducer<>(config(servers, properties, "onebeat-bench-raw-" + i),
+                    new ByteArraySerializer(), new ByteArraySerializer()));
         }
         return raw;
     }
 
     /** @return the transport's producer configuration for a {@code kafka} broker at {@code servers} */
-    static Map<String, Object> config(String servers, String clientId) {
+    static Map<String, Object> config(String servers, Map<String, String> properties, String clientId) {
         return KafkaTransportParts.producerConfig(new BrokerSettings(RelayKafkaBenchmark.BROKER, BrokerType.KAFKA,
-                servers, Map.of()), clientId);
+                servers, properties), clientId);
     }
 
     /** @return the records the {@code kafka} transport publishes for {@code tasks} on {@code topic} */

@@ -93,10 +93,10 @@ public final class RelayKafkaBenchmark {
         RelayCycles.announce(nodes, options.concurrency(), batchSize);
         RelayStages stages = new RelayStages();
         RelayProperties properties = RelayNodes.properties(topic.name(), "kafka", BROKER,
-                new RelayProperties.Broker("kafka", servers, Map.of()), batchSize, RelayNodes.POLL_INTERVAL);
+                new RelayProperties.Broker("kafka", servers, options.producer()), batchSize, RelayNodes.POLL_INTERVAL);
         try (RelayNodes relay = RelayNodes.open(outbox.pool(), properties, new KafkaTransportProvider(), nodes,
                 options.concurrency(), stages);
-             RawKafkaProducer raw = RawKafkaProducer.open(servers, nodes)) {
+             RawKafkaProducer raw = RawKafkaProducer.open(servers, options.producer(), nodes)) {
             RelayFigures result = new RelayCycles(outbox, options.messages(), options.warmups(), options.rounds())
                     .measure(nodes, batchSize, relay, stages, kafka(raw), tasks, idleCommits);
             result.print(options.messages());
@@ -159,7 +159,7 @@ public final class RelayKafkaBenchmark {
 
     /** @return the transport's producer settings, without those that only name things */
     private String producerSettings() {
-        Map<String, Object> config = new TreeMap<>(RawKafkaProducer.config(servers, "onebeat-bench"));
+        Map<String, Object> config = new TreeMap<>(RawKafkaProducer.config(servers, options.producer(), "onebeat-bench"));
         config.remove(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         config.remove(ProducerConfig.CLIENT_ID_CONFIG);
         config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);

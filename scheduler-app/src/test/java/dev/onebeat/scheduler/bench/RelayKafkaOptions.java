@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,15 +18,18 @@ import java.util.Map;
  * @param nodes relay nodes to measure (one producer each), also the raw producers
  * @param concurrency relay loops per node sharing its producer, as {@code onebeat.relay.concurrency}
  * @param partitions partitions of the benchmark's topic
+ * @param producer producer properties given to both sides: the relay's broker {@code properties}, and the raw
+ *     producer's, over the transport's defaults (to measure a setting before it becomes one)
  */
 record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmups, int rounds,
-                         List<Integer> batchSizes, List<Integer> nodes, int concurrency, int partitions) {
+                         List<Integer> batchSizes, List<Integer> nodes, int concurrency, int partitions,
+                         Map<String, String> producer) {
 
     static final String KAFKA_VARIABLE = "ONEBEAT_BENCH_KAFKA";
 
     static final String USAGE = """
             usage: relay-kafka.sh [--messages=100000] [--warmups=1] [--rounds=3] [--batch-sizes=500] [--nodes=1,2]
-                                  [--concurrency=2] [--partitions=3] [--help]
+                                  [--concurrency=2] [--partitions=3] [--producer=name=value,name=value] [--help]
             environment: %s (default %s), %s (host:port[,host:port]; default: a broker of its own, started for the run)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, KAFKA_VARIABLE);
 
@@ -48,6 +52,7 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
         }
         batchSizes = List.copyOf(batchSizes);
         nodes = List.copyOf(nodes);
+        producer = Map.copyOf(producer);
     }
 
     /** @throws IllegalArgumentException naming the argument that is unknown or malformed */
@@ -62,6 +67,7 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
         String nodes = "1,2";
         int concurrency = 2;
         int partitions = 3;
+        Map<String, String> producer = new LinkedHashMap<>();
         for (String arg : args) {
             String name = BenchOptions.argName(arg);
             String value = BenchOptions.argValue(arg);
@@ -73,11 +79,25 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
                 case "--nodes" -> nodes = value;
                 case "--concurrency" -> concurrency = BenchOptions.number(name, value);
                 case "--partitions" -> partitions = BenchOptions.number(name, value);
+                case "--producer" -> producer = properties(name, value);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
         return new RelayKafkaOptions(adminUrl, kafka, messages, warmups, rounds,
                 BenchOptions.numbers("--batch-sizes", batchSizes), BenchOptions.numbers("--nodes", nodes), concurrency,
-                partitions);
+                partitions, producer);
+    }
+
+    private static Map<String, String> properties(String name, String list) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String pair : list.split(",")) {
+            int equals = pair.indexOf('=');
+            if (equals < 1) {
+                throw new IllegalArgumentException(name + " takes name=value pairs separated by commas, was '" + list
+                        + "'");
+            }
+            properties.put(pair.substring(0, equals).strip(), pair.substring(equals + 1).strip());
+        }
+        return properties;
     }
 }
