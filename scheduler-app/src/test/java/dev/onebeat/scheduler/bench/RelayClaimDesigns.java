@@ -11,15 +11,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The relay's database work alone, no publish, in two designs, on the same refilled outbox: rows drained per second
+ * The relay's database work alone, no publish, in three designs, on the same refilled outbox: rows drained per second
  * by one loop. Written to choose the relay's claim design by measurement (issue 29): run it with
  * {@code bench/relay-claims.sh [rows] [batch] [rounds]}.
  * <ul>
  *   <li>{@code lease}: the relay as it was, a claim {@code UPDATE … RETURNING} that writes status, lease and attempts
  *   in its own transaction, then a mark {@code UPDATE} in another: two row versions per row;</li>
  *   <li>{@code lock}: the rows locked by {@code SELECT … FOR UPDATE SKIP LOCKED} in a transaction kept open through the
- *   publish, then marked by one {@code UPDATE} and committed: one row version per row.</li>
+ *   publish, then marked by one {@code UPDATE} and committed: one row version per row;</li>
+ *   <li>{@code cursor}: no write per row (PgQ's design, not built in the relay): each row carries the id of the
+ *   transaction that wrote it ({@code xid8}, set by a column default, indexed with the row's id); a reader reads the
+ *   rows of the transactions that committed between two snapshots of the server ({@code pg_current_snapshot()}), a
+ *   page at a time in (transaction, id) order, and writes where it stands to a one-row cursor table after each page.
+ *   A transaction still open when a snapshot is taken is read in a later window, whatever its rows' ids.</li>
  * </ul>
+ *
+ * <p>The outbox is filled 1,000 rows a transaction, as fires commit theirs. The cursor's price is on the insert side:
+ * the column and its index, measured by filling the outbox and a copy of it without them, in turn.
  */
 public final class RelayClaimDesigns {
 
@@ -41,6 +49,30 @@ public final class RelayClaimDesigns {
             WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = 'bench'
             """;
 
+    /** The transaction id column and its index, added to the benchmark's outbox only. */
+    private static final String CURSOR_SETUP = """
+            CREATE TABLE onebeat_task_plain (LIKE onebeat_task INCLUDING ALL);
+            ALTER TABLE onebeat_task ADD COLUMN tx xid8 DEFAULT pg_current_xact_id();
+            CREATE INDEX onebeat_task_tx_idx ON onebeat_task (tx, id);
+            CREATE TABLE onebeat_relay_cursor (id int PRIMARY KEY, previous pg_snapshot, current pg_snapshot,
+                                               last_tx xid8, last_id bigint);
+            INSERT INTO onebeat_relay_cursor VALUES (1, pg_current_snapshot(), pg_current_snapshot(), '0', 0)""";
+
+    // the rows of the transactions committed between the two snapshots, after where the reader stands: those below
+    // the earlier snapshot's xmin were all visible to it, those from the later one's xmax on to none. The text of the
+    // id is named apart: named tx, it would be what ORDER BY tx sorts (as text, all rows, no index)
+    private static final String CURSOR_PAGE = "SELECT " + COLUMNS + ", tx::text AS tx_text FROM onebeat_task" + """
+             WHERE queue = ? AND tx >= pg_snapshot_xmin(?::pg_snapshot) AND tx < pg_snapshot_xmax(?::pg_snapshot)
+              AND pg_visible_in_snapshot(tx, ?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx, ?::pg_snapshot)
+              AND (tx, id) > (?::xid8, ?)
+            ORDER BY tx, id LIMIT ?""";
+
+    private static final String CURSOR_MOVE = """
+            UPDATE onebeat_relay_cursor SET previous = ?::pg_snapshot, current = ?::pg_snapshot, last_tx = ?::xid8,
+                   last_id = ? WHERE id = 1""";
+
+    private static final int FILL_TRANSACTION = 1_000;
+
     private RelayClaimDesigns() {
     }
 
@@ -52,28 +84,128 @@ public final class RelayClaimDesigns {
                 "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
         try (BenchDatabase database = BenchDatabase.create(admin);
              RelayOutbox outbox = RelayOutbox.create(database, QUEUE)) {
-            System.out.printf(Locale.ROOT, "relay claim designs: %,d rows, batch %,d, %d rounds each, alternating%n",
-                    rows, batch, rounds);
+            System.out.printf(Locale.ROOT, "relay claim designs: %,d rows, batch %,d, %d rounds each, alternating;"
+                    + " the outbox filled %,d rows a transaction%n", rows, batch, rounds, FILL_TRANSACTION);
+            try (Connection connection = outbox.pool().getConnection();
+                 Statement statement = connection.createStatement()) {
+                statement.execute(CURSOR_SETUP);
+            }
             List<Double> lease = new ArrayList<>();
             List<Double> lock = new ArrayList<>();
+            List<Double> cursor = new ArrayList<>();
+            List<Double> fillPlain = new ArrayList<>();
+            List<Double> fillCursor = new ArrayList<>();
             for (int round = 0; round <= rounds; round++) {
-                outbox.refill(rows);
+                outbox.refill(rows, FILL_TRANSACTION);
                 double leaseRate = drain(outbox, rows, batch, false);
-                outbox.refill(rows);
+                outbox.refill(rows, FILL_TRANSACTION);
                 double lockRate = drain(outbox, rows, batch, true);
+                double plainRate = rows / (fillPlain(outbox, rows) / 1e9);
+                String start = snapshot(outbox);
+                double cursorFillRate = rows / (outbox.refill(rows, FILL_TRANSACTION) / 1e9);
+                double cursorRate = cursorDrain(outbox, start, rows, batch);
                 if (round == 0) {
                     continue; // warm-up: the JIT and the server's caches
                 }
                 lease.add(leaseRate);
                 lock.add(lockRate);
-                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s%n", round, leaseRate,
-                        lockRate);
+                cursor.add(cursorRate);
+                fillPlain.add(plainRate);
+                fillCursor.add(cursorFillRate);
+                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s, cursor %,.0f rows/s;"
+                        + " fill without the cursor's column %,.0f rows/s, with it %,.0f rows/s%n", round, leaseRate,
+                        lockRate, cursorRate, plainRate, cursorFillRate);
             }
             double leaseMedian = median(lease);
             double lockMedian = median(lock);
+            double cursorMedian = median(cursor);
             System.out.printf(Locale.ROOT, "median: lease (claim + mark) %,.0f rows/s; lock (lock + mark) %,.0f rows/s; "
                     + "%.2fx%n", leaseMedian, lockMedian, lockMedian / leaseMedian);
+            System.out.printf(Locale.ROOT, "median: cursor (read between snapshots, no write per row) %,.0f rows/s: "
+                    + "%.2fx lock; the fill with its column and index %,.0f rows/s against %,.0f without (%.0f %%)%n",
+                    cursorMedian, cursorMedian / lockMedian, median(fillCursor), median(fillPlain),
+                    100 * median(fillCursor) / median(fillPlain));
         }
+    }
+
+    /** Fills the copy of the outbox without the cursor's column, as {@link RelayOutbox#refill} fills the outbox. */
+    private static long fillPlain(RelayOutbox outbox, int rows) throws SQLException {
+        try (Connection connection = outbox.pool().getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("TRUNCATE onebeat_task_plain");
+                statement.execute("CHECKPOINT");
+            }
+            return outbox.fill(connection, RelayOutbox.FILL.replace("INSERT INTO onebeat_task ",
+                    "INSERT INTO onebeat_task_plain "), rows, FILL_TRANSACTION);
+        }
+    }
+
+    private static String snapshot(RelayOutbox outbox) throws SQLException {
+        try (Connection connection = outbox.pool().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT pg_current_snapshot()::text")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * Reads every row committed since the snapshot {@code start}, window after window, a page at a time, moving the
+     * cursor row after each page, until a window holds no row.
+     */
+    private static double cursorDrain(RelayOutbox outbox, String start, int rows, int batch) throws SQLException {
+        long begin = System.nanoTime();
+        int drained = 0;
+        try (Connection connection = outbox.pool().getConnection();
+             PreparedStatement page = connection.prepareStatement(CURSOR_PAGE);
+             PreparedStatement move = connection.prepareStatement(CURSOR_MOVE)) {
+            String previous = start;
+            String current = snapshot(outbox);
+            String lastTx = "0";
+            long lastId = 0;
+            boolean windowEmpty = true;
+            while (true) {
+                int read = 0;
+                page.setString(1, outbox.queue());
+                page.setString(2, previous);
+                page.setString(3, current);
+                page.setString(4, current);
+                page.setString(5, previous);
+                page.setString(6, lastTx);
+                page.setLong(7, lastId);
+                page.setInt(8, batch);
+                try (ResultSet rs = page.executeQuery()) {
+                    while (rs.next()) {
+                        read++;
+                        lastId = rs.getLong(1);
+                        read(rs);
+                        lastTx = rs.getString(11);
+                    }
+                }
+                drained += read;
+                windowEmpty &= read == 0;
+                if (read < batch) {
+                    if (windowEmpty) {
+                        break;
+                    }
+                    // the window is read: the next begins where this one ended
+                    previous = current;
+                    current = snapshot(outbox);
+                    lastTx = "0";
+                    lastId = 0;
+                    windowEmpty = true;
+                }
+                move.setString(1, previous);
+                move.setString(2, current);
+                move.setString(3, lastTx);
+                move.setLong(4, lastId);
+                move.executeUpdate();
+            }
+        }
+        if (drained != rows) {
+            throw new IllegalStateException("the cursor read " + drained + " rows of " + rows);
+        }
+        return rows / ((System.nanoTime() - begin) / 1e9);
     }
 
     private static double drain(RelayOutbox outbox, int rows, int batch, boolean lock) throws SQLException {

@@ -33,7 +33,7 @@ final class RelayOutbox implements AutoCloseable {
     static final String TASK = "shop.send_invoice_reminder";
 
     // scheduled and due an hour ago, so the relay's "available_at <= now()" takes them all at once
-    private static final String FILL = """
+    static final String FILL = """
             INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id,
                                       payload, available_at)
             SELECT ? || '/2030-01-01T00:00:00Z/' || ? || '/order:' || g, ?, now() - interval '1 hour', ?, ?, 'order',
@@ -44,7 +44,7 @@ final class RelayOutbox implements AutoCloseable {
                                                                    'subject', 'Your order ' || g || ' is waiting for payment',
                                                                    'amount', '129.90', 'reminder', 2)),
                    now() - interval '1 hour'
-            FROM generate_series(1, ?) g
+            FROM generate_series(?, ?) g
             """;
 
     private static final String ROWS = """
@@ -99,24 +99,51 @@ final class RelayOutbox implements AutoCloseable {
      * that every round starts from the same table and no checkpoint of the refill lands in a round.
      */
     void refill(int count) throws SQLException {
+        refill(count, Math.max(1, count));
+    }
+
+    /**
+     * {@link #refill(int)} with the rows committed {@code perTransaction} at a time, as fires commit theirs.
+     *
+     * @return nanoseconds the inserts took, the vacuum and checkpoint after them not counted
+     */
+    long refill(int count, int perTransaction) throws SQLException {
         try (Connection connection = pool.getConnection()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("TRUNCATE onebeat_task");
+                // what an earlier fill left dirty is written before this one is timed
+                statement.execute("CHECKPOINT");
             }
-            try (PreparedStatement fill = connection.prepareStatement(FILL)) {
+            long inserts = fill(connection, FILL, count, perTransaction);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("VACUUM ANALYZE onebeat_task");
+                statement.execute("CHECKPOINT");
+            }
+            return inserts;
+        }
+    }
+
+    /**
+     * Runs {@code sql} (the text of {@link #FILL}, on this table or a copy) for {@code count} rows in auto-commit,
+     * {@code perTransaction} rows a statement.
+     *
+     * @return nanoseconds taken
+     */
+    long fill(Connection connection, String sql, int count, int perTransaction) throws SQLException {
+        long start = System.nanoTime();
+        try (PreparedStatement fill = connection.prepareStatement(sql)) {
+            for (int from = 1; from <= count; from += perTransaction) {
                 fill.setString(1, JOB);
                 fill.setString(2, TASK);
                 fill.setString(3, JOB);
                 fill.setString(4, TASK);
                 fill.setString(5, queue);
-                fill.setInt(6, count);
+                fill.setInt(6, from);
+                fill.setInt(7, Math.min(count, from + perTransaction - 1));
                 fill.executeUpdate();
             }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("VACUUM ANALYZE onebeat_task");
-                statement.execute("CHECKPOINT");
-            }
         }
+        return System.nanoTime() - start;
     }
 
     /** @return the rows as the relay reads them when it claims them, in id order */
