@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,15 +20,16 @@ import java.util.Locale;
  *   in its own transaction, then a mark {@code UPDATE} in another: two row versions per row;</li>
  *   <li>{@code lock}: the rows locked by {@code SELECT … FOR UPDATE SKIP LOCKED} in a transaction kept open through the
  *   publish, then marked by one {@code UPDATE} and committed: one row version per row;</li>
- *   <li>{@code cursor}: no write per row (PgQ's design, not built in the relay): each row carries the id of the
- *   transaction that wrote it ({@code xid8}, set by a column default, indexed with the row's id); a reader reads the
+ *   <li>{@code cursor}: no write per row (PgQ's design, not built in the relay), on a copy of the outbox whose rows
+ *   carry the id of the transaction that wrote them ({@code xid8}, set by a column default, indexed with the row's
+ *   id), so that the other two designs run on the outbox as it is; a reader reads the
  *   rows of the transactions that committed between two snapshots of the server ({@code pg_current_snapshot()}), a
  *   page at a time in (transaction, id) order, and writes where it stands to a one-row cursor table after each page.
  *   A transaction still open when a snapshot is taken is read in a later window, whatever its rows' ids.</li>
  * </ul>
  *
- * <p>The outbox is filled 1,000 rows a transaction, as fires commit theirs. The cursor's price is on the insert side:
- * the column and its index, measured by filling the outbox and a copy of it without them, in turn.
+ * <p>Both tables are filled 1,000 rows a transaction, as fires commit theirs. The cursor's price is on the insert
+ * side, the column and its index: the fill of the copy is timed against the fill of the outbox before it.
  */
 public final class RelayClaimDesigns {
 
@@ -49,11 +51,13 @@ public final class RelayClaimDesigns {
             WHERE t.id = m.id AND t.attempts = m.attempts AND t.status = 'claimed' AND t.locked_by = 'bench'
             """;
 
-    /** The transaction id column and its index, added to the benchmark's outbox only. */
+    private static final String CURSOR_TABLE = "onebeat_task_cursor";
+
+    /** The outbox's copy with the transaction id column and its index, and the cursor's row. */
     private static final String CURSOR_SETUP = """
-            CREATE TABLE onebeat_task_plain (LIKE onebeat_task INCLUDING ALL);
-            ALTER TABLE onebeat_task ADD COLUMN tx xid8 DEFAULT pg_current_xact_id();
-            CREATE INDEX onebeat_task_tx_idx ON onebeat_task (tx, id);
+            CREATE TABLE onebeat_task_cursor (LIKE onebeat_task INCLUDING ALL);
+            ALTER TABLE onebeat_task_cursor ADD COLUMN tx xid8 DEFAULT pg_current_xact_id();
+            CREATE INDEX onebeat_task_cursor_tx_idx ON onebeat_task_cursor (tx, id);
             CREATE TABLE onebeat_relay_cursor (id int PRIMARY KEY, previous pg_snapshot, current pg_snapshot,
                                                last_tx xid8, last_id bigint);
             INSERT INTO onebeat_relay_cursor VALUES (1, pg_current_snapshot(), pg_current_snapshot(), '0', 0)""";
@@ -61,7 +65,7 @@ public final class RelayClaimDesigns {
     // the rows of the transactions committed between the two snapshots, after where the reader stands: those below
     // the earlier snapshot's xmin were all visible to it, those from the later one's xmax on to none. The text of the
     // id is named apart: named tx, it would be what ORDER BY tx sorts (as text, all rows, no index)
-    private static final String CURSOR_PAGE = "SELECT " + COLUMNS + ", tx::text AS tx_text FROM onebeat_task" + """
+    private static final String CURSOR_PAGE = "SELECT " + COLUMNS + ", tx::text AS tx_text FROM " + CURSOR_TABLE + """
              WHERE queue = ? AND tx >= pg_snapshot_xmin(?::pg_snapshot) AND tx < pg_snapshot_xmax(?::pg_snapshot)
               AND pg_visible_in_snapshot(tx, ?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx, ?::pg_snapshot)
               AND (tx, id) > (?::xid8, ?)
@@ -70,6 +74,8 @@ public final class RelayClaimDesigns {
     private static final String CURSOR_MOVE = """
             UPDATE onebeat_relay_cursor SET previous = ?::pg_snapshot, current = ?::pg_snapshot, last_tx = ?::xid8,
                    last_id = ? WHERE id = 1""";
+
+    private static final String OUTBOX = "onebeat_task";
 
     private static final int FILL_TRANSACTION = 1_000;
 
@@ -80,6 +86,10 @@ public final class RelayClaimDesigns {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        if (rows < 1 || batch < 1 || rounds < 1) {
+            throw new IllegalArgumentException("rows, batch and rounds must each be at least 1, were " + rows + ", "
+                    + batch + ", " + rounds);
+        }
         String admin = System.getenv().getOrDefault("ONEBEAT_BENCH_JDBC_URL",
                 "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
         try (BenchDatabase database = BenchDatabase.create(admin);
@@ -96,13 +106,12 @@ public final class RelayClaimDesigns {
             List<Double> fillPlain = new ArrayList<>();
             List<Double> fillCursor = new ArrayList<>();
             for (int round = 0; round <= rounds; round++) {
-                outbox.refill(rows, FILL_TRANSACTION);
+                outbox.refill(OUTBOX, rows, FILL_TRANSACTION);
                 double leaseRate = drain(outbox, rows, batch, false);
-                outbox.refill(rows, FILL_TRANSACTION);
+                double plainRate = rows / (outbox.refill(OUTBOX, rows, FILL_TRANSACTION) / 1e9);
                 double lockRate = drain(outbox, rows, batch, true);
-                double plainRate = rows / (fillPlain(outbox, rows) / 1e9);
                 String start = snapshot(outbox);
-                double cursorFillRate = rows / (outbox.refill(rows, FILL_TRANSACTION) / 1e9);
+                double cursorFillRate = rows / (outbox.refill(CURSOR_TABLE, rows, FILL_TRANSACTION) / 1e9);
                 double cursorRate = cursorDrain(outbox, start, rows, batch);
                 if (round == 0) {
                     continue; // warm-up: the JIT and the server's caches
@@ -128,18 +137,6 @@ public final class RelayClaimDesigns {
         }
     }
 
-    /** Fills the copy of the outbox without the cursor's column, as {@link RelayOutbox#refill} fills the outbox. */
-    private static long fillPlain(RelayOutbox outbox, int rows) throws SQLException {
-        try (Connection connection = outbox.pool().getConnection()) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("TRUNCATE onebeat_task_plain");
-                statement.execute("CHECKPOINT");
-            }
-            return outbox.fill(connection, RelayOutbox.FILL.replace("INSERT INTO onebeat_task ",
-                    "INSERT INTO onebeat_task_plain "), rows, FILL_TRANSACTION);
-        }
-    }
-
     private static String snapshot(RelayOutbox outbox) throws SQLException {
         try (Connection connection = outbox.pool().getConnection();
              Statement statement = connection.createStatement();
@@ -156,6 +153,7 @@ public final class RelayClaimDesigns {
     private static double cursorDrain(RelayOutbox outbox, String start, int rows, int batch) throws SQLException {
         long begin = System.nanoTime();
         int drained = 0;
+        long[] ids = new long[rows];
         try (Connection connection = outbox.pool().getConnection();
              PreparedStatement page = connection.prepareStatement(CURSOR_PAGE);
              PreparedStatement move = connection.prepareStatement(CURSOR_MOVE)) {
@@ -176,8 +174,11 @@ public final class RelayClaimDesigns {
                 page.setInt(8, batch);
                 try (ResultSet rs = page.executeQuery()) {
                     while (rs.next()) {
-                        read++;
                         lastId = rs.getLong(1);
+                        if (drained + read < rows) {
+                            ids[drained + read] = lastId;
+                        }
+                        read++;
                         read(rs);
                         lastTx = rs.getString(11);
                     }
@@ -202,10 +203,13 @@ public final class RelayClaimDesigns {
                 move.executeUpdate();
             }
         }
-        if (drained != rows) {
-            throw new IllegalStateException("the cursor read " + drained + " rows of " + rows);
+        double rate = rows / ((System.nanoTime() - begin) / 1e9);
+        // a row read twice and one missed would leave the count right: the ids are checked too
+        if (drained != rows || Arrays.stream(ids).distinct().count() != rows) {
+            throw new IllegalStateException("the cursor read " + drained + " rows of " + rows + ", "
+                    + Arrays.stream(ids).limit(Math.min(drained, rows)).distinct().count() + " distinct");
         }
-        return rows / ((System.nanoTime() - begin) / 1e9);
+        return rate;
     }
 
     private static double drain(RelayOutbox outbox, int rows, int batch, boolean lock) throws SQLException {

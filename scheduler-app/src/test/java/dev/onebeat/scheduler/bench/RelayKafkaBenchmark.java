@@ -159,7 +159,8 @@ public final class RelayKafkaBenchmark {
 
     /** @return the transport's producer settings, without those that only name things */
     private String producerSettings() {
-        Map<String, Object> config = new TreeMap<>(RawKafkaProducer.config(servers, options.producer(), "onebeat-bench"));
+        Map<String, Object> config = new TreeMap<>(RawKafkaProducer.config(servers, options.producer(),
+                "onebeat-bench"));
         config.remove(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         config.remove(ProducerConfig.CLIENT_ID_CONFIG);
         config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);

@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.bench;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
     static final String USAGE = """
             usage: relay-kafka.sh [--messages=100000] [--warmups=1] [--rounds=3] [--batch-sizes=500] [--nodes=1,2]
                                   [--concurrency=2] [--partitions=3] [--producer=name=value,name=value] [--help]
+            --producer may be given more than once; a value holding a comma needs an --producer of its own
             environment: %s (default %s), %s (host:port[,host:port]; default: a broker of its own, started for the run)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, KAFKA_VARIABLE);
 
@@ -52,7 +54,7 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
         }
         batchSizes = List.copyOf(batchSizes);
         nodes = List.copyOf(nodes);
-        producer = Map.copyOf(producer);
+        producer = Collections.unmodifiableMap(new LinkedHashMap<>(producer));
     }
 
     /** @throws IllegalArgumentException naming the argument that is unknown or malformed */
@@ -79,7 +81,7 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
                 case "--nodes" -> nodes = value;
                 case "--concurrency" -> concurrency = BenchOptions.number(name, value);
                 case "--partitions" -> partitions = BenchOptions.number(name, value);
-                case "--producer" -> producer = properties(name, value);
+                case "--producer" -> properties(name, value, producer);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
@@ -88,16 +90,18 @@ record RelayKafkaOptions(String adminUrl, String kafka, int messages, int warmup
                 partitions, producer);
     }
 
-    private static Map<String, String> properties(String name, String list) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        for (String pair : list.split(",")) {
+    /** Adds the {@code name=value} pairs of {@code list} to {@code into}; a value without a comma in it. */
+    private static void properties(String option, String list, Map<String, String> into) {
+        String[] pairs = list.contains("=") && list.indexOf('=') == list.lastIndexOf('=') ? new String[] {list}
+                : list.split(",");
+        for (String pair : pairs) {
             int equals = pair.indexOf('=');
-            if (equals < 1) {
-                throw new IllegalArgumentException(name + " takes name=value pairs separated by commas, was '" + list
-                        + "'");
+            String name = equals < 0 ? "" : pair.substring(0, equals).strip();
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException(option + " takes name=value pairs separated by commas, was '"
+                        + list + "'");
             }
-            properties.put(pair.substring(0, equals).strip(), pair.substring(equals + 1).strip());
+            into.put(name, pair.substring(equals + 1).strip());
         }
-        return properties;
     }
 }

@@ -33,8 +33,9 @@ final class RelayOutbox implements AutoCloseable {
     static final String TASK = "shop.send_invoice_reminder";
 
     // scheduled and due an hour ago, so the relay's "available_at <= now()" takes them all at once
-    static final String FILL = """
-            INSERT INTO onebeat_task (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id,
+    // %s: the table, the outbox or a copy of it
+    private static final String FILL = """
+            INSERT INTO %s (idempotency_key, job_name, scheduled_at, task, queue, entity_type, entity_id,
                                       payload, available_at)
             SELECT ? || '/2030-01-01T00:00:00Z/' || ? || '/order:' || g, ?, now() - interval '1 hour', ?, ?, 'order',
                    g::text,
@@ -99,24 +100,25 @@ final class RelayOutbox implements AutoCloseable {
      * that every round starts from the same table and no checkpoint of the refill lands in a round.
      */
     void refill(int count) throws SQLException {
-        refill(count, Math.max(1, count));
+        refill("onebeat_task", count, Math.max(1, count));
     }
 
     /**
-     * {@link #refill(int)} with the rows committed {@code perTransaction} at a time, as fires commit theirs.
+     * {@link #refill(int)} of {@code table} (the outbox, or a copy of it on the same database) with the rows committed
+     * {@code perTransaction} at a time, as fires commit theirs.
      *
      * @return nanoseconds the inserts took, the vacuum and checkpoint after them not counted
      */
-    long refill(int count, int perTransaction) throws SQLException {
+    long refill(String table, int count, int perTransaction) throws SQLException {
         try (Connection connection = pool.getConnection()) {
             try (Statement statement = connection.createStatement()) {
-                statement.execute("TRUNCATE onebeat_task");
+                statement.execute("TRUNCATE " + table);
                 // what an earlier fill left dirty is written before this one is timed
                 statement.execute("CHECKPOINT");
             }
-            long inserts = fill(connection, FILL, count, perTransaction);
+            long inserts = fill(connection, table, count, perTransaction);
             try (Statement statement = connection.createStatement()) {
-                statement.execute("VACUUM ANALYZE onebeat_task");
+                statement.execute("VACUUM ANALYZE " + table);
                 statement.execute("CHECKPOINT");
             }
             return inserts;
@@ -124,14 +126,13 @@ final class RelayOutbox implements AutoCloseable {
     }
 
     /**
-     * Runs {@code sql} (the text of {@link #FILL}, on this table or a copy) for {@code count} rows in auto-commit,
-     * {@code perTransaction} rows a statement.
+     * Inserts {@code count} rows into {@code table} in auto-commit, {@code perTransaction} rows a statement.
      *
      * @return nanoseconds taken
      */
-    long fill(Connection connection, String sql, int count, int perTransaction) throws SQLException {
+    private long fill(Connection connection, String table, int count, int perTransaction) throws SQLException {
         long start = System.nanoTime();
-        try (PreparedStatement fill = connection.prepareStatement(sql)) {
+        try (PreparedStatement fill = connection.prepareStatement(FILL.formatted(table))) {
             for (int from = 1; from <= count; from += perTransaction) {
                 fill.setString(1, JOB);
                 fill.setString(2, TASK);

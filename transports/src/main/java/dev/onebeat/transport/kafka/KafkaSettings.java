@@ -22,8 +22,9 @@ final class KafkaSettings {
      * batches of 64 KiB, four times Kafka's default. A relay round flushes hundreds of records at
      * once (500 by default, about 670 bytes each with headers): 16 KiB batches split it into some 20
      * per round, and the publish stage took 19 ms per 1,000 records against 13–17 ms with 64 KiB,
-     * the raw producer 120–150k against 170–220k records/s (BENCHMARKS.md, "Relay to Kafka"). The
-     * producer's 32 MiB buffer still holds a batch for 512 partitions at once.
+     * the raw producer 120–150k against 170–230k records/s (BENCHMARKS.md, "Relay to Kafka"). The
+     * producer's 32 MiB buffer holds a batch for 512 partitions at once: a topic of more, written to
+     * all at once, wants a larger {@code buffer.memory} or a smaller {@code batch.size}.
      */
     static final Map<String, String> DEFAULTS = Map.of(
             ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000",
