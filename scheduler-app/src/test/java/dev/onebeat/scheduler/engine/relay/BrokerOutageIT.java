@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -42,16 +43,29 @@ class BrokerOutageIT {
                     Map.of(queue, TestRelay.route("amqp", Map.of())));
             ConcurrentLinkedQueue<String> keys = new ConcurrentLinkedQueue<>();
             AtomicInteger written = new AtomicInteger();
+            AtomicBoolean writing = new AtomicBoolean(true);
+            Object insert = new Object();
             try (TestRelay relay = TestRelay.start(database, "relay-outage", settings, RelayHook.NONE)) {
                 // a fire of ten tasks every 250 ms, before, during and after the outage
                 fires.scheduleAtFixedRate(() -> {
-                    int from = written.get() + 1;
-                    keys.addAll(outbox.insert("outage", queue, from, from + ROWS_PER_FIRE - 1));
-                    written.addAndGet(ROWS_PER_FIRE);
+                    synchronized (insert) {
+                        if (writing.get()) {
+                            int from = written.get() + 1;
+                            keys.addAll(outbox.insert("outage", queue, from, from + ROWS_PER_FIRE - 1));
+                            written.addAndGet(ROWS_PER_FIRE);
+                        }
+                    }
                 }, 0, 250, TimeUnit.MILLISECONDS);
                 await().atMost(Duration.ofSeconds(20)).until(() -> published(outbox, queue) >= 50);
-
+                // the broker stops with no publish of the relay under way: a publish the broker took but whose
+                // confirm the stop cut off is published again by design (at least once: a republish keeps its
+                // message id, RelayKilledIT), and would be counted below as a duplicate this test is not about
+                synchronized (insert) {
+                    writing.set(false);
+                }
+                await().atMost(Duration.ofSeconds(20)).until(() -> published(outbox, queue) == written.get());
                 rabbit.stopServer();
+                writing.set(true);
                 long stoppedAt = System.nanoTime();
                 Thread.sleep(5_000);
                 Map<String, Object> early = oldestUnpublished(outbox, queue);
@@ -100,7 +114,8 @@ class BrokerOutageIT {
                 System.out.printf("outage: %d messages for %d tasks, %d duplicate(s)%n", messages.size(), written.get(),
                         duplicates);
                 assertThat(copies.keySet()).as("every task reached the queue").containsExactlyInAnyOrderElementsOf(keys);
-                assertThat(duplicates).as("a graceful broker stop leaves no unconfirmed publish behind").isZero();
+                assertThat(duplicates).as("a broker stopped between publishes, and publishes refused while it is down,"
+                        + " leave nothing to publish twice").isZero();
             }
         }
     }

@@ -164,6 +164,27 @@ class RetentionIT {
                 .containsExactly("daily", "monthly", "z-purged");
     }
 
+    @ParameterizedTest(name = "{0} job(s) a slice")
+    @ValueSource(ints = {1, 2, 10_000})
+    void aJobWhoseOnlyFireOlderThanTheAgeIsItsOldestLosesIt(int jobsPerSlice) {
+        // the walk reads a job's cut-off only when its oldest instant is before the horizon: here the one old fire is
+        // the oldest, and the job is reached by the walk's first probe and by a later one as the slices change
+        fires("a-kept", 3, Duration.ofDays(1));
+        fires("b-one-old", 5, Duration.ofDays(1));
+        oldFires("b-one-old", 1, 40);
+        RetentionJob sliced = new RetentionJob(settings(100, 100_000, 5), new SimpleMeterRegistry(), dataSource,
+                jobsPerSlice);
+
+        FireResult fire = firePath.fire(sliced, FireRequest.of(NOW, FireTrigger.SCHEDULED, "n1"));
+
+        assertThat(fire.outcome()).isEqualTo(FireOutcome.COMMITTED);
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'b-one-old'")).isEqualTo(5);
+        assertThat(oldCount("b-one-old")).isZero();
+        assertThat(jdbc.sql("SELECT purged_through FROM onebeat_fire_horizon WHERE job_name = 'b-one-old'")
+                .query(Timestamp.class).single().toInstant()).isEqualTo(days(40));
+        assertThat(count("SELECT count(*) FROM onebeat_fire WHERE job_name = 'a-kept'")).isEqualTo(3);
+    }
+
     @Test
     void aFireDeletesAtMostItsCapAndTheNextGoesOn() {
         RetentionJob capped = new RetentionJob(settings(100, 1000, 5), new SimpleMeterRegistry(), dataSource);
