@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The relay's database work alone, no publish, in three designs, on the same refilled outbox: rows drained per second
+ * The relay's database work alone, no publish, in four designs, on the same refilled outbox: rows drained per second
  * by one loop. Written to choose the relay's claim design by measurement (issue 29): run it with
  * {@code bench/relay-claims.sh [rows] [batch] [rounds]}.
  * <ul>
@@ -26,6 +26,8 @@ import java.util.Locale;
  *   rows of the transactions that committed between two snapshots of the server ({@code pg_current_snapshot()}), a
  *   page at a time in (transaction, id) order, and writes where it stands to a one-row cursor table after each page.
  *   A transaction still open when a snapshot is taken is read in a later window, whatever its rows' ids.</li>
+ *   <li>{@code cursor and mark}: the cursor's read with each page marked published as the relay marks its rows, in
+ *   the transaction that moves the cursor: a relay that keeps every row's status and drops only the lock.</li>
  * </ul>
  *
  * <p>Both tables are filled 1,000 rows a transaction, as fires commit theirs. The cursor's price is on the insert
@@ -53,11 +55,14 @@ public final class RelayClaimDesigns {
 
     private static final String CURSOR_TABLE = "onebeat_task_cursor";
 
-    /** The outbox's copy with the transaction id column and its index, and the cursor's row. */
+    /**
+     * The outbox's copy with the transaction id column and its index, and the cursor's row. The index holds pending rows
+     * only, as the outbox's due index does, so that marking a row published writes no entry to it.
+     */
     private static final String CURSOR_SETUP = """
             CREATE TABLE onebeat_task_cursor (LIKE onebeat_task INCLUDING ALL);
             ALTER TABLE onebeat_task_cursor ADD COLUMN tx xid8 DEFAULT pg_current_xact_id();
-            CREATE INDEX onebeat_task_cursor_tx_idx ON onebeat_task_cursor (tx, id);
+            CREATE INDEX onebeat_task_cursor_tx_idx ON onebeat_task_cursor (tx, id) WHERE status = 'pending';
             CREATE TABLE onebeat_relay_cursor (id int PRIMARY KEY, previous pg_snapshot, current pg_snapshot,
                                                last_tx xid8, last_id bigint);
             INSERT INTO onebeat_relay_cursor VALUES (1, pg_current_snapshot(), pg_current_snapshot(), '0', 0)""";
@@ -66,7 +71,7 @@ public final class RelayClaimDesigns {
     // the earlier snapshot's xmin were all visible to it, those from the later one's xmax on to none. The text of the
     // id is named apart: named tx, it would be what ORDER BY tx sorts (as text, all rows, no index)
     private static final String CURSOR_PAGE = "SELECT " + COLUMNS + ", tx::text AS tx_text FROM " + CURSOR_TABLE + """
-             WHERE queue = ? AND tx >= pg_snapshot_xmin(?::pg_snapshot) AND tx < pg_snapshot_xmax(?::pg_snapshot)
+             WHERE status = 'pending' AND queue = ? AND tx >= pg_snapshot_xmin(?::pg_snapshot) AND tx < pg_snapshot_xmax(?::pg_snapshot)
               AND pg_visible_in_snapshot(tx, ?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx, ?::pg_snapshot)
               AND (tx, id) > (?::xid8, ?)
             ORDER BY tx, id LIMIT ?""";
@@ -74,6 +79,13 @@ public final class RelayClaimDesigns {
     private static final String CURSOR_MOVE = """
             UPDATE onebeat_relay_cursor SET previous = ?::pg_snapshot, current = ?::pg_snapshot, last_tx = ?::xid8,
                    last_id = ? WHERE id = 1""";
+
+    // the cursor's page marked as the relay marks its rows, for the design that keeps each row's status
+    private static final String CURSOR_MARK = """
+            UPDATE onebeat_task_cursor t SET status = 'published', published_at = now(), attempts = t.attempts + 1,
+                   last_error = NULL
+            WHERE t.id = ANY(?::bigint[])
+            """;
 
     private static final String OUTBOX = "onebeat_task";
 
@@ -103,6 +115,7 @@ public final class RelayClaimDesigns {
             List<Double> lease = new ArrayList<>();
             List<Double> lock = new ArrayList<>();
             List<Double> cursor = new ArrayList<>();
+            List<Double> cursorMarked = new ArrayList<>();
             List<Double> fillPlain = new ArrayList<>();
             List<Double> fillCursor = new ArrayList<>();
             for (int round = 0; round <= rounds; round++) {
@@ -112,18 +125,22 @@ public final class RelayClaimDesigns {
                 double lockRate = drain(outbox, rows, batch, true);
                 String start = snapshot(outbox);
                 double cursorFillRate = rows / (outbox.refill(CURSOR_TABLE, rows, FILL_TRANSACTION) / 1e9);
-                double cursorRate = cursorDrain(outbox, start, rows, batch);
+                double cursorRate = cursorDrain(outbox, start, rows, batch, false);
+                start = snapshot(outbox);
+                outbox.refill(CURSOR_TABLE, rows, FILL_TRANSACTION);
+                double cursorMarkedRate = cursorDrain(outbox, start, rows, batch, true);
                 if (round == 0) {
                     continue; // warm-up: the JIT and the server's caches
                 }
                 lease.add(leaseRate);
                 lock.add(lockRate);
                 cursor.add(cursorRate);
+                cursorMarked.add(cursorMarkedRate);
                 fillPlain.add(plainRate);
                 fillCursor.add(cursorFillRate);
-                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s, cursor %,.0f rows/s;"
-                        + " fill without the cursor's column %,.0f rows/s, with it %,.0f rows/s%n", round, leaseRate,
-                        lockRate, cursorRate, plainRate, cursorFillRate);
+                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s, cursor %,.0f rows/s,"
+                        + " cursor and mark %,.0f rows/s; fill without the cursor's column %,.0f rows/s, with it %,.0f rows/s%n", round, leaseRate,
+                        lockRate, cursorRate, cursorMarkedRate, plainRate, cursorFillRate);
             }
             double leaseMedian = median(lease);
             double lockMedian = median(lock);
@@ -134,6 +151,9 @@ public final class RelayClaimDesigns {
                     + "%.2fx lock; the fill with its column and index %,.0f rows/s against %,.0f without (%.0f %%)%n",
                     cursorMedian, cursorMedian / lockMedian, median(fillCursor), median(fillPlain),
                     100 * median(fillCursor) / median(fillPlain));
+            System.out.printf(Locale.ROOT, "median: cursor and mark (read between snapshots, each page marked "
+                    + "published in its transaction, as the relay marks its rows) %,.0f rows/s: %.2fx lock%n",
+                    median(cursorMarked), median(cursorMarked) / lockMedian);
         }
     }
 
@@ -150,13 +170,17 @@ public final class RelayClaimDesigns {
      * Reads every row committed since the snapshot {@code start}, window after window, a page at a time, moving the
      * cursor row after each page, until a window holds no row.
      */
-    private static double cursorDrain(RelayOutbox outbox, String start, int rows, int batch) throws SQLException {
+    private static double cursorDrain(RelayOutbox outbox, String start, int rows, int batch, boolean mark)
+            throws SQLException {
         long begin = System.nanoTime();
         int drained = 0;
         long[] ids = new long[rows];
         try (Connection connection = outbox.pool().getConnection();
              PreparedStatement page = connection.prepareStatement(CURSOR_PAGE);
-             PreparedStatement move = connection.prepareStatement(CURSOR_MOVE)) {
+             PreparedStatement move = connection.prepareStatement(CURSOR_MOVE);
+             PreparedStatement marks = connection.prepareStatement(CURSOR_MARK)) {
+            // marked, each page's marks and the cursor's move commit together
+            connection.setAutoCommit(!mark);
             String previous = start;
             String current = snapshot(outbox);
             String lastTx = "0";
@@ -183,6 +207,12 @@ public final class RelayClaimDesigns {
                         lastTx = rs.getString(11);
                     }
                 }
+                if (mark && read > 0) {
+                    Object[] pageIds = Arrays.stream(ids, Math.min(drained, rows), Math.min(drained + read, rows))
+                            .boxed().toArray();
+                    marks.setArray(1, connection.createArrayOf("bigint", pageIds));
+                    marks.executeUpdate();
+                }
                 drained += read;
                 windowEmpty &= read == 0;
                 if (read < batch) {
@@ -201,7 +231,14 @@ public final class RelayClaimDesigns {
                 move.setString(3, lastTx);
                 move.setLong(4, lastId);
                 move.executeUpdate();
+                if (mark) {
+                    connection.commit();
+                }
             }
+            if (mark) {
+                connection.commit();
+            }
+            connection.setAutoCommit(true);
         }
         double rate = rows / ((System.nanoTime() - begin) / 1e9);
         // a row read twice and one missed would leave the count right: the ids are checked too
