@@ -35,11 +35,14 @@ final class RawClaimLoop {
     /** Locks a batch of due rows and reads them. */
     static final String CLAIM = "SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ANY(ARRAY(" + DUE + "))";
 
-    private static final String MARK = """
+    static final String MARK = """
             UPDATE onebeat_task t SET status = 'published', published_at = now(), attempts = t.attempts + 1,
                    last_error = NULL
             WHERE t.id = ANY(?::bigint[])
             """;
+
+    /** Published rows deleted instead of marked, for the relay's {@code published=delete}. */
+    static final String DELETE = "DELETE FROM onebeat_task WHERE id = ANY(?::bigint[])";
 
     private RawClaimLoop() {
     }
@@ -78,6 +81,11 @@ final class RawClaimLoop {
 
     /** One locked batch marked and committed. @return its rows */
     static int round(Connection connection, Array queues, int batchSize) throws SQLException {
+        return round(connection, queues, batchSize, MARK);
+    }
+
+    /** One locked batch, {@code settle} (the mark, or {@link #DELETE}) run on its ids, committed. @return its rows */
+    static int round(Connection connection, Array queues, int batchSize, String settle) throws SQLException {
         connection.setAutoCommit(false);
         List<Long> ids = new ArrayList<>(batchSize);
         try {
@@ -95,7 +103,7 @@ final class RawClaimLoop {
                 }
             }
             if (!ids.isEmpty()) {
-                try (PreparedStatement mark = connection.prepareStatement(MARK)) {
+                try (PreparedStatement mark = connection.prepareStatement(settle)) {
                     mark.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
                     mark.executeUpdate();
                 }

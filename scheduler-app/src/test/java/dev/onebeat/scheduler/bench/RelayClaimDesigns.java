@@ -114,6 +114,7 @@ public final class RelayClaimDesigns {
             }
             List<Double> lease = new ArrayList<>();
             List<Double> lock = new ArrayList<>();
+            List<Double> lockDelete = new ArrayList<>();
             List<Double> cursor = new ArrayList<>();
             List<Double> cursorMarked = new ArrayList<>();
             List<Double> fillPlain = new ArrayList<>();
@@ -123,6 +124,8 @@ public final class RelayClaimDesigns {
                 double leaseRate = drain(outbox, rows, batch, false);
                 double plainRate = rows / (outbox.refill(OUTBOX, rows, FILL_TRANSACTION) / 1e9);
                 double lockRate = drain(outbox, rows, batch, true);
+                outbox.refill(OUTBOX, rows, FILL_TRANSACTION);
+                double deleteRate = drain(outbox, rows, batch, true, true);
                 String start = snapshot(outbox);
                 double cursorFillRate = rows / (outbox.refill(CURSOR_TABLE, rows, FILL_TRANSACTION) / 1e9);
                 double cursorRate = cursorDrain(outbox, start, rows, batch, false);
@@ -134,13 +137,14 @@ public final class RelayClaimDesigns {
                 }
                 lease.add(leaseRate);
                 lock.add(lockRate);
+                lockDelete.add(deleteRate);
                 cursor.add(cursorRate);
                 cursorMarked.add(cursorMarkedRate);
                 fillPlain.add(plainRate);
                 fillCursor.add(cursorFillRate);
-                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s, cursor %,.0f rows/s,"
+                System.out.printf(Locale.ROOT, "  round %d: lease %,.0f rows/s, lock %,.0f rows/s, lock and delete %,.0f rows/s, cursor %,.0f rows/s,"
                         + " cursor and mark %,.0f rows/s; fill without the cursor's column %,.0f rows/s, with it %,.0f rows/s%n", round, leaseRate,
-                        lockRate, cursorRate, cursorMarkedRate, plainRate, cursorFillRate);
+                        lockRate, deleteRate, cursorRate, cursorMarkedRate, plainRate, cursorFillRate);
             }
             double leaseMedian = median(lease);
             double lockMedian = median(lock);
@@ -151,6 +155,8 @@ public final class RelayClaimDesigns {
                     + "%.2fx lock; the fill with its column and index %,.0f rows/s against %,.0f without (%.0f %%)%n",
                     cursorMedian, cursorMedian / lockMedian, median(fillCursor), median(fillPlain),
                     100 * median(fillCursor) / median(fillPlain));
+            System.out.printf(Locale.ROOT, "median: lock and delete (the published rows deleted, not marked) %,.0f rows/s: "
+                    + "%.2fx lock%n", median(lockDelete), median(lockDelete) / lockMedian);
             System.out.printf(Locale.ROOT, "median: cursor and mark (read between snapshots, each page marked "
                     + "published in its transaction, as the relay marks its rows) %,.0f rows/s: %.2fx lock%n",
                     median(cursorMarked), median(cursorMarked) / lockMedian);
@@ -250,12 +256,19 @@ public final class RelayClaimDesigns {
     }
 
     private static double drain(RelayOutbox outbox, int rows, int batch, boolean lock) throws SQLException {
+        return drain(outbox, rows, batch, lock, false);
+    }
+
+    /** @param delete with {@code lock}: the rows deleted instead of marked */
+    private static double drain(RelayOutbox outbox, int rows, int batch, boolean lock, boolean delete)
+            throws SQLException {
         long start = System.nanoTime();
         int drained = 0;
         try (Connection connection = outbox.pool().getConnection()) {
             Array queues = connection.createArrayOf("varchar", new Object[] {QUEUE});
             while (true) {
-                int round = lock ? RawClaimLoop.round(connection, queues, batch) : leaseRound(connection, queues, batch);
+                int round = !lock ? leaseRound(connection, queues, batch)
+                        : RawClaimLoop.round(connection, queues, batch, delete ? RawClaimLoop.DELETE : RawClaimLoop.MARK);
                 if (round == 0) {
                     break;
                 }
