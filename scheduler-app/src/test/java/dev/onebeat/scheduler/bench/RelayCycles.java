@@ -64,8 +64,8 @@ final class RelayCycles {
 
     /** Prints the line that opens a setting's figures. */
     static void announce(int nodes, int concurrency, int batchSize) {
-        System.out.printf(Locale.ROOT, "%d node(s) x %d loop(s), batch-size %d: load average %.2f%n", nodes,
-                concurrency, batchSize, loadAverage());
+        System.out.printf(Locale.ROOT, "%d node(s) x %d loop(s), batch-size %d, on-publish %s: load average %.2f%n",
+                nodes, concurrency, batchSize, RelayNodes.onPublish(), loadAverage());
     }
 
     static double loadAverage() {

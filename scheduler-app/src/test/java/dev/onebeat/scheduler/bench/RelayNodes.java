@@ -81,8 +81,16 @@ final class RelayNodes implements AutoCloseable {
     static RelayProperties properties(String queue, String transport, String brokerName, RelayProperties.Broker broker,
                                       int batchSize, Duration pollInterval) {
         return new RelayProperties(true, batchSize, 1, pollInterval, Duration.ofSeconds(60), Duration.ofMillis(500),
-                Duration.ofSeconds(15), Duration.ofSeconds(10), "database", Duration.ofSeconds(10),
+                Duration.ofSeconds(15), Duration.ofSeconds(10), "database", onPublish(), Duration.ofSeconds(10),
                 Map.of(brokerName, broker), Map.of(queue, new RelayProperties.Route(transport, brokerName, Map.of())));
+    }
+
+    /**
+     * @return {@code onebeat.relay.on-publish} of the relay nodes: the system property {@code onebeat.bench.on-publish}
+     *     ({@code JAVA_OPTS=-Donebeat.bench.on-publish=delete bench/relay-kafka.sh}), {@code mark} without it
+     */
+    static String onPublish() {
+        return System.getProperty("onebeat.bench.on-publish", RelayProperties.MARK);
     }
 
     /** @return the name of node {@code index} */

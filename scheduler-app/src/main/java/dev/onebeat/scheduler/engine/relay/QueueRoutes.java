@@ -66,6 +66,11 @@ public final class QueueRoutes implements QueuePolicy {
         if (!unrouted.equals("database") && !unrouted.equals("reject")) {
             problems.add(PREFIX + "unrouted: unknown value '" + properties.unrouted() + "'; use database or reject");
         }
+        String onPublish = properties.onPublish().trim();
+        if (!onPublish.equals(RelayProperties.MARK) && !onPublish.equals(RelayProperties.DELETE)) {
+            problems.add(PREFIX + "on-publish: unknown value '" + properties.onPublish() + "'; use "
+                    + RelayProperties.MARK + " or " + RelayProperties.DELETE);
+        }
         if (properties.claimLease().compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add(PREFIX + "claim-lease: must be at least 1s (the database ends a claim's transaction idle "
                     + "longer than this, a publish's included), was " + properties.claimLease());

@@ -18,12 +18,15 @@ final class RelayClaim implements AutoCloseable {
 
     private final Connection con;
     private final List<ClaimedTask> rows;
+    private final String publishedSql;
     private boolean ended;
     private boolean lost;
 
-    RelayClaim(Connection con, List<ClaimedTask> rows) {
+    /** @param publishedSql what the marks run on the published rows' ids: their mark, or their delete */
+    RelayClaim(Connection con, List<ClaimedTask> rows, String publishedSql) {
         this.con = con;
         this.rows = List.copyOf(rows);
+        this.publishedSql = publishedSql;
     }
 
     /** @return the claimed rows, by id */
@@ -62,7 +65,7 @@ final class RelayClaim implements AutoCloseable {
      */
     synchronized int mark(List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay) throws SQLException {
         try {
-            int marked = RelayRepository.mark(con, outcomes, retryDelay);
+            int marked = RelayRepository.mark(con, outcomes, retryDelay, publishedSql);
             con.commit();
             ended = true;
             return marked;

@@ -39,7 +39,7 @@ final class RelayNode implements AutoCloseable {
         this.metrics = metrics;
         this.hook = hook;
         this.clock = clock;
-        this.outbox = new RelayRepository(dataSource, settings.claimLease());
+        this.outbox = new RelayRepository(dataSource, settings.claimLease(), settings.deletePublished());
         this.transports = new RelayTransports(routes, node, metrics);
         this.renewal = new ClaimRenewal(node, settings.claimLease(), clock);
         this.publisher = new RelayPublisher(transports, renewal, settings.claimLease(), clock, traces);

@@ -6,10 +6,11 @@ import java.time.Duration;
  * The timing of a relay loop (see {@link RelayProperties} for each).
  */
 record RelaySettings(int batchSize, Duration pollInterval, Duration claimLease, Duration retryInitial,
-                     Duration retryMax, Duration drainTimeout) {
+                     Duration retryMax, Duration drainTimeout, boolean deletePublished) {
 
     static RelaySettings of(RelayProperties properties) {
         return new RelaySettings(properties.batchSize(), properties.pollInterval(), properties.claimLease(),
-                properties.retryInitial(), properties.retryMax(), properties.drainTimeout());
+                properties.retryInitial(), properties.retryMax(), properties.drainTimeout(),
+                RelayProperties.DELETE.equals(properties.onPublish().trim()));
     }
 }

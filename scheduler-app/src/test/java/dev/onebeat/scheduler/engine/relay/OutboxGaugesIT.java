@@ -29,7 +29,8 @@ class OutboxGaugesIT {
             String stuck = "gauges-stuck";
             String inDatabase = "gauges-database";
             RelayProperties settings = new RelayProperties(true, 100, 1, Duration.ofMillis(200), Duration.ofSeconds(60),
-                    Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(5), "database", Duration.ofMillis(100),
+                    Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(5), "database", RelayProperties.MARK,
+                    Duration.ofMillis(100),
                     Map.of("rabbit", new RelayProperties.Broker("rabbitmq", RabbitTestBroker.URL, Map.of()),
                             "closed", new RelayProperties.Broker("rabbitmq", "amqp://guest:guest@127.0.0.1:" + closedPort() + "/", Map.of())),
                     Map.of(live, new RelayProperties.Route("amqp", "rabbit", Map.of()),

@@ -130,12 +130,22 @@ class QueueRoutesTest {
         RelayProperties base = RelayProperties.defaults();
         RelayProperties shortLease = new RelayProperties(true, base.batchSize(), base.concurrency(), base.pollInterval(),
                 Duration.ofMillis(200), base.retryInitial(), base.retryMax(), base.drainTimeout(), base.unrouted(),
-                base.gaugeInterval(), base.brokers(), base.queues());
+                base.onPublish(), base.gaugeInterval(), base.brokers(), base.queues());
 
         assertThat(catchThrowableOfType(RelayConfigurationException.class,
                 () -> QueueRoutes.of(shortLease, PROVIDERS, Map.of())).problems())
                 .containsExactly("onebeat.relay.claim-lease: must be at least 1s (the database ends a claim's "
                         + "transaction idle longer than this, a publish's included), was PT0.2S");
+    }
+
+    @Test
+    void anUnknownOnPublishIsRefusedNamingThePropertyAndValue() {
+        RelayProperties archive = RelayProperties.defaults().withOnPublish("archive");
+
+        assertThat(catchThrowableOfType(RelayConfigurationException.class,
+                () -> QueueRoutes.of(archive, PROVIDERS, Map.of())).problems())
+                .containsExactly("onebeat.relay.on-publish: unknown value 'archive'; use mark or delete");
+        assertThat(RelayProperties.defaults().onPublish()).as("the default keeps published rows").isEqualTo("mark");
     }
 
     private static List<String> problems(Map<String, RelayProperties.Broker> brokers,

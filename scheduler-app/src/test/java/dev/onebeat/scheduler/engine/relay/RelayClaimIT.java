@@ -119,7 +119,7 @@ class RelayClaimIT {
         RelayProperties base = properties();
         RelayProperties properties = new RelayProperties(true, base.batchSize(), 1, base.pollInterval(),
                 Duration.ofMillis(1_500), base.retryInitial(), base.retryMax(), base.drainTimeout(), base.unrouted(),
-                base.gaugeInterval(), base.brokers(), base.queues());
+                base.onPublish(), base.gaugeInterval(), base.brokers(), base.queues());
         TransportProvider terminating = AroundTransport.of(new CeleryTransportProvider(), (transport, tasks) -> {
             jdbc.queryForObject("""
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity

@@ -11,7 +11,7 @@ import java.util.Map;
  * the state a replica is in when it dies between publish and mark.
  *
  * <p>Arguments: mode, node name, JDBC URL, user, password, AMQP URL, queue, transport, batch size,
- * claim lease in ms.
+ * claim lease in ms, and optionally {@code onebeat.relay.on-publish} ({@code mark} without it).
  */
 public final class RelayMain {
 
@@ -28,7 +28,8 @@ public final class RelayMain {
         TestDatabase database = new TestDatabase("outbox", args[2], args[3], args[4]);
         String queue = args[6];
         RelayProperties settings = TestRelay.settings("rabbitmq", args[5], Duration.ofMillis(Long.parseLong(args[9])),
-                Integer.parseInt(args[8]), Map.of(queue, TestRelay.route(args[7], Map.of())));
+                Integer.parseInt(args[8]), Map.of(queue, TestRelay.route(args[7], Map.of())))
+                .withOnPublish(args.length > 10 ? args[10] : RelayProperties.MARK);
         long[] total = {0};
         TestRelay.start(database, args[1], settings, published -> {
             if (published == 0) {

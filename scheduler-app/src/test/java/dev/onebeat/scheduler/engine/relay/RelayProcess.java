@@ -23,11 +23,17 @@ final class RelayProcess implements AutoCloseable {
      */
     static RelayProcess start(String mode, String node, TestDatabase database, String queue, String transport,
                               int batchSize, Duration claimLease) {
+        return start(mode, node, database, queue, transport, batchSize, claimLease, RelayProperties.MARK);
+    }
+
+    /** @param onPublish {@code onebeat.relay.on-publish} of the relay */
+    static RelayProcess start(String mode, String node, TestDatabase database, String queue, String transport,
+                              int batchSize, Duration claimLease, String onPublish) {
         return new RelayProcess(JavaLauncher.mainClass(node, RelayMain.class)
                 .jvmOptions("-Xmx128m")
                 .arguments(mode, node, database.jdbcUrl(), database.username(), database.password(),
                         RabbitTestBroker.URL, queue, transport, Integer.toString(batchSize),
-                        Long.toString(claimLease.toMillis()))
+                        Long.toString(claimLease.toMillis()), onPublish)
                 .log(Path.of("target", "relay-processes", node + ".log"))
                 .start());
     }

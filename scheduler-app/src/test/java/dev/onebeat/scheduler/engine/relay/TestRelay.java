@@ -77,7 +77,7 @@ final class TestRelay implements AutoCloseable {
     static RelayProperties settings(String brokerType, String brokerUrl, Duration claimLease, int batchSize,
                                     Map<String, RelayProperties.Route> routes) {
         return new RelayProperties(true, batchSize, 1, Duration.ofMillis(200), claimLease, Duration.ofMillis(200),
-                Duration.ofSeconds(2), Duration.ofSeconds(5), "database", Duration.ofMillis(200),
+                Duration.ofSeconds(2), Duration.ofSeconds(5), "database", RelayProperties.MARK, Duration.ofMillis(200),
                 Map.of("broker", new RelayProperties.Broker(brokerType, brokerUrl, Map.of())), routes);
     }
 
