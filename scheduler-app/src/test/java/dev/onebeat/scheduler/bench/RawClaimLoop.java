@@ -41,7 +41,7 @@ final class RawClaimLoop {
             WHERE t.id = ANY(?::bigint[])
             """;
 
-    /** Published rows deleted instead of marked, for the relay's {@code published=delete}. */
+    /** Published rows deleted instead of marked, as the relay's {@code on-publish=delete} ends them. */
     static final String DELETE = "DELETE FROM onebeat_task WHERE id = ANY(?::bigint[])";
 
     private RawClaimLoop() {

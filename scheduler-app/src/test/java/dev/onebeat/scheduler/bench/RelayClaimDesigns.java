@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The relay's database work alone, no publish, in four designs, on the same refilled outbox: rows drained per second
+ * The relay's database work alone, no publish, in five designs, on the same refilled outbox: rows drained per second
  * by one loop. Written to choose the relay's claim design by measurement (issue 29): run it with
  * {@code bench/relay-claims.sh [rows] [batch] [rounds]}.
  * <ul>
@@ -20,6 +20,8 @@ import java.util.Locale;
  *   in its own transaction, then a mark {@code UPDATE} in another: two row versions per row;</li>
  *   <li>{@code lock}: the rows locked by {@code SELECT … FOR UPDATE SKIP LOCKED} in a transaction kept open through the
  *   publish, then marked by one {@code UPDATE} and committed: one row version per row;</li>
+ *   <li>{@code lock and delete}: the same, the rows deleted instead of marked ({@code onebeat.relay.on-publish=delete}):
+ *   no new row version, no index entry;</li>
  *   <li>{@code cursor}: no write per row (PgQ's design, not built in the relay), on a copy of the outbox whose rows
  *   carry the id of the transaction that wrote them ({@code xid8}, set by a column default, indexed with the row's
  *   id), so that the other two designs run on the outbox as it is; a reader reads the

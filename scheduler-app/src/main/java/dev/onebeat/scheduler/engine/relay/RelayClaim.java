@@ -18,15 +18,15 @@ final class RelayClaim implements AutoCloseable {
 
     private final Connection con;
     private final List<ClaimedTask> rows;
-    private final String publishedSql;
+    private final boolean deletePublished;
     private boolean ended;
     private boolean lost;
 
-    /** @param publishedSql what the marks run on the published rows' ids: their mark, or their delete */
-    RelayClaim(Connection con, List<ClaimedTask> rows, String publishedSql) {
+    /** @param deletePublished whether the marks delete the published rows instead of marking them */
+    RelayClaim(Connection con, List<ClaimedTask> rows, boolean deletePublished) {
         this.con = con;
         this.rows = List.copyOf(rows);
-        this.publishedSql = publishedSql;
+        this.deletePublished = deletePublished;
     }
 
     /** @return the claimed rows, by id */
@@ -65,7 +65,7 @@ final class RelayClaim implements AutoCloseable {
      */
     synchronized int mark(List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay) throws SQLException {
         try {
-            int marked = RelayRepository.mark(con, outcomes, retryDelay, publishedSql);
+            int marked = RelayRepository.mark(con, outcomes, retryDelay, deletePublished);
             con.commit();
             ended = true;
             return marked;

@@ -59,8 +59,8 @@ class RelayConfiguration {
         brokers.putAll(p.brokers());
         queues.putAll(p.queues());
         return new RelayProperties(p.enabled(), p.batchSize(), p.concurrency(), p.pollInterval(), p.claimLease(),
-                p.retryInitial(), p.retryMax(), p.drainTimeout(), p.unrouted(), p.onPublish(), p.gaugeInterval(), brokers,
-                queues);
+                p.retryInitial(), p.retryMax(), p.drainTimeout(), p.unrouted(), p.onPublish(), p.gaugeInterval(),
+                brokers, queues);
     }
 
     @Bean

@@ -30,7 +30,7 @@ import org.springframework.validation.annotation.Validated;
  * @param onPublish what becomes of a task's row once its broker confirmed it: {@code mark} marks it
  *     published, kept for the console and the API until {@code onebeat.retention.published-tasks}; {@code delete}
  *     deletes it in the same transaction, which takes the relay's database work down to about 40 %, and the
- *     console, the API and a fire's history then show no published task
+ *     console's and the API's task lists then show no published task
  * @param gaugeInterval how often the pending-task gauges are refreshed from the table
  * @param brokers broker connections by name
  * @param queues routes by queue name

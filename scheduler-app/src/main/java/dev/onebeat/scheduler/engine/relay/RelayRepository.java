@@ -20,8 +20,8 @@ import javax.sql.DataSource;
  * Every statement the relay runs on {@code onebeat_task}, for one node. A round's claim is a transaction of its own
  * ({@link RelayClaim}): the due rows are locked by {@code SELECT … FOR UPDATE SKIP LOCKED}, published while the
  * transaction stays open, and marked by one {@code UPDATE} per outcome before it commits, so each row is written once
- * per publish, or, with {@code onebeat.relay.on-publish=delete}, a published row deleted. Other relays skip the locked
- * rows; the rows stay {@code pending} until their mark commits.
+ * per publish (with {@code onebeat.relay.on-publish=delete}, each published row is deleted instead). Other relays skip
+ * the locked rows; the rows stay {@code pending} until their mark commits.
  *
  * <p>The claim lease is the transaction's {@code idle_in_transaction_session_timeout}: a relay that stalls (or loses
  * its network) longer than the lease between two statements has its session ended by the server, which frees the rows
@@ -104,7 +104,7 @@ final class RelayRepository {
 
     private final DataSource dataSource;
     private final String leaseMillis;
-    private final String published;
+    private final boolean deletePublished;
 
     /**
      * @param claimLease how long a claim's transaction may stay idle before the server ends it
@@ -114,7 +114,7 @@ final class RelayRepository {
     RelayRepository(DataSource dataSource, Duration claimLease, boolean deletePublished) {
         this.dataSource = dataSource;
         this.leaseMillis = Long.toString(Math.min(Integer.MAX_VALUE, Math.max(1, claimLease.toMillis())));
-        this.published = deletePublished ? DELETE_PUBLISHED : MARK_PUBLISHED;
+        this.deletePublished = deletePublished;
     }
 
     /**
@@ -139,7 +139,7 @@ final class RelayRepository {
                         batchSize - claimed.size(), false, claimed);
             }
             claimed.sort((a, b) -> Long.compare(a.id(), b.id()));
-            return new RelayClaim(con, claimed, published);
+            return new RelayClaim(con, claimed, deletePublished);
         } catch (SQLException | RuntimeException | Error e) {
             HeldTransactions.abandon(con);
             throw e;
@@ -178,17 +178,17 @@ final class RelayRepository {
      * Marks each row as its outcome says, on the claim's connection; the caller commits.
      *
      * @param retryDelay how long a row to retry waits, by its attempt count
-     * @param publishedSql the statement for the published rows' ids: the mark, or their delete
+     * @param deletePublished whether the published rows are deleted instead of marked
      * @return rows marked published (or deleted)
      */
-    static int mark(Connection con, List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay, String publishedSql)
-            throws SQLException {
+    static int mark(Connection con, List<TaskOutcome> outcomes, IntFunction<Duration> retryDelay,
+                    boolean deletePublished) throws SQLException {
         List<TaskOutcome> published = only(outcomes, Delivery.Status.PUBLISHED);
         List<TaskOutcome> retry = only(outcomes, Delivery.Status.RETRY);
         List<TaskOutcome> failed = only(outcomes, Delivery.Status.REFUSED);
         int marked = 0;
         if (!published.isEmpty()) {
-            try (PreparedStatement ps = con.prepareStatement(publishedSql)) {
+            try (PreparedStatement ps = con.prepareStatement(deletePublished ? DELETE_PUBLISHED : MARK_PUBLISHED)) {
                 ps.setArray(1, con.createArrayOf("bigint", ids(tasks(published))));
                 marked = ps.executeUpdate();
             }

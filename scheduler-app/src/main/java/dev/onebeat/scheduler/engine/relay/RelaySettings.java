@@ -3,7 +3,7 @@ package dev.onebeat.scheduler.engine.relay;
 import java.time.Duration;
 
 /**
- * The timing of a relay loop (see {@link RelayProperties} for each).
+ * The settings of a relay loop: its timing, and what becomes of a published row (see {@link RelayProperties} for each).
  */
 record RelaySettings(int batchSize, Duration pollInterval, Duration claimLease, Duration retryInitial,
                      Duration retryMax, Duration drainTimeout, boolean deletePublished) {

@@ -145,7 +145,11 @@ class QueueRoutesTest {
         assertThat(catchThrowableOfType(RelayConfigurationException.class,
                 () -> QueueRoutes.of(archive, PROVIDERS, Map.of())).problems())
                 .containsExactly("onebeat.relay.on-publish: unknown value 'archive'; use mark or delete");
-        assertThat(RelayProperties.defaults().onPublish()).as("the default keeps published rows").isEqualTo("mark");
+    }
+
+    @Test
+    void publishedRowsAreMarkedByDefault() {
+        assertThat(RelayProperties.defaults().onPublish()).isEqualTo(RelayProperties.MARK);
     }
 
     private static List<String> problems(Map<String, RelayProperties.Broker> brokers,

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code onebeat.relay.on-publish=delete}: a row the broker confirmed is deleted in the claim's transaction instead of
- * marked, against a real broker. A row to retry or refused stays, as with {@code mark}; a relay killed between its
- * publish and its commit deletes nothing, and the rows go out again under the same id from another relay.
+ * marked, against a real broker. A row to retry or refused stays, as with {@code mark}; a relay killed while its
+ * delete is not yet committed deletes nothing, and the rows go out again under the same id from another relay.
  */
 @ExtendWith(PostgresExtension.class)
 class RelayDeleteIT {
@@ -81,7 +81,8 @@ class RelayDeleteIT {
 
             brokerBack.set(true);
             await().atMost(Duration.ofSeconds(30)).until(() -> rows(outbox, queue) == 0);
-            assertThat(relay.count("onebeat.relay.published", queue)).isEqualTo(250);
+            // counted once the round's transaction has committed
+            await().atMost(Duration.ofSeconds(10)).until(() -> relay.count("onebeat.relay.published", queue) == 250);
             assertThat(BROKER.drain(queue)).extracting(message -> message.getProps().getMessageId())
                     .containsExactlyInAnyOrderElementsOf(keys);
         }
@@ -105,25 +106,38 @@ class RelayDeleteIT {
 
     @Test
     @Tag(FaultInjection.TAG)
-    void aRelayKilledAfterItsPublishDeletesNothingAndTheRowsGoOutAgainUnderTheSameId(TestDatabase database)
-            throws Exception {
+    void aRelayKilledWhileItsDeleteIsUncommittedDeletesNothingAndTheRowsGoOutAgainUnderTheSameId(
+            TestDatabase database) throws Exception {
         String queue = BROKER.newQueueName("delete-killed");
         int rows = 300;
         int batch = 100;
         try (OutboxTable outbox = OutboxTable.migrated(database)) {
             outbox.insert("killed", queue, rows);
-            try (RelayProcess stalled = RelayProcess.start("stall", "stalled-deleting", database, queue, "celery",
-                    batch, Duration.ofMinutes(5), RelayProperties.DELETE)) {
-                await().atMost(Duration.ofSeconds(60)).until(() -> stalled.lastPrinted(RelayMain.STALLED) == batch);
-                await().atMost(Duration.ofSeconds(10)).until(() -> BROKER.count(queue) == batch);
-                assertThat(stalled.kill()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
+            // each delete of the outbox's rows waits in the server first, long enough to kill the relay running it
+            outbox.jdbc().execute("""
+                    CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$;
+                    CREATE TRIGGER slow_delete BEFORE DELETE ON onebeat_task
+                    FOR EACH STATEMENT EXECUTE FUNCTION slow_delete()""");
+            try {
+                try (RelayProcess relay = RelayProcess.start("count", "killed-deleting", database, queue, "celery",
+                        batch, Duration.ofMinutes(5), RelayProperties.DELETE)) {
+                    await().atMost(Duration.ofSeconds(60)).until(() -> deletesUnderWay(outbox) == 1);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> BROKER.count(queue) == batch);
+                    assertThat(relay.kill()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
+                }
+                // its session ends once the statement is over and finds the client gone: its transaction rolls back
+                await().atMost(Duration.ofSeconds(30)).until(() -> deletesUnderWay(outbox) == 0);
+            } finally {
+                outbox.jdbc().execute("DROP TRIGGER slow_delete ON onebeat_task; DROP FUNCTION slow_delete()");
             }
-            assertThat(outbox.statuses(queue)).as("nothing deleted by the dead relay").isEqualTo(Map.of("pending", rows));
+            assertThat(outbox.statuses(queue)).as("the delete never committed").isEqualTo(Map.of("pending", rows));
 
             try (TestRelay survivor = TestRelay.start(database, "deleting-survivor", deleting(queue, "celery"),
                     RelayHook.NONE)) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> rows(outbox, queue) == 0);
-                await().atMost(Duration.ofSeconds(10)).until(() -> survivor.count("onebeat.relay.published", queue) == rows);
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> survivor.count("onebeat.relay.published", queue) == rows);
             }
         }
         List<GetResponse> messages = BROKER.drain(queue);
@@ -131,6 +145,14 @@ class RelayDeleteIT {
                 message -> message.getProps().getHeaders().get("id").toString(), Collectors.counting()));
         assertThat(copies).as("every row out").hasSize(rows);
         assertThat(Set.copyOf(copies.values())).isEqualTo(Set.of(1L, 2L));
-        assertThat(messages).as("the dead relay's batch twice, the rest once").hasSize(rows + batch);
+        assertThat(messages).as("the killed relay's batch twice, the rest once").hasSize(rows + batch);
+    }
+
+    /** @return the relay deletes of published rows running in the test's database now */
+    private static int deletesUnderWay(OutboxTable outbox) {
+        return outbox.jdbc().queryForObject("""
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'DELETE FROM onebeat_task WHERE id = ANY%'""",
+                Integer.class);
     }
 }

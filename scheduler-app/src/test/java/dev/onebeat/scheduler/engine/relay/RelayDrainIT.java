@@ -88,6 +88,7 @@ class RelayDrainIT {
         RelayProperties base = TestRelay.settings("rabbitmq", RabbitTestBroker.URL, Duration.ofSeconds(60), batchSize,
                 Map.of(queue, TestRelay.route("amqp", Map.of())));
         return new RelayProperties(true, base.batchSize(), 1, NO_POLL, base.claimLease(), base.retryInitial(),
-                base.retryMax(), drainTimeout, base.unrouted(), base.onPublish(), base.gaugeInterval(), base.brokers(), base.queues());
+                base.retryMax(), drainTimeout, base.unrouted(), base.onPublish(),
+                base.gaugeInterval(), base.brokers(), base.queues());
     }
 }
