@@ -53,6 +53,14 @@ final class RawClaimLoop {
      * @return rows marked, summed over the threads
      */
     static int drain(DataSource pool, String queue, int loops, int batchSize) throws Exception {
+        return drain(pool, queue, loops, batchSize, MARK);
+    }
+
+    /**
+     * {@link #drain(DataSource, String, int, int)} ending each locked batch with {@code settle}: the mark, or
+     * {@link #DELETE}.
+     */
+    static int drain(DataSource pool, String queue, int loops, int batchSize, String settle) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(loops);
         try {
             List<Future<Integer>> drained = new ArrayList<>();
@@ -61,8 +69,8 @@ final class RawClaimLoop {
                     int rows = 0;
                     try (Connection connection = pool.getConnection()) {
                         Array queues = connection.createArrayOf("varchar", new Object[] {queue});
-                        for (int round = round(connection, queues, batchSize); round > 0;
-                             round = round(connection, queues, batchSize)) {
+                        for (int round = round(connection, queues, batchSize, settle); round > 0;
+                             round = round(connection, queues, batchSize, settle)) {
                             rows += round;
                         }
                     }

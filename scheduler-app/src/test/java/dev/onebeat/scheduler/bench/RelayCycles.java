@@ -82,6 +82,8 @@ final class RelayCycles {
         List<Double> onebeat = new ArrayList<>();
         List<Double> baseline = new ArrayList<>();
         List<Double> database = new ArrayList<>();
+        List<Double> deleting = new ArrayList<>();
+        boolean relayDeletes = RelayNodes.deletes();
         List<double[]> stageTimes = new ArrayList<>();
         List<Double> encodeTimes = new ArrayList<>();
         for (int cycle = 0; cycle < warmups + rounds; cycle++) {
@@ -104,9 +106,14 @@ final class RelayCycles {
                         encodeTimes.add(encodeMillis);
                     }
                 } else {
-                    double rate = databaseRound(relay.loops(), batchSize);
+                    double rate = databaseRound(relay.loops(), batchSize, RawClaimLoop.MARK);
+                    // a relay that deletes is also measured against a loop that deletes: like for like
+                    double deletingRate = relayDeletes ? databaseRound(relay.loops(), batchSize, RawClaimLoop.DELETE) : 0;
                     if (measured) {
                         database.add(rate);
+                        if (relayDeletes) {
+                            deleting.add(deletingRate);
+                        }
                     }
                 }
             }
@@ -117,8 +124,9 @@ final class RelayCycles {
         long before = outbox.settledCommits();
         relay.drain();
         long commits = outbox.settledCommits() - before;
-        return new RelayFigures(nodes, batchSize, inTurn, new Rates(database), commits, idleCommits,
-                medians(stageTimes), Rates.median(encodeTimes));
+        return new RelayFigures(nodes, batchSize, inTurn, new Rates(database),
+                relayDeletes ? new Rates(deleting) : null, commits, idleCommits, medians(stageTimes),
+                Rates.median(encodeTimes));
     }
 
     /** @return messages/s of one drain of a freshly filled outbox */
@@ -138,11 +146,14 @@ final class RelayCycles {
         return messages * 1e9 / elapsed;
     }
 
-    /** @return rows/s of one drain of a freshly filled outbox by the raw database loop */
-    private double databaseRound(int loops, int batchSize) throws Exception {
+    /**
+     * @param settle how the loop ends its rows: {@link RawClaimLoop#MARK} or {@link RawClaimLoop#DELETE}
+     * @return rows/s of one drain of a freshly filled outbox by the raw database loop
+     */
+    private double databaseRound(int loops, int batchSize, String settle) throws Exception {
         outbox.refill(messages);
         long start = System.nanoTime();
-        int drained = RawClaimLoop.drain(outbox.pool(), outbox.queue(), loops, batchSize);
+        int drained = RawClaimLoop.drain(outbox.pool(), outbox.queue(), loops, batchSize, settle);
         long elapsed = System.nanoTime() - start;
         if (drained != messages) {
             throw new IllegalStateException("the raw database loop drained " + drained + " of " + messages + " rows");

@@ -10,14 +10,16 @@ import java.util.Locale;
  * @param batchSize rows per relay round, and messages per raw confirm wait
  * @param inTurn messages/s of both sides' measured rounds, taken in turn
  * @param database rows/s of the raw database loop's rounds, in the same turns: claim and mark, no publish
+ * @param deleting rows/s of the raw database loop that deletes its rows instead, in the same turns, when the relay
+ *     deletes them ({@code onebeat.relay.on-publish=delete}); {@code null} otherwise
  * @param commits growth of {@code xact_commit} over one counted drain of the outbox
  * @param idleCommits the same growth over a window in which nothing ran: what counting adds
  * @param stageMillis the relay's claim, publish and mark time per 1,000 messages, medians of the
  *     measured rounds, summed over the nodes
  * @param encodeMillis time to encode 1,000 messages (the raw side's preparation), median
  */
-record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database, long commits, long idleCommits, double[] stageMillis,
-                    double encodeMillis) {
+record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database, Rates deleting, long commits,
+                    long idleCommits, double[] stageMillis, double encodeMillis) {
 
     void print(int messages) {
         System.out.printf(Locale.ROOT, """
@@ -36,6 +38,12 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
                 commits, messages,
                 (double) commits / messages, netCommitsPerMessage(messages), idleCommits, stageMillis[0],
                 stageMillis[1], encodeMillis, stageMillis[2], 1e6 / inTurn.raw().median());
+        if (deleting != null) {
+            System.out.printf(Locale.ROOT, "  raw database loop that deletes (claim + delete, no publish, like for like) "
+                    + "median %s rows/s (best %s) [%s]; onebeat %.0f%% of it%n", Rates.grouped(deleting.median()),
+                    Rates.grouped(deleting.best()), deleting.rounds(),
+                    100 * inTurn.onebeat().median() / deleting.median());
+        }
     }
 
     /** Prints the summary table, one row per setting. */

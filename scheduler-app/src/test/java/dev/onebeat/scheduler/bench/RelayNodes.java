@@ -93,6 +93,11 @@ final class RelayNodes implements AutoCloseable {
         return System.getProperty("onebeat.bench.on-publish", RelayProperties.MARK);
     }
 
+    /** @return whether the relay nodes delete the rows they published */
+    static boolean deletes() {
+        return RelayProperties.DELETE.equals(onPublish());
+    }
+
     /** @return the name of node {@code index} */
     static String node(int index) {
         return "relay-bench-" + index;
