@@ -14,8 +14,8 @@ import javax.sql.DataSource;
 
 /**
  * The database's part of a relay and nothing else, written by hand: threads that each lock a batch of due rows
- * ({@code SELECT … FOR UPDATE SKIP LOCKED}, every column read as a relay reads it), mark them published in the same
- * transaction and commit, until none is left. No publish, no task built: the floor under any relay on this outbox,
+ * ({@code SELECT … FOR UPDATE SKIP LOCKED}, every column read as a relay reads it), mark them published (or delete
+ * them) in the same transaction and commit, until none is left. No publish, no task built: the floor under any relay on this outbox,
  * the baseline of issue 29's relay target. Also the {@code lock} design of {@link RelayClaimDesigns}.
  */
 final class RawClaimLoop {
@@ -35,6 +35,7 @@ final class RawClaimLoop {
     /** Locks a batch of due rows and reads them. */
     static final String CLAIM = "SELECT " + COLUMNS + " FROM onebeat_task WHERE id = ANY(ARRAY(" + DUE + "))";
 
+    /** Published rows marked, as the relay marks them by default. */
     static final String MARK = """
             UPDATE onebeat_task t SET status = 'published', published_at = now(), attempts = t.attempts + 1,
                    last_error = NULL
@@ -48,17 +49,10 @@ final class RawClaimLoop {
     }
 
     /**
-     * Drains the queue's due rows with {@code loops} threads, each on a connection of its own.
+     * Drains the queue's due rows with {@code loops} threads, each on a connection of its own, ending each locked batch
+     * with {@code settle}: {@link #MARK}, or {@link #DELETE} as the relay's {@code on-publish=delete} does.
      *
-     * @return rows marked, summed over the threads
-     */
-    static int drain(DataSource pool, String queue, int loops, int batchSize) throws Exception {
-        return drain(pool, queue, loops, batchSize, MARK);
-    }
-
-    /**
-     * {@link #drain(DataSource, String, int, int)} ending each locked batch with {@code settle}: the mark, or
-     * {@link #DELETE}.
+     * @return rows marked or deleted, summed over the threads
      */
     static int drain(DataSource pool, String queue, int loops, int batchSize, String settle) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(loops);
@@ -85,11 +79,6 @@ final class RawClaimLoop {
         } finally {
             threads.shutdownNow();
         }
-    }
-
-    /** One locked batch marked and committed. @return its rows */
-    static int round(Connection connection, Array queues, int batchSize) throws SQLException {
-        return round(connection, queues, batchSize, MARK);
     }
 
     /** One locked batch, {@code settle} (the mark, or {@link #DELETE}) run on its ids, committed. @return its rows */

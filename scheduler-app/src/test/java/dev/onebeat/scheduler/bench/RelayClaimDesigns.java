@@ -24,7 +24,7 @@ import java.util.Locale;
  *   no new row version, no index entry;</li>
  *   <li>{@code cursor}: no write per row (PgQ's design, not built in the relay), on a copy of the outbox whose rows
  *   carry the id of the transaction that wrote them ({@code xid8}, set by a column default, indexed with the row's
- *   id), so that the other two designs run on the outbox as it is; a reader reads the
+ *   id), so that the other designs run on the outbox as it is; a reader reads the
  *   rows of the transactions that committed between two snapshots of the server ({@code pg_current_snapshot()}), a
  *   page at a time in (transaction, id) order, and writes where it stands to a one-row cursor table after each page.
  *   A transaction still open when a snapshot is taken is read in a later window, whatever its rows' ids.</li>

@@ -107,7 +107,8 @@ final class RelayCycles {
                     }
                 } else {
                     double rate = databaseRound(relay.loops(), batchSize, RawClaimLoop.MARK);
-                    // a relay that deletes is also measured against a loop that deletes: like for like
+                    // a relay that deletes is also measured against a loop that deletes: like for like (it runs right
+                    // after the marking loop, in that loop's turn)
                     double deletingRate = relayDeletes ? databaseRound(relay.loops(), batchSize, RawClaimLoop.DELETE) : 0;
                     if (measured) {
                         database.add(rate);

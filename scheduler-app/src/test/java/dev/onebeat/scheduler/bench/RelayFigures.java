@@ -28,7 +28,7 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
                           ratio %.0f%% (median of per-cycle ratios %.0f%%)
                           raw database loop (claim + mark, no publish) median %s rows/s (best %s) [%s]; onebeat %.0f%% of it
                           commits %d over one drain of %,d messages: %.5f per message, %.5f net of %d from reconnecting
-                          per 1,000 messages: claim %.1f ms, publish %.1f ms (encoding alone %.1f ms), mark %.1f ms;\
+                          per 1,000 messages: claim %.1f ms, publish %.1f ms (encoding alone %.1f ms), mark (or delete) %.1f ms;\
                          raw publish %.1f ms
                         """,
                 Rates.grouped(inTurn.onebeat().median()), Rates.grouped(inTurn.onebeat().best()),
@@ -50,18 +50,20 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
     static void printTable(List<RelayFigures> figures, int messages) {
         System.out.println("| nodes | batch | onebeat msgs/s median (best) | raw msgs/s median (best) | ratio"
                 + " | median per-cycle ratio | raw database loop rows/s median | onebeat / database loop"
-                + " | commits per message (net) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
+                + " | onebeat / a loop that deletes | commits per message (net) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         figures.forEach(figure -> System.out.println(figure.row(messages)));
     }
 
     /** @return a row of the summary table */
     String row(int messages) {
+        String ofDeleting = deleting == null ? "—"
+                : String.format(Locale.ROOT, "%.0f %%", 100 * inTurn.onebeat().median() / deleting.median());
         return String.format(Locale.ROOT, "| %d | %d | %s (%s) | %s (%s) | **%.0f %%** | %.0f %% | %s | **%.0f %%** "
-                        + "| %.5f (%.5f) |", nodes, batchSize, Rates.grouped(inTurn.onebeat().median()),
+                        + "| %s | %.5f (%.5f) |", nodes, batchSize, Rates.grouped(inTurn.onebeat().median()),
                 Rates.grouped(inTurn.onebeat().best()), Rates.grouped(inTurn.raw().median()),
                 Rates.grouped(inTurn.raw().best()), 100 * inTurn.ratio(), 100 * inTurn.medianPairRatio(),
-                Rates.grouped(database.median()), 100 * ofDatabase(), (double) commits / messages,
+                Rates.grouped(database.median()), 100 * ofDatabase(), ofDeleting, (double) commits / messages,
                 netCommitsPerMessage(messages));
     }
 

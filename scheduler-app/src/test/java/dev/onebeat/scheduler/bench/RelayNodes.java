@@ -90,7 +90,7 @@ final class RelayNodes implements AutoCloseable {
      *     ({@code JAVA_OPTS=-Donebeat.bench.on-publish=delete bench/relay-kafka.sh}), {@code mark} without it
      */
     static String onPublish() {
-        return System.getProperty("onebeat.bench.on-publish", RelayProperties.MARK);
+        return System.getProperty("onebeat.bench.on-publish", RelayProperties.MARK).trim();
     }
 
     /** @return whether the relay nodes delete the rows they published */

@@ -12,6 +12,8 @@ import dev.onebeat.transport.OutboundTask;
 import dev.onebeat.transport.TransportProvider;
 import dev.onebeat.transport.amqp.AmqpJsonTransportProvider;
 import dev.onebeat.transport.testing.RabbitTestBroker;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -89,19 +91,29 @@ class RelayDeleteIT {
     }
 
     @Test
-    void aRefusedRowStaysFailed(TestDatabase database) throws Exception {
+    void aRefusedRowStaysFailedBesideThePublishedOnesDeleted(TestDatabase database) throws Exception {
         String queue = BROKER.newQueueName("delete-refused");
         BROKER.declare(queue);
-        TransportProvider refusing = AroundTransport.of(new AmqpJsonTransportProvider(),
-                (transport, tasks) -> tasks.stream().map(task -> Delivery.refused("no such exchange")).toList());
+        // entities 1 to 5 refused for good, 6 to 10 published, in one batch
+        TransportProvider someRefused = AroundTransport.of(new AmqpJsonTransportProvider(), (transport, tasks) -> {
+            List<OutboundTask> sent = tasks.stream().filter(task -> Integer.parseInt(task.entityId()) > 5).toList();
+            List<Delivery> deliveries = sent.isEmpty() ? List.of() : transport.publish(sent);
+            Map<OutboundTask, Delivery> outcomes = new HashMap<>();
+            for (int i = 0; i < sent.size(); i++) {
+                outcomes.put(sent.get(i), deliveries.get(i));
+            }
+            return tasks.stream().map(task -> outcomes.getOrDefault(task, Delivery.refused("no such exchange"))).toList();
+        });
         try (OutboxTable outbox = OutboxTable.migrated(database);
              TestRelay relay = TestRelay.start(database, "deleting-refused", deleting(queue, "amqp"), RelayHook.NONE,
-                     List.of(refusing))) {
-            outbox.insert("refused", queue, 5);
+                     List.of(someRefused))) {
+            outbox.insert("refused", queue, 10);
             relay.wake();
             await().atMost(Duration.ofSeconds(30)).until(() -> outbox.statuses(queue).equals(Map.of("failed", 5)));
+            assertThat(outbox.jdbc().queryForList("SELECT entity_id FROM onebeat_task WHERE queue = ? ORDER BY id",
+                    String.class, queue)).containsExactly("1", "2", "3", "4", "5");
         }
-        assertThat(BROKER.count(queue)).isZero();
+        assertThat(BROKER.count(queue)).isEqualTo(5);
     }
 
     @Test
@@ -113,23 +125,36 @@ class RelayDeleteIT {
         int batch = 100;
         try (OutboxTable outbox = OutboxTable.migrated(database)) {
             outbox.insert("killed", queue, rows);
-            // each delete of the outbox's rows waits in the server first, long enough to kill the relay running it
+            // each delete of the outbox's rows waits in the server for a lock the test holds, so that the relay running
+            // it is killed with its delete not committed
             outbox.jdbc().execute("""
-                    CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$;
-                    CREATE TRIGGER slow_delete BEFORE DELETE ON onebeat_task
-                    FOR EACH STATEMENT EXECUTE FUNCTION slow_delete()""");
+                    CREATE FUNCTION held_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_advisory_xact_lock_shared(29029); RETURN NULL; END $$;
+                    CREATE TRIGGER held_delete BEFORE DELETE ON onebeat_task
+                    FOR EACH STATEMENT EXECUTE FUNCTION held_delete()""");
             try {
-                try (RelayProcess relay = RelayProcess.start("count", "killed-deleting", database, queue, "celery",
-                        batch, Duration.ofMinutes(5), RelayProperties.DELETE)) {
-                    await().atMost(Duration.ofSeconds(60)).until(() -> deletesUnderWay(outbox) == 1);
-                    await().atMost(Duration.ofSeconds(10)).until(() -> BROKER.count(queue) == batch);
-                    assertThat(relay.kill()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
+                try (Connection holder = outbox.jdbc().getDataSource().getConnection()) {
+                    try (Statement lock = holder.createStatement()) {
+                        lock.execute("SELECT pg_advisory_lock(29029)");
+                    }
+                    try (RelayProcess relay = RelayProcess.start("count", "killed-deleting", database, queue,
+                            "celery", batch, Duration.ofMinutes(5), RelayProperties.DELETE)) {
+                        await().atMost(Duration.ofSeconds(60)).until(() -> deletesUnderWay(outbox) == 1);
+                        await().atMost(Duration.ofSeconds(10)).until(() -> BROKER.count(queue) == batch);
+                        assertThat(relay.kill()).as("exit status 128 + SIGKILL").isEqualTo(128 + 9);
+                    } finally {
+                        // the connection goes back to the pool, its session with it: the lock is released here
+                        try (Statement unlock = holder.createStatement()) {
+                            unlock.execute("SELECT pg_advisory_unlock(29029)");
+                        }
+                    }
                 }
                 // its session ends once the statement is over and finds the client gone: its transaction rolls back
                 await().atMost(Duration.ofSeconds(30)).until(() -> deletesUnderWay(outbox) == 0);
             } finally {
-                outbox.jdbc().execute("DROP TRIGGER slow_delete ON onebeat_task; DROP FUNCTION slow_delete()");
+                // the lock is released whatever failed, so no delete waits on it any more
+                outbox.jdbc().execute("DROP TRIGGER IF EXISTS held_delete ON onebeat_task;"
+                        + " DROP FUNCTION IF EXISTS held_delete()");
             }
             assertThat(outbox.statuses(queue)).as("the delete never committed").isEqualTo(Map.of("pending", rows));
 
@@ -148,11 +173,11 @@ class RelayDeleteIT {
         assertThat(messages).as("the killed relay's batch twice, the rest once").hasSize(rows + batch);
     }
 
-    /** @return the relay deletes of published rows running in the test's database now */
+    /** @return the test database's sessions running a relay's delete of published rows, or idle in its transaction */
     private static int deletesUnderWay(OutboxTable outbox) {
         return outbox.jdbc().queryForObject("""
                 SELECT count(*) FROM pg_stat_activity
-                WHERE datname = current_database() AND query LIKE 'DELETE FROM onebeat_task WHERE id = ANY%'""",
-                Integer.class);
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+                  AND query LIKE 'DELETE FROM onebeat_task WHERE id = ANY%'""", Integer.class);
     }
 }
