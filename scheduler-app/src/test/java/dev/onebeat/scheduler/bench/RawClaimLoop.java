@@ -15,8 +15,8 @@ import javax.sql.DataSource;
 /**
  * The database's part of a relay and nothing else, written by hand: threads that each lock a batch of due rows
  * ({@code SELECT … FOR UPDATE SKIP LOCKED}, every column read as a relay reads it), mark them published (or delete
- * them) in the same transaction and commit, until none is left. No publish, no task built: the floor under any relay on this outbox,
- * the baseline of issue 29's relay target. Also the {@code lock} design of {@link RelayClaimDesigns}.
+ * them) in the same transaction and commit, until none is left. No publish, no task built: the floor under any relay
+ * on this outbox, the baseline of issue 29's relay target. Also the {@code lock} design of {@link RelayClaimDesigns}.
  */
 final class RawClaimLoop {
 

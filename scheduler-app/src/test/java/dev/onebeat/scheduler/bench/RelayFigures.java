@@ -41,8 +41,7 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
         if (deleting != null) {
             System.out.printf(Locale.ROOT, "  raw database loop that deletes (claim + delete, no publish, like for like) "
                     + "median %s rows/s (best %s) [%s]; onebeat %.0f%% of it%n", Rates.grouped(deleting.median()),
-                    Rates.grouped(deleting.best()), deleting.rounds(),
-                    100 * inTurn.onebeat().median() / deleting.median());
+                    Rates.grouped(deleting.best()), deleting.rounds(), 100 * ofDeleting());
         }
     }
 
@@ -58,7 +57,7 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
     /** @return a row of the summary table */
     String row(int messages) {
         String ofDeleting = deleting == null ? "—"
-                : String.format(Locale.ROOT, "%.0f %%", 100 * inTurn.onebeat().median() / deleting.median());
+                : String.format(Locale.ROOT, "%.0f %%", 100 * ofDeleting());
         return String.format(Locale.ROOT, "| %d | %d | %s (%s) | %s (%s) | **%.0f %%** | %.0f %% | %s | **%.0f %%** "
                         + "| %s | %.5f (%.5f) |", nodes, batchSize, Rates.grouped(inTurn.onebeat().median()),
                 Rates.grouped(inTurn.onebeat().best()), Rates.grouped(inTurn.raw().median()),
@@ -70,6 +69,11 @@ record RelayFigures(int nodes, int batchSize, Comparison inTurn, Rates database,
     /** @return onebeat's median rate over the raw database loop's */
     private double ofDatabase() {
         return inTurn.onebeat().median() / database.median();
+    }
+
+    /** @return onebeat's median rate over the deleting raw loop's; only when there is one */
+    private double ofDeleting() {
+        return inTurn.onebeat().median() / deleting.median();
     }
 
     private double netCommitsPerMessage(int messages) {
