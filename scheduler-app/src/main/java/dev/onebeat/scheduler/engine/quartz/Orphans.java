@@ -3,6 +3,7 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.scheduler.engine.cluster.LiveNodes;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobCatalog.OrphanChange;
+import dev.onebeat.scheduler.engine.registry.OrphanJudgements;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -21,13 +22,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Keeps the catalog's orphaned flags in line with the live cluster: a job is orphaned when no replica alive now
  * registers it ({@link LiveNodes}: alive while its Quartz scheduler checks in, by database time), never because one
  * replica does not. Judged at start-up, once this replica has recorded what it registers (it counts itself then: it
- * is starting), and again every two Quartz check-in intervals on every replica whose Quartz runs (one at a time; a
- * replica finding another at it skips its turn) when what the judgement depends on changed since this replica last
- * judged — the live replicas, a replica's registrations, the runtime jobs ({@link JobCatalog#orphanInputs}) — and at
- * least every {@link #FULL_JUDGEMENT_EVERY}: a judgement reads the whole catalog. So a job comes back as soon as a live replica registers it and is
- * orphaned once the last replica registering it stops checking in, or never started Quartz (a replica run with
- * {@code spring.quartz.auto-startup=false} does not count, and does not judge). An orphaned job does not fire; the
- * missed-fire detector reports its instants missed.
+ * is starting), and again, every two Quartz check-in intervals, by one of the replicas whose Quartz runs (one at a
+ * time; a replica finding another at it skips its turn) when what the judgement depends on — the live replicas, a
+ * replica's registrations, the runtime jobs ({@link JobCatalog#orphanInputs}) — differs from what the cluster's last
+ * judgement depended on ({@link OrphanJudgements}), and at least every {@link #FULL_JUDGEMENT_EVERY}. A judgement
+ * reads the whole catalog, so the cluster makes one per change, not one per replica. So a job comes back as soon as a
+ * live replica registers it and is orphaned once the last replica registering it stops checking in, or never started
+ * Quartz (a replica run with {@code spring.quartz.auto-startup=false} does not count, and does not judge). An orphaned
+ * job does not fire; the missed-fire detector reports its instants missed.
  */
 @Component
 class Orphans implements DisposableBean {
@@ -35,22 +37,26 @@ class Orphans implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(Orphans.class);
 
     private final JobCatalog catalog;
+    private final OrphanJudgements judgements;
     private final LiveNodes nodes;
     private final TransactionTemplate transactions;
     private final JdbcClient jdbc;
-    /** A judgement runs at least this often, even when nothing it depends on seems to have changed. */
-    static final Duration FULL_JUDGEMENT_EVERY = Duration.ofMinutes(1);
-
-    private String lastInputs;
-    private long lastJudgedNanos;
+    /**
+     * The cluster judges at least this often, even when nothing it depends on seems to have changed: a safety net for
+     * a change made around the inputs (by hand in the database), not the way changes are found. At 1,000,000 jobs a
+     * judgement takes several seconds of the server's time.
+     */
+    static final Duration FULL_JUDGEMENT_EVERY = Duration.ofMinutes(10);
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread daemon = new Thread(runnable, "onebeat-orphans");
         daemon.setDaemon(true);
         return daemon;
     });
 
-    Orphans(JobCatalog catalog, LiveNodes nodes, TransactionTemplate transactions, JdbcClient jdbc) {
+    Orphans(JobCatalog catalog, OrphanJudgements judgements, LiveNodes nodes, TransactionTemplate transactions,
+            JdbcClient jdbc) {
         this.catalog = catalog;
+        this.judgements = judgements;
         this.nodes = nodes;
         this.transactions = transactions;
         this.jdbc = jdbc;
@@ -68,21 +74,40 @@ class Orphans implements DisposableBean {
             return;
         }
         try {
-            // a judgement reads every job of the catalog; what it depends on is a few rows, read first
-            String inputs = catalog.orphanInputs();
-            if (inputs.equals(lastInputs) && System.nanoTime() - lastJudgedNanos < FULL_JUDGEMENT_EVERY.toNanos()) {
-                return;
-            }
-            if (judged(false)) {
-                // each read judges liveness at its own moment: a replica whose check-in was on the edge may count in
-                // one and not the other, and then the next turn must judge again rather than skip
-                lastInputs = inputs.equals(catalog.orphanInputs()) ? inputs : null;
-                lastJudgedNanos = System.nanoTime();
-            }
+            judgeIfChanged();
         } catch (RuntimeException e) {
             log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.checkinInterval().multipliedBy(2),
                     e.toString());
         }
+    }
+
+    /**
+     * A replica's turn: judges every job unless the cluster's last judgement was made on the same inputs within
+     * {@link #FULL_JUDGEMENT_EVERY}, or another replica is judging now.
+     *
+     * @return whether this replica judged
+     */
+    boolean judgeIfChanged() {
+        boolean[] judged = new boolean[1];
+        List<OrphanChange> changes = transactions.execute(status -> {
+            if (!lock(false)) {
+                return List.<OrphanChange>of();
+            }
+            // what a judgement depends on is a few rows, read under the lock, so that a replica that judged before
+            // it was taken has recorded its judgement: most turns end here
+            String inputs = catalog.orphanInputs();
+            if (judgements.stands(inputs, FULL_JUDGEMENT_EVERY)) {
+                return List.<OrphanChange>of();
+            }
+            List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
+            // each read judges liveness at its own moment: a replica whose check-in was on the edge may count in one
+            // and not the other, and then the next turn must judge again rather than skip
+            judgements.record(inputs.equals(catalog.orphanInputs()) ? inputs : null);
+            judged[0] = true;
+            return made;
+        });
+        report(changes);
+        return judged[0];
     }
 
     /**
@@ -110,21 +135,12 @@ class Orphans implements DisposableBean {
             // their rows existed, see its registrations change again and judge again
             nodes.registrationsStored();
         }
-        return judgeAndCount(wait)[1];
+        return report(transactions.execute(status -> lock(wait) ? catalog.judgeOrphans(nodes.self())
+                : List.<OrphanChange>of()));
     }
 
-    /** @return whether this replica judged (it did not find another at it) */
-    private boolean judged(boolean wait) {
-        return judgeAndCount(wait)[0] == 1;
-    }
-
-    /** @return [1 if judged here, else 0; jobs newly orphaned] */
-    private int[] judgeAndCount(boolean wait) {
-        boolean[] locked = new boolean[1];
-        List<OrphanChange> changes = transactions.execute(status -> {
-            locked[0] = lock(wait);
-            return locked[0] ? catalog.judgeOrphans(nodes.self()) : List.<OrphanChange>of();
-        });
+    /** Logs each job whose state a judgement changed. @return how many it newly found orphaned */
+    private static int report(List<OrphanChange> changes) {
         int orphaned = 0;
         for (OrphanChange change : changes) {
             if (change.orphaned()) {
@@ -136,7 +152,7 @@ class Orphans implements DisposableBean {
                 log.info("job registered again by a live replica, fires again job={}", change.name());
             }
         }
-        return new int[] {locked[0] ? 1 : 0, orphaned};
+        return orphaned;
     }
 
     private boolean lock(boolean wait) {

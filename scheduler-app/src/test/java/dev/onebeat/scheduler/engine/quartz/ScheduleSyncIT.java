@@ -12,6 +12,7 @@ import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.ScheduleMembers;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import dev.onebeat.scheduler.engine.registry.OrphanJudgements;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
@@ -67,6 +68,8 @@ class ScheduleSyncIT {
     ScheduleMembers members;
     @Autowired
     LiveNodes nodes;
+    @Autowired
+    OrphanJudgements judgements;
 
     @AfterEach
     void clear() throws SchedulerException {
@@ -310,7 +313,7 @@ class ScheduleSyncIT {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
-                triggers, new Orphans(catalog, nodes, transactions, jdbc), new DatabaseStartup(StartupProperties.DEFAULTS))
+                triggers, new Orphans(catalog, judgements, nodes, transactions, jdbc), new DatabaseStartup(StartupProperties.DEFAULTS))
                 .afterSingletonsInstantiated();
     }
 

@@ -14,7 +14,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * What the orphan judgement depends on, read without reading the catalog ({@link JobCatalog#orphanInputs}): the same
  * while nothing changes, different once a replica writes its registrations or a runtime job changes, however it is
- * written. A replica judges every job again only when it differs (or once a minute).
+ * written. The cluster judges every job again only when it differs from what its last judgement read
+ * ({@code OrphanJudgementIT}), or every ten minutes.
  */
 @SchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED,
         "onebeat.jobs[0].name=configured", "onebeat.jobs[0].every=1h", "onebeat.jobs[0].task=t"})

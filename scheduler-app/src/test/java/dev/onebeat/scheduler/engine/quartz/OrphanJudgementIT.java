@@ -1,0 +1,138 @@
+package dev.onebeat.scheduler.engine.quartz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.SharedSchedulerIT;
+import dev.onebeat.scheduler.engine.cluster.LiveNodes;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.OrphanJudgements;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The orphan judgement is made once per change by the cluster, not once per replica: each {@link Orphans} here stands
+ * for one replica's judge (the context's own never turns, its Quartz is stopped), and they share the database. A
+ * replica's check-in written as Quartz writes it changes what the judgement depends on.
+ */
+@SharedSchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
+class OrphanJudgementIT {
+
+    private static final String REPLICA = "orphan-judgement-it-replica";
+
+    @Autowired
+    JobCatalog catalog;
+    @Autowired
+    OrphanJudgements judgements;
+    @Autowired
+    LiveNodes nodes;
+    @Autowired
+    TransactionTemplate transactions;
+    @Autowired
+    JdbcClient jdbc;
+
+    @BeforeEach
+    @AfterEach
+    void noJudgementRecordedAndNoOtherReplica() {
+        jdbc.sql("DELETE FROM onebeat_orphan_judgement").update();
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name LIKE ?").param(REPLICA + "%").update();
+    }
+
+    @Test
+    void aReplicaDoesNotJudgeAgainWhatAnotherJudgedOnTheSameInputs() {
+        Orphans first = replica();
+        Orphans second = replica();
+
+        assertThat(first.judgeIfChanged()).as("nothing recorded: the first turn judges").isTrue();
+        assertThat(second.judgeIfChanged()).as("another replica, same inputs").isFalse();
+        assertThat(first.judgeIfChanged()).as("the same replica again, same inputs").isFalse();
+
+        checkIn(REPLICA + "-a");
+        assertThat(second.judgeIfChanged()).as("a replica joined the live cluster").isTrue();
+        assertThat(first.judgeIfChanged()).as("that change is judged already").isFalse();
+    }
+
+    @Test
+    void aJudgementOlderThanTheSafetyNetsPeriodIsMadeAgainOnce() {
+        Orphans first = replica();
+        Orphans second = replica();
+        assertThat(first.judgeIfChanged()).isTrue();
+
+        judgedAgo(Orphans.FULL_JUDGEMENT_EVERY.minusMinutes(1));
+        assertThat(second.judgeIfChanged()).as("judged within the period, inputs unchanged").isFalse();
+
+        judgedAgo(Orphans.FULL_JUDGEMENT_EVERY.plusMinutes(1));
+        assertThat(second.judgeIfChanged()).as("judged longer ago than the period").isTrue();
+        assertThat(first.judgeIfChanged()).as("the safety net's judgement is the cluster's").isFalse();
+    }
+
+    @Test
+    void aJudgementRecordedWithoutItsInputsIsMadeAgain() {
+        Orphans first = replica();
+        assertThat(first.judgeIfChanged()).isTrue();
+        // what a judgement records when its inputs moved while it ran
+        transactions.executeWithoutResult(status -> judgements.record(null));
+
+        assertThat(first.judgeIfChanged()).isTrue();
+        assertThat(first.judgeIfChanged()).isFalse();
+    }
+
+    @Test
+    void replicasTurningAtTheSameMomentJudgeEachChangeOnce() throws Exception {
+        int replicas = 3;
+        List<Orphans> judges = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            judges.add(replica());
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(replicas);
+        try {
+            for (int change = 0; change < 5; change++) {
+                checkIn(REPLICA + "-" + change);
+                CyclicBarrier together = new CyclicBarrier(replicas);
+                List<Future<Boolean>> turns = new ArrayList<>();
+                for (Orphans judge : judges) {
+                    turns.add(threads.submit(() -> {
+                        together.await(10, TimeUnit.SECONDS);
+                        return judge.judgeIfChanged();
+                    }));
+                }
+                int judged = 0;
+                for (Future<Boolean> turn : turns) {
+                    judged += turn.get(30, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertThat(judged).as("replicas that judged change %d", change).isEqualTo(1);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private Orphans replica() {
+        return new Orphans(catalog, judgements, nodes, transactions, jdbc);
+    }
+
+    /** Writes a replica's check-in as Quartz does; the database stamps when it saw it (migration 017). */
+    private void checkIn(String instance) {
+        jdbc.sql("""
+                        INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time, checkin_interval)
+                        VALUES ('test', ?, extract(epoch FROM clock_timestamp()) * 1000, 60000)""")
+                .param(instance).update();
+    }
+
+    private void judgedAgo(Duration ago) {
+        jdbc.sql("UPDATE onebeat_orphan_judgement SET judged_at = now() - ? * interval '1 millisecond'")
+                .param(ago.toMillis()).update();
+    }
+}
