@@ -100,9 +100,11 @@ class Orphans implements DisposableBean {
                 return List.<OrphanChange>of();
             }
             List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
-            // each read judges liveness at its own moment: a replica whose check-in was on the edge may count in one
-            // and not the other, and then the next turn must judge again rather than skip
-            judgements.record(inputs.equals(catalog.orphanInputs()) ? inputs : null);
+            // recorded as made on these inputs only if they are all it depended on: a check-in committed while it ran
+            // may have made a replica alive after the inputs were read, and a replica whose own check-in is late
+            // counted itself alive, which the inputs do not show; either way the next turn judges again
+            boolean same = inputs.equals(catalog.orphanInputs()) && catalog.checkedIn(nodes.self());
+            judgements.record(same ? inputs : null);
             judged[0] = true;
             return made;
         });
@@ -135,8 +137,16 @@ class Orphans implements DisposableBean {
             // their rows existed, see its registrations change again and judge again
             nodes.registrationsStored();
         }
-        return report(transactions.execute(status -> lock(wait) ? catalog.judgeOrphans(nodes.self())
-                : List.<OrphanChange>of()));
+        return report(transactions.execute(status -> {
+            if (!lock(wait)) {
+                return List.<OrphanChange>of();
+            }
+            List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
+            // a replica starting counts itself alive before its Quartz checks in, which the cluster's inputs do not
+            // show: the next turn, on whichever replica, judges again
+            judgements.record(null);
+            return made;
+        }));
     }
 
     /** Logs each job whose state a judgement changed. @return how many it newly found orphaned */

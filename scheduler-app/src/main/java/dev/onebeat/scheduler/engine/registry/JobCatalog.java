@@ -297,18 +297,35 @@ public class JobCatalog {
     /**
      * What {@link #judgeOrphans} depends on besides the catalog's own rows, read in a few index lookups: the live
      * replicas, when each recorded replica last wrote its registrations, and the runtime jobs' version. While it reads
-     * the same, a judgement would change nothing that the last one did not.
+     * the same, a judgement would change nothing that the last one did not. Liveness is judged at the transaction's
+     * start ({@code now()}), as {@link #judgeOrphans} judges it, and registrations are read as epoch seconds: the
+     * text of a {@code timestamptz} follows the session's time zone, and replicas in different zones must read the
+     * same inputs.
      */
     public String orphanInputs() {
         return jdbc.sql("""
                         SELECT coalesce((SELECT string_agg(instance_name, ',' ORDER BY instance_name)
                                          FROM qrtz_scheduler_state
                                          WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
-                                               >= clock_timestamp()), '')
-                            || '|' || coalesce((SELECT string_agg(instance_id || '@' || coalesce(registered_at::text, ''),
+                                               >= now()), '')
+                            || '|' || coalesce((SELECT string_agg(instance_id || '@'
+                                                                      || coalesce(extract(epoch FROM registered_at)::text, ''),
                                                                   ',' ORDER BY instance_id) FROM onebeat_node), '')
                             || '|' || coalesce((SELECT version::text FROM onebeat_runtime_job_version), '')""")
                 .query(String.class).single();
+    }
+
+    /**
+     * @return whether {@code instance} checked in to the Quartz cluster within two of its intervals, judged at the
+     *     transaction's start as {@link #orphanInputs} judges every replica
+     */
+    public boolean checkedIn(String instance) {
+        return jdbc.sql("""
+                        SELECT count(*) FROM qrtz_scheduler_state
+                        WHERE instance_name = ?
+                          AND onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond' >= now()""")
+                .param(instance)
+                .query(Long.class).single() > 0;
     }
 
     /**
@@ -363,10 +380,12 @@ public class JobCatalog {
                         WITH live AS (
                             -- database time on both sides, as JobLockTable judges a holder: Quartz writes
                             -- last_checkin_time from the replica's clock, the database stamps each check-in
-                            -- (migration 017); a replica that never started Quartz has no row
+                            -- (migration 017); a replica that never started Quartz has no row. At the transaction's
+                            -- start, so that every batch of a judgement counts the same replicas alive (a check-in
+                            -- committed meanwhile can only add one, which a second read of orphanInputs shows)
                             SELECT instance_name AS instance_id FROM qrtz_scheduler_state
                             WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
-                                  >= clock_timestamp()
+                                  >= now()
                             UNION SELECT CAST(:self AS varchar)
                         ), judged AS (
                             SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)

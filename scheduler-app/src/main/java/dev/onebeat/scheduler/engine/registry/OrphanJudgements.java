@@ -7,10 +7,10 @@ import org.springframework.stereotype.Component;
 /**
  * The cluster's last judgement of orphaned jobs ({@code onebeat_orphan_judgement}, one row): what it depended on
  * ({@link JobCatalog#orphanInputs}) and when it was made, by database time. A judgement reads the whole catalog
- * ({@link JobCatalog#judgeOrphans}); with this record the cluster makes one per change of its inputs, where every
- * replica used to make its own: three replicas at 100,000 jobs read the catalog three times a minute, 0.3 s of the
- * server's time each on a quiet 2-core machine and over a second inside a large instant's burst, which they met as
- * often as any other moment.
+ * ({@link JobCatalog#judgeOrphans}); with this record a replica's turn judges only what changed since the cluster's
+ * last judgement, whichever replica made it, instead of each replica judging every change for itself. A judgement
+ * that may have depended on more than its inputs (a replica starting, or one whose own check-in is late, counts
+ * itself alive) records no inputs, and the next turn judges again.
  */
 @Component
 public class OrphanJudgements {
@@ -24,8 +24,8 @@ public class OrphanJudgements {
     /**
      * @param inputs what a judgement made now would depend on
      * @param maxAge how old, by database time, the last judgement may be and still stand
-     * @return whether the last judgement was made on these same inputs within {@code maxAge}: judging again would
-     *     change nothing it did not
+     * @return whether the last judgement was made on these same inputs within {@code maxAge}, and recorded them as
+     *     all it depended on: judging again would change nothing it did not
      */
     public boolean stands(String inputs, Duration maxAge) {
         return jdbc.sql("""

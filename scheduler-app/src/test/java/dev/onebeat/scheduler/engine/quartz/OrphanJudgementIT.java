@@ -44,10 +44,17 @@ class OrphanJudgementIT {
     JdbcClient jdbc;
 
     @BeforeEach
+    void noJudgementRecordedAndThisReplicaCheckedIn() {
+        noJudgementRecordedAndNoCheckIn();
+        // the judging replicas here are all this one, as if its Quartz ran
+        checkIn(nodes.self());
+    }
+
     @AfterEach
-    void noJudgementRecordedAndNoOtherReplica() {
+    void noJudgementRecordedAndNoCheckIn() {
         jdbc.sql("DELETE FROM onebeat_orphan_judgement").update();
-        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name LIKE ?").param(REPLICA + "%").update();
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name LIKE ? OR instance_name = ?")
+                .params(REPLICA + "%", nodes.self()).update();
     }
 
     @Test
@@ -87,6 +94,33 @@ class OrphanJudgementIT {
 
         assertThat(first.judgeIfChanged()).isTrue();
         assertThat(first.judgeIfChanged()).isFalse();
+    }
+
+    @Test
+    void aJudgementByAReplicaWhoseOwnCheckInIsLateIsMadeAgain() {
+        Orphans late = replica();
+        // it counts itself alive, which the cluster's inputs do not show
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = ?").param(nodes.self()).update();
+        assertThat(late.judgeIfChanged()).isTrue();
+        assertThat(late.judgeIfChanged()).as("nothing else changed, but its judgement depended on more").isTrue();
+
+        checkIn(nodes.self());
+        assertThat(late.judgeIfChanged()).isTrue();
+        assertThat(late.judgeIfChanged()).as("checked in: the inputs are all it depends on").isFalse();
+    }
+
+    @Test
+    void theStartUpJudgementLeavesTheNextTurnToJudgeAgain() {
+        Orphans running = replica();
+        Orphans starting = replica();
+        assertThat(running.judgeIfChanged()).isTrue();
+        assertThat(running.judgeIfChanged()).isFalse();
+
+        // the start-up judgement's transaction, once the starting replica's registrations are recorded: it counts
+        // itself alive whether or not its Quartz will check in
+        starting.judge(false);
+        assertThat(running.judgeIfChanged()).as("after a start-up judgement, inputs unchanged").isTrue();
+        assertThat(running.judgeIfChanged()).isFalse();
     }
 
     @Test

@@ -48,4 +48,40 @@ class OrphanInputsIT {
         jdbc.sql("DELETE FROM onebeat_runtime_job WHERE name = 'by-hand'").update();
         assertThat(catalog.orphanInputs()).as("after it was deleted").isNotEqualTo(runtime);
     }
+
+    @Test
+    void replicasInDifferentTimeZonesReadTheSameInputs() {
+        transactions.executeWithoutResult(status -> nodes.registers(List.of("configured")));
+
+        assertThat(inputsInTimeZone("Pacific/Chatham")).as("the driver takes the session's zone from its JVM's")
+                .isEqualTo(inputsInTimeZone("UTC")).isEqualTo(inputsInTimeZone("America/St_Johns"));
+    }
+
+    @Test
+    void aReplicaIsJudgedAliveAtTheTransactionsStartForEveryReadInIt() {
+        String inputs = transactions.execute(status -> {
+            jdbc.sql("""
+                    INSERT INTO qrtz_scheduler_state (sched_name, instance_name, last_checkin_time, checkin_interval)
+                    VALUES ('test', 'on-the-edge', 0, 1000)""").update();
+            // stamped by hand (the trigger stamps check-ins only): alive until 10 ms after the transaction began
+            jdbc.sql("""
+                    UPDATE qrtz_scheduler_state SET onebeat_checked_in_at = now() - interval '1990 milliseconds'
+                    WHERE instance_name = 'on-the-edge'""").update();
+            jdbc.sql("SELECT pg_sleep(0.05)").query(Object.class).single();
+            return catalog.orphanInputs();
+        });
+        try {
+            assertThat(inputs.substring(0, inputs.indexOf('|'))).as("live replicas, read past the edge")
+                    .contains("on-the-edge");
+        } finally {
+            jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = 'on-the-edge'").update();
+        }
+    }
+
+    private String inputsInTimeZone(String zone) {
+        return transactions.execute(status -> {
+            jdbc.sql("SELECT set_config('TimeZone', ?, true)").param(zone).query(String.class).single();
+            return catalog.orphanInputs();
+        });
+    }
 }
