@@ -47,6 +47,13 @@ class Orphans implements DisposableBean {
      * judgement takes several seconds of the server's time.
      */
     static final Duration FULL_JUDGEMENT_EVERY = Duration.ofMinutes(10);
+    /**
+     * How long a judgement stands that counted its own replica alive while the inputs did not (a replica starting,
+     * before its Quartz checks in; one whose check-in is late): its first check-in changes the inputs and is judged
+     * at once; a replica that never checks in (its Quartz not started) has the jobs only it registers orphaned once
+     * this has passed.
+     */
+    static final Duration COUNTED_ITSELF_STANDS_FOR = Duration.ofMinutes(1);
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread daemon = new Thread(runnable, "onebeat-orphans");
         daemon.setDaemon(true);
@@ -96,15 +103,10 @@ class Orphans implements DisposableBean {
             // what a judgement depends on is a few rows, read under the lock, so that a replica that judged before
             // it was taken has recorded its judgement: most turns end here
             String inputs = catalog.orphanInputs();
-            if (judgements.stands(inputs, FULL_JUDGEMENT_EVERY)) {
+            if (judgements.stands(inputs)) {
                 return List.<OrphanChange>of();
             }
-            List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
-            // recorded as made on these inputs only if they are all it depended on: a check-in committed while it ran
-            // may have made a replica alive after the inputs were read, and a replica whose own check-in is late
-            // counted itself alive, which the inputs do not show; either way the next turn judges again
-            boolean same = inputs.equals(catalog.orphanInputs()) && catalog.checkedIn(nodes.self());
-            judgements.record(same ? inputs : null);
+            List<OrphanChange> made = judgeAndRecord(inputs);
             judged[0] = true;
             return made;
         });
@@ -141,12 +143,24 @@ class Orphans implements DisposableBean {
             if (!lock(wait)) {
                 return List.<OrphanChange>of();
             }
-            List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
-            // a replica starting counts itself alive before its Quartz checks in, which the cluster's inputs do not
-            // show: the next turn, on whichever replica, judges again
-            judgements.record(null);
-            return made;
+            return judgeAndRecord(catalog.orphanInputs());
         }));
+    }
+
+    /** Judges every job, under the lock, and records the judgement as made on {@code inputs}, read just before. */
+    private List<OrphanChange> judgeAndRecord(String inputs) {
+        List<OrphanChange> made = catalog.judgeOrphans(nodes.self());
+        if (!inputs.equals(catalog.orphanInputs())) {
+            // a check-in committed while it ran made a replica alive, or Quartz's recovery removed a dead one, after
+            // the inputs were read: the next turn judges again
+            judgements.record(null, Duration.ZERO);
+        } else {
+            // a replica starting, before its Quartz checks in, or one whose check-in is late counted itself alive,
+            // which the inputs do not show
+            judgements.record(inputs, catalog.checkedIn(nodes.self()) ? FULL_JUDGEMENT_EVERY
+                    : COUNTED_ITSELF_STANDS_FOR);
+        }
+        return made;
     }
 
     /** Logs each job whose state a judgement changed. @return how many it newly found orphaned */

@@ -330,9 +330,10 @@ public class JobCatalog {
 
     /**
      * Decides, from the live cluster, which jobs are orphaned, in the caller's transaction: a job is orphaned when no
-     * replica alive now registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
+     * replica alive registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
      * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
-     * same rule that judges a lock holder alive), so a replica whose Quartz does not run never counts. The replica
+     * rule that judges a lock holder alive, applied here at the transaction's start), so a replica whose Quartz does
+     * not run never counts. The replica
      * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
      * database.
      *
@@ -382,7 +383,8 @@ public class JobCatalog {
                             -- last_checkin_time from the replica's clock, the database stamps each check-in
                             -- (migration 017); a replica that never started Quartz has no row. At the transaction's
                             -- start, so that every batch of a judgement counts the same replicas alive (a check-in
-                            -- committed meanwhile can only add one, which a second read of orphanInputs shows)
+                            -- committed meanwhile can only add one, and Quartz's recovery of a dead replica remove
+                            -- one, which a second read of orphanInputs shows)
                             SELECT instance_name AS instance_id FROM qrtz_scheduler_state
                             WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
                                   >= now()

@@ -77,10 +77,10 @@ class OrphanJudgementIT {
         Orphans second = replica();
         assertThat(first.judgeIfChanged()).isTrue();
 
-        judgedAgo(Orphans.FULL_JUDGEMENT_EVERY.minusMinutes(1));
+        aged(Orphans.FULL_JUDGEMENT_EVERY.minusMinutes(1));
         assertThat(second.judgeIfChanged()).as("judged within the period, inputs unchanged").isFalse();
 
-        judgedAgo(Orphans.FULL_JUDGEMENT_EVERY.plusMinutes(1));
+        aged(Duration.ofMinutes(2));
         assertThat(second.judgeIfChanged()).as("judged longer ago than the period").isTrue();
         assertThat(first.judgeIfChanged()).as("the safety net's judgement is the cluster's").isFalse();
     }
@@ -90,37 +90,43 @@ class OrphanJudgementIT {
         Orphans first = replica();
         assertThat(first.judgeIfChanged()).isTrue();
         // what a judgement records when its inputs moved while it ran
-        transactions.executeWithoutResult(status -> judgements.record(null));
+        transactions.executeWithoutResult(status -> judgements.record(null, Duration.ZERO));
 
         assertThat(first.judgeIfChanged()).isTrue();
         assertThat(first.judgeIfChanged()).isFalse();
     }
 
     @Test
-    void aJudgementByAReplicaWhoseOwnCheckInIsLateIsMadeAgain() {
+    void aJudgementByAReplicaWhoseOwnCheckInIsLateStandsForAMinute() {
         Orphans late = replica();
+        Orphans other = replica();
         // it counts itself alive, which the cluster's inputs do not show
         jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = ?").param(nodes.self()).update();
         assertThat(late.judgeIfChanged()).isTrue();
-        assertThat(late.judgeIfChanged()).as("nothing else changed, but its judgement depended on more").isTrue();
+        aged(Orphans.COUNTED_ITSELF_STANDS_FOR.minusSeconds(10));
+        assertThat(other.judgeIfChanged()).as("within its minute, inputs unchanged").isFalse();
+        aged(Duration.ofSeconds(20));
+        assertThat(other.judgeIfChanged()).as("past its minute: it may have been a replica dying").isTrue();
 
         checkIn(nodes.self());
-        assertThat(late.judgeIfChanged()).isTrue();
-        assertThat(late.judgeIfChanged()).as("checked in: the inputs are all it depends on").isFalse();
+        assertThat(late.judgeIfChanged()).as("its check-in is a change").isTrue();
+        aged(Orphans.COUNTED_ITSELF_STANDS_FOR.plusMinutes(1));
+        assertThat(other.judgeIfChanged()).as("checked in: the inputs are all it depended on").isFalse();
     }
 
     @Test
-    void theStartUpJudgementLeavesTheNextTurnToJudgeAgain() {
+    void theStartUpJudgementKeepsTheStartingReplicasJobsUntilItChecksInOrAMinuteHasPassed() {
         Orphans running = replica();
         Orphans starting = replica();
         assertThat(running.judgeIfChanged()).isTrue();
-        assertThat(running.judgeIfChanged()).isFalse();
-
         // the start-up judgement's transaction, once the starting replica's registrations are recorded: it counts
-        // itself alive whether or not its Quartz will check in
+        // itself alive before its Quartz checks in
+        jdbc.sql("DELETE FROM qrtz_scheduler_state WHERE instance_name = ?").param(nodes.self()).update();
         starting.judge(false);
-        assertThat(running.judgeIfChanged()).as("after a start-up judgement, inputs unchanged").isTrue();
-        assertThat(running.judgeIfChanged()).isFalse();
+
+        assertThat(running.judgeIfChanged()).as("other replicas leave its judgement as it is").isFalse();
+        aged(Orphans.COUNTED_ITSELF_STANDS_FOR.plusSeconds(10));
+        assertThat(running.judgeIfChanged()).as("a minute on, and its Quartz never checked in").isTrue();
     }
 
     @Test
@@ -165,8 +171,11 @@ class OrphanJudgementIT {
                 .param(instance).update();
     }
 
-    private void judgedAgo(Duration ago) {
-        jdbc.sql("UPDATE onebeat_orphan_judgement SET judged_at = now() - ? * interval '1 millisecond'")
-                .param(ago.toMillis()).update();
+    /** Moves the recorded judgement {@code by} into the past, as if that time had passed since it was made. */
+    private void aged(Duration by) {
+        jdbc.sql("""
+                        UPDATE onebeat_orphan_judgement SET judged_at = judged_at - ? * interval '1 millisecond',
+                                                             stands_until = stands_until - ? * interval '1 millisecond'""")
+                .params(by.toMillis(), by.toMillis()).update();
     }
 }
