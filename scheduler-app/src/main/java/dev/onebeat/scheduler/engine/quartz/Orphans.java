@@ -89,8 +89,9 @@ class Orphans implements DisposableBean {
     }
 
     /**
-     * A replica's turn: judges every job unless the cluster's last judgement was made on the same inputs within
-     * {@link #FULL_JUDGEMENT_EVERY}, or another replica is judging now.
+     * A replica's turn: judges every job unless the cluster's last judgement was made on the same inputs and still
+     * stands ({@link #FULL_JUDGEMENT_EVERY}, or {@link #COUNTED_ITSELF_STANDS_FOR}), or another replica is judging
+     * now.
      *
      * @return whether this replica judged
      */

@@ -333,9 +333,8 @@ public class JobCatalog {
      * replica alive registers it, alive meaning that its Quartz scheduler checked in within two of its check-in
      * intervals in database time ({@code qrtz_scheduler_state.onebeat_checked_in_at}, stamped by the database: the
      * rule that judges a lock holder alive, applied here at the transaction's start), so a replica whose Quartz does
-     * not run never counts. The replica
-     * judging counts alive too. A runtime job (kind {@code job}) is never orphaned: every replica builds it from the
-     * database.
+     * not run never counts. The replica judging counts alive too. A runtime job (kind {@code job}) is never orphaned:
+     * every replica builds it from the database.
      *
      * @param self this replica's instance id
      * @return the jobs whose state changed, by name

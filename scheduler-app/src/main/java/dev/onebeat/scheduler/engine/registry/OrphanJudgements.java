@@ -6,7 +6,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The cluster's last judgement of orphaned jobs ({@code onebeat_orphan_judgement}, one row): what it depended on
- * ({@link JobCatalog#orphanInputs}) and when it was made, by database time. A judgement reads the whole catalog
+ * ({@link JobCatalog#orphanInputs}), when it was made and until when it stands, by database time. A judgement reads the whole catalog
  * ({@link JobCatalog#judgeOrphans}); with this record a replica's turn judges only what changed since the cluster's
  * last judgement, whichever replica made it, instead of each replica judging every change for itself. A judgement
  * that also depended on something its inputs do not show (a replica starting, or one whose own check-in is late,
