@@ -30,13 +30,6 @@ import org.springframework.stereotype.Component;
 class MissedFireDetector implements DisposableBean {
 
     static final String LOCK = "onebeat-monitor";
-    /**
-     * Fires committed per second from which a check waits for them to end: a large instant's batches (tens of
-     * thousands a second), not the steady rate of a busy cluster.
-     */
-    static final int BURST_FIRES_PER_SECOND = 2_000;
-    /** How often a check waiting for a burst looks at the ledger again. */
-    static final Duration PROBE = Duration.ofSeconds(1);
     private static final Logger log = LoggerFactory.getLogger(MissedFireDetector.class);
 
     private final MonitorCheck check;
@@ -97,11 +90,6 @@ class MissedFireDetector implements DisposableBean {
             return Optional.empty();
         }
         try {
-            int probes = yieldToBursts();
-            if (probes > 1) {
-                log.debug("missed-fire check waited for a burst of fires to commit probes={} of {} ms", probes,
-                        PROBE.toMillis());
-            }
             // judged in database time, as fires are locked and replicas found alive: a replica's clock ahead would
             // report instants missed before their grace ended
             Instant databaseNow = records.databaseNow();
@@ -120,37 +108,6 @@ class MissedFireDetector implements DisposableBean {
             return Optional.of(result);
         } finally {
             lock.get().unlock();
-        }
-    }
-
-    /**
-     * Waits while fires are being committed in a burst (faster than {@link #BURST_FIRES_PER_SECOND}), for one check
-     * interval at most. A check judges every job with a fire written since the last one, reading its ledger rows and
-     * writing its progress: inside an instant of 100,000 jobs that was up to 4.9 s of the database's statement time,
-     * taken from the fires still to commit (BENCHMARKS, 7 December). Judged once the burst has committed, those fires
-     * are judged a few seconds later and their outcomes do not change; a miss is reported one interval later at most.
-     *
-     * @return how many times the ledger was looked at again: 1 when no burst was under way
-     */
-    int yieldToBursts() {
-        long perProbe = Math.max(1, BURST_FIRES_PER_SECOND * PROBE.toMillis() / 1000);
-        long giveUp = System.nanoTime() + properties.checkInterval().toNanos();
-        long before = records.ledgerMark().fire();
-        int probes = 0;
-        while (true) {
-            probes++;
-            try {
-                Thread.sleep(PROBE.toMillis());
-            } catch (InterruptedException e) {
-                // the replica stops
-                Thread.currentThread().interrupt();
-                return probes;
-            }
-            long after = records.ledgerMark().fire();
-            if (after - before < perProbe || System.nanoTime() - giveUp >= 0) {
-                return probes;
-            }
-            before = after;
         }
     }
 

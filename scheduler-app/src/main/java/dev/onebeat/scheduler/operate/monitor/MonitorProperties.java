@@ -14,8 +14,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled whether this replica takes part in the checks (one replica at a time runs each)
  * @param checkInterval how often the cluster's instants are judged: a miss is reported at most this long after the
- *     instant's grace ended (twice this when a check waits for a burst of fires to commit: a large instant's), or up
- *     to 30 s later while a database fault is near and no written fault period explains the miss yet
+ *     instant's grace ended, or up to 30 s later while a database fault is near and no written fault period
+ *     explains the miss yet
  * @param lateAfter a committed fire whose attempt began more than this after its planned moment (its instant, plus
  *     the job's spread and jitter) is shown {@code late}
  * @param maxInstantsPerCheck instants of one job judged in one check at most; a longer backlog (a per-second job
