@@ -28,7 +28,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * <p>Each insert into the ledger sleeps a second (a statement trigger in the test database), so that an instant lasts
  * several seconds, and then passes a gate: an advisory lock the test takes once the helper has committed part of the
  * instant. With the gate closed no batch can commit its ledger rows, so the test kills the helper at a moment it
- * chooses, holding a slice whose jobs have not committed, rather than racing the helper's commits.
+ * chooses, holding a slice whose jobs have not committed, rather than racing the helper's commits. A wait at the gate
+ * has no lock timeout and the replicas' socket timeout is raised past the gate's longest hold (either would otherwise
+ * fail the waiting fires into retries), and the sleep is lifted once the helper is dead: the acquirer,
+ * alone, fires the rest at once, instead of a second a statement shared with the instants that follow (CI, stop 46:
+ * the interrupted instant was not complete two minutes after the kill; the run's logs were not kept).
  */
 @FaultInjection
 @ExtendWith(PostgresExtension.class)
@@ -56,7 +60,7 @@ class SharedInstantReplicasIT {
                         "--onebeat.fire.share.poll-interval=50ms", "--onebeat.fire.share.lease=10m",
                         "--onebeat.fire.batch.jobs=50", "--onebeat.fire.batch.threads=2",
                         // a ledger insert waits at the closed gate as long as the test needs: it must not be cut at
-                        // the default 5 s, which would fail its fire and send the job to its retry
+                        // the default 5 s, which would fail its fire and send the job to its retry (createGate)
                         "--spring.datasource.hikari.data-source-properties.socketTimeout=120",
                         "--spring.datasource.hikari.data-source-properties.ApplicationName=" + id);
             }
@@ -172,18 +176,31 @@ class SharedInstantReplicasIT {
 
     /** Ledger inserts no longer sleep; they still pass the gate. */
     private static void fastFires(JdbcClient jdbc) {
-        jdbc.sql("""
-                CREATE OR REPLACE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_advisory_xact_lock_shared(%d); RETURN NULL; END $$""".formatted(GATE)).update();
+        createGate(jdbc, "CREATE OR REPLACE", "");
     }
 
     private static void slowDownFires(JdbcClient jdbc) {
-        jdbc.sql("""
-                CREATE FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_sleep(1); PERFORM pg_advisory_xact_lock_shared(%d); RETURN NULL; END $$"""
-                .formatted(GATE)).update();
+        createGate(jdbc, "CREATE", "PERFORM pg_sleep(1);");
         jdbc.sql("""
                 CREATE TRIGGER slow_fire BEFORE INSERT ON onebeat_fire FOR EACH STATEMENT
                 EXECUTE FUNCTION slow_fire()""").update();
+    }
+
+    /**
+     * The trigger's function: {@code sleep}, then the gate. The replicas' sessions give up a lock wait after 3 s
+     * ({@code lock_timeout} in the pool's options), which would fail the fires waiting at a gate held longer; the wait
+     * at the gate has none, and the transaction's own is set back after it.
+     */
+    private static void createGate(JdbcClient jdbc, String create, String sleep) {
+        jdbc.sql("""
+                %s FUNCTION slow_fire() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE bound text := current_setting('lock_timeout');
+                BEGIN
+                    %s
+                    PERFORM set_config('lock_timeout', '0', true);
+                    PERFORM pg_advisory_xact_lock_shared(%d);
+                    PERFORM set_config('lock_timeout', bound, true);
+                    RETURN NULL;
+                END $$""".formatted(create, sleep, GATE)).update();
     }
 }
