@@ -7,6 +7,8 @@
 #
 #   bench/scale.sh                              # about 35 minutes
 #   bench/scale.sh --jobs=10000 --replicas="1 3"
+#   ONEBEAT_BENCH_REPLICA_CPU=0.3 bench/scale.sh   # each replica capped at 0.3 cores, as on a small host of its own
+#                                                  # (a cgroup CPU quota, as root; PostgreSQL uncapped)
 set -euo pipefail
 
 jobs=100000

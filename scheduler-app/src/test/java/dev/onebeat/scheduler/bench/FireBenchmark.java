@@ -69,11 +69,11 @@ public final class FireBenchmark {
     private void run() throws Exception {
         try (BenchDatabase probe = BenchDatabase.create(options.adminUrl())) {
             System.out.printf(Locale.ROOT, "fire benchmark %s%n  server: %s%n  settings: %s%n  machine: %d cores, Java %s,"
-                            + " load average %.2f at start%n  replicas: %d JVMs (%s), logs in %s%n  options: %s%n",
+                            + " load average %.2f at start%n  replicas: %d JVMs (%s), CPU %s, logs in %s%n  options: %s%n",
                     Instant.now().truncatedTo(ChronoUnit.SECONDS), probe.serverVersion(), probe.settings(),
                     Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), loadAverage(),
                     options.replicas(), System.getenv().getOrDefault(FireOptions.REPLICA_OPTS_VARIABLE, "-Xmx1g"),
-                    logDir.toAbsolutePath(), options);
+                    CpuCap.describe(), logDir.toAbsolutePath(), options);
         }
         List<RawQuartzBurst.Result> raw = new ArrayList<>();
         if (options.rawJobs() > 0) {

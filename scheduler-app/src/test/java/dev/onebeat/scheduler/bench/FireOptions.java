@@ -35,8 +35,10 @@ record FireOptions(String adminUrl, String mode, int jobs, int replicas, int ins
                            [--raw-jobs=<jobs>] [--raw-threads=20] [--burst-spread=0] [--help]
             --period, --spread-window and --burst-spread are seconds; --raw-jobs=0 leaves raw Quartz out;
             --burst-spread=60 --period=120 lays the burst's jobs over a minute (their spread) and shows its histogram
-            environment: %s (default %s), %s (replica JVM options, default -Xmx1g)
-            """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, REPLICA_OPTS_VARIABLE);
+            environment: %s (default %s), %s (replica JVM options, default -Xmx1g),
+            %s (cores each replica may use, such as 0.5: a cgroup CPU quota, as root; default uncapped)
+            """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL, REPLICA_OPTS_VARIABLE,
+            CpuCap.VARIABLE);
 
     FireOptions {
         if (!adminUrl.startsWith("jdbc:postgresql:")) {

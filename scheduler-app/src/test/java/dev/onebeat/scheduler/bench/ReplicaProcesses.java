@@ -36,8 +36,8 @@ final class ReplicaProcesses implements AutoCloseable {
     private final List<Path> logs = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    /** One running replica and what its start took. */
-    record Replica(String id, JavaProcess process, int port, Path log, long launchedNanos) {
+    /** One running replica and what its start took; {@code cgroup} is its CPU cap's ({@link CpuCap}), or null. */
+    record Replica(String id, JavaProcess process, int port, Path log, long launchedNanos, Path cgroup) {
     }
 
     /**
@@ -97,7 +97,10 @@ final class ReplicaProcesses implements AutoCloseable {
         long launched = System.nanoTime();
         JavaProcess process = launcher.launcher(id).prefix(wrapper).environment(environment).arguments(own).log(log)
                 .start();
-        replicas.put(id, new Replica(id, process, port, log, launched));
+        // under a wrapper (faketime), the wrapper is capped, and what it starts from then on
+        Double cores = CpuCap.cores();
+        Path cgroup = cores == null ? null : CpuCap.cap(process.process().pid(), cores);
+        replicas.put(id, new Replica(id, process, port, log, launched, cgroup));
         logs.add(log);
     }
 
@@ -166,6 +169,7 @@ final class ReplicaProcesses implements AutoCloseable {
         }
         // the launcher's stop reaches the JVM under a wrapper such as faketime too
         replica.process().stop(Duration.ofSeconds(60));
+        CpuCap.remove(replica.cgroup());
     }
 
     /** SIGKILL of the replica's JVM (and of its wrapper): no shutdown hook runs; waits for the process to end. */
@@ -175,6 +179,7 @@ final class ReplicaProcesses implements AutoCloseable {
             return;
         }
         replica.process().kill();
+        CpuCap.remove(replica.cgroup());
     }
 
     /**
