@@ -164,22 +164,22 @@ class StartupDuringFaultsIT {
     /**
      * Terminates every session every {@link #KILL_EVERY} from the replicas' launch until {@link #KILLING} after each has
      * begun to build its application context (its steps on the database follow): a loaded machine may take a minute
-     * to get there. CI, stop 46, killing every 250 ms from that log line on: no step of any replica met a kill, on a
-     * database the template had migrated, where each step takes a few statements that fit between two kills. Every
-     * 50 ms, from one connection held throughout, and from the launch, a step's connections cannot outlive the next
-     * kill by more than that.
+     * to get there. CI, stop 46, killing every 250 ms from that log line on: no step of any replica met a kill (its
+     * logs were not kept; likely, on a database the template had migrated, each step is a few statements that fit
+     * before the first kill or between two). Every 50 ms, from one connection held throughout, and from the launch, a
+     * step's connections cannot outlive the next kill by more than that.
      */
     private void killWhileStarting(String... ids) throws InterruptedException, SQLException {
         long giveUp = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        Long calmFrom = null;
+        Long killUntil = null;
         try (Connection killer = dataSource.getConnection(); PreparedStatement kill = killer.prepareStatement("""
                 SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()""")) {
-            while (calmFrom == null || System.nanoTime() - calmFrom < 0) {
-                if (calmFrom == null && List.of(ids).stream().allMatch(id -> replicas.logged(id, CONTEXT))) {
-                    calmFrom = System.nanoTime() + KILLING.toNanos();
+            while (killUntil == null || System.nanoTime() - killUntil < 0) {
+                if (killUntil == null && List.of(ids).stream().allMatch(id -> replicas.logged(id, CONTEXT))) {
+                    killUntil = System.nanoTime() + KILLING.toNanos();
                 }
-                if (calmFrom == null && System.nanoTime() - giveUp > 0) {
+                if (killUntil == null && System.nanoTime() - giveUp > 0) {
                     throw new AssertionError("replicas " + List.of(ids) + " did not build their context in 2 minutes");
                 }
                 kill.executeQuery().close();
