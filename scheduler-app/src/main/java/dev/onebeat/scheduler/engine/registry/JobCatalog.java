@@ -159,6 +159,13 @@ public class JobCatalog {
     public record Standing(String name, Instant memberSince, boolean paused, boolean orphaned, String schedule) {
     }
 
+    /**
+     * A row of {@code qrtz_scheduler_state} whose replica is alive for the orphan judgement: checked in within two of
+     * its intervals, by the database's stamp, at the transaction's start ({@link #orphanInputs}, {@link #checkedIn},
+     * {@link #judgeOrphans}, which must agree).
+     */
+    private static final String ALIVE_AT_START =
+            "onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond' >= now()";
     private static final String STANDINGS = "SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job";
 
     private static Standing standing(ResultSet rs) throws SQLException {
@@ -305,13 +312,12 @@ public class JobCatalog {
     public String orphanInputs() {
         return jdbc.sql("""
                         SELECT coalesce((SELECT string_agg(instance_name, ',' ORDER BY instance_name)
-                                         FROM qrtz_scheduler_state
-                                         WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
-                                               >= now()), '')
+                                         FROM qrtz_scheduler_state WHERE %s), '')
                             || '|' || coalesce((SELECT string_agg(instance_id || '@'
                                                                       || coalesce(extract(epoch FROM registered_at)::text, ''),
                                                                   ',' ORDER BY instance_id) FROM onebeat_node), '')
-                            || '|' || coalesce((SELECT version::text FROM onebeat_runtime_job_version), '')""")
+                            || '|' || coalesce((SELECT version::text FROM onebeat_runtime_job_version), '')"""
+                        .formatted(ALIVE_AT_START))
                 .query(String.class).single();
     }
 
@@ -322,8 +328,7 @@ public class JobCatalog {
     public boolean checkedIn(String instance) {
         return jdbc.sql("""
                         SELECT count(*) FROM qrtz_scheduler_state
-                        WHERE instance_name = ?
-                          AND onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond' >= now()""")
+                        WHERE instance_name = ? AND %s""".formatted(ALIVE_AT_START))
                 .param(instance)
                 .query(Long.class).single() > 0;
     }
@@ -385,8 +390,7 @@ public class JobCatalog {
                             -- committed meanwhile can only add one, and Quartz's recovery of a dead replica remove
                             -- one, which a second read of orphanInputs shows)
                             SELECT instance_name AS instance_id FROM qrtz_scheduler_state
-                            WHERE onebeat_checked_in_at + 2 * checkin_interval * interval '1 millisecond'
-                                  >= now()
+                            WHERE %s
                             UNION SELECT CAST(:self AS varchar)
                         ), judged AS (
                             SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
@@ -401,7 +405,7 @@ public class JobCatalog {
                         UPDATE onebeat_job j SET orphaned = changing.orphan, updated_at = now()
                         FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
                         RETURNING j.name, j.orphaned
-                        """.formatted(range))
+                        """.formatted(ALIVE_AT_START, range))
                 .params(parameters)
                 .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
                 .list();
