@@ -37,6 +37,13 @@ class OverlapPolicyIT {
     private static final Duration RUNS = Duration.ofMillis(5000);
     /** How late a fire may start after its instant, or after the run it waited for, and still count as prompt. */
     private static final Duration PROMPT = Duration.ofMillis(1500);
+    /**
+     * How near a run's end an instant may fall and find the lock either way: a fire's outcome is written and its lock
+     * released after its body ends (seen: 130 ms on a loaded 2-core VM, whose first fire started 1 s late and so
+     * ended 10 ms before the next free instant). Runs end about 1 s before their next free instant when they start
+     * on time, so every instant is held to its exact outcome unless a fire started half a second late.
+     */
+    private static final Duration END_SLACK = Duration.ofMillis(500);
     private static final int INSTANTS = 11;
     static final Map<String, Queue<Run>> RUNS_BY_JOB = new ConcurrentHashMap<>();
 
@@ -96,6 +103,14 @@ class OverlapPolicyIT {
         assertThat(runs).as("no fire waits").allSatisfy(run ->
                 assertThat(run.start()).isBefore(run.instant().plus(PROMPT)));
         outcomes.forEach((instant, outcome) -> {
+            // the fire holds the job's lock from before its body starts until after it has written its outcome,
+            // and the next instant asks for the lock a little after it falls due: an instant that falls within
+            // END_SLACK of a body's end may find the lock held or free, and either outcome is right for it
+            if (runs.stream().anyMatch(run -> Duration.between(run.end(), instant).abs().compareTo(END_SLACK) < 0)) {
+                assertThat(outcome).as("instant %s, at a run's end", instant)
+                        .isIn("committed", "skipped: previous fire still running");
+                return;
+            }
             boolean running = runs.stream().anyMatch(run -> !run.instant().equals(instant)
                     && run.start().isBefore(instant) && run.end().isAfter(instant));
             assertThat(outcome).as("instant %s", instant)
