@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a benchmark with PostgreSQL on CPUs of its own, as on a database host of its own: every process of the local
 # PostgreSQL server (the postmaster, whose new sessions inherit its CPUs, and the sessions already open) is bound to
-# ONEBEAT_BENCH_DB_CPUS (default 0); the benchmark's JVM, the child JVMs it starts (replicas, relay nodes, the Kafka
+# ONEBEAT_BENCH_DB_CPUS (a comma-separated list, default 0); the benchmark's JVM, the child JVMs it starts (replicas, relay nodes, the Kafka
 # broker) and a local RabbitMQ (beam.smp) to ONEBEAT_BENCH_APP_CPUS (default every other CPU). Every bound process is
 # given all CPUs back when the benchmark ends, however it ends. Linux, taskset (util-linux), as root or as the owner of
 # those processes.
@@ -19,6 +19,9 @@ all="0-$(($(nproc --all) - 1))"
 db_cpus="${ONEBEAT_BENCH_DB_CPUS:-0}"
 if [ -n "${ONEBEAT_BENCH_APP_CPUS:-}" ]; then
     app_cpus="$ONEBEAT_BENCH_APP_CPUS"
+elif [[ ! "$db_cpus" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+    echo "pin.sh: ONEBEAT_BENCH_DB_CPUS: '$db_cpus' is not a comma-separated list of CPU numbers" >&2
+    exit 2
 elif [ "$(nproc --all)" -lt 2 ]; then
     echo "pin.sh: one CPU here, nothing to divide" >&2
     exit 2
