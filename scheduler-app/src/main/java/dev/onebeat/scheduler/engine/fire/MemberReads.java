@@ -93,10 +93,13 @@ final class MemberReads {
      * answer: the fire has been taken from Quartz, so giving up here would leave its instant without a trace. A
      * replica dying meanwhile leaves the fire to Quartz's recovery.
      *
+     * @param missed what the fire settles besides its own instant: when it passed over instants, the members' join
+     *     times are read too ({@link #membership} plans with them if the catalog cannot say who was a member then)
      * @return the members; null once the default catch-up window has passed or the replica stops
      */
-    ScheduleMembers.Members due(String scheduleKey, Instant scheduledAt, String node) {
-        return read(scheduleKey, scheduledAt, node, () -> members.membersAt(scheduleKey, scheduledAt));
+    ScheduleMembers.Members due(String scheduleKey, Instant scheduledAt, String node, Missed missed) {
+        boolean withSince = !missed.passedOver().isEmpty();
+        return read(scheduleKey, scheduledAt, node, () -> members.membersAt(scheduleKey, scheduledAt, withSince));
     }
 
     /** Reads from the catalog for a fire, trying again as {@link #due} says. @return null if it gave up */

@@ -124,7 +124,7 @@ public class ScheduleFire implements DisposableBean {
         String node = request.node();
         long began = System.nanoTime();
         Instant entered = clock.instant();
-        ScheduleMembers.Members due = memberReads.due(scheduleKey, scheduledAt, node);
+        ScheduleMembers.Members due = memberReads.due(scheduleKey, scheduledAt, node, missed);
         long read = System.nanoTime();
         if (due == null) {
             return new Outcome(0, List.of());

@@ -181,6 +181,21 @@ class ScheduleSyncIT {
     }
 
     @Test
+    void aFireReadsWhenEachMemberJoinedItsScheduleOnlyWhenAskedTo() throws SchedulerException {
+        sync(NOW, job("report", 60));
+        String key = ScheduleKeys.key(job("report", 60));
+
+        ScheduleMembers.Members with = members.membersAt(key, NOW.plusSeconds(120), true);
+        ScheduleMembers.Members without = members.membersAt(key, NOW.plusSeconds(120), false);
+
+        assertThat(with.firing()).containsExactly("report");
+        assertThat(with.since()).containsOnlyKeys("report");
+        assertThat(with.since().get("report")).isBeforeOrEqualTo(NOW.plusSeconds(120));
+        assertThat(without.firing()).containsExactly("report");
+        assertThat(without.since()).as("not read: only a fire settling missed instants plans with it").isEmpty();
+    }
+
+    @Test
     void perJobQuartzJobsOfAnEarlierVersionAreRemovedKeepingTheirPause() throws SchedulerException {
         transactions.execute(status -> {
             try {
