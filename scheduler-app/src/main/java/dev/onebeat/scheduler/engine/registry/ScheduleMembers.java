@@ -40,7 +40,7 @@ public class ScheduleMembers {
 
     /**
      * @param withSince whether to read when each member joined the schedule, which only a fire settling missed
-     *     instants needs: a timestamp parsed and kept per member (about a third of the read's client time at 100,000
+     *     instants needs: a timestamp parsed and kept per member (the read took a third less without it at 100,000
      *     members, BENCHMARKS.md)
      * @return the members of that instant of that schedule that are not orphaned, those that fire and those
      *         paused (a job paused until a time fires the instants from that time on)

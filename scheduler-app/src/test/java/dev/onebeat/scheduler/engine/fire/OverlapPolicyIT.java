@@ -109,6 +109,8 @@ class OverlapPolicyIT {
             if (runs.stream().anyMatch(run -> Duration.between(run.end(), instant).abs().compareTo(END_SLACK) < 0)) {
                 assertThat(outcome).as("instant %s, at a run's end", instant)
                         .isIn("committed", "skipped: previous fire still running");
+                System.out.printf("overlap policy, slow-skip: instant %s within %s of a run's end, %s%n", instant,
+                        END_SLACK, outcome);
                 return;
             }
             boolean running = runs.stream().anyMatch(run -> !run.instant().equals(instant)
