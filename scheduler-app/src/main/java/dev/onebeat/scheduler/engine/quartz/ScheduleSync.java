@@ -3,7 +3,6 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
-import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import dev.onebeat.scheduler.engine.registry.ScheduleKeys;
 import dev.onebeat.scheduler.boot.database.StatementChunks;
@@ -43,7 +42,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       operator's pause is kept). A replica that does not know a job orphans it only when it is the last
  *       one alive.</li>
  * </ul>
- * Jobs are written {@value #CHUNK} to a transaction, so 10,000 jobs cost 20 short transactions. The
+ * Jobs the catalog already holds as this replica would store them are not written at all (read first, without
+ * locks: a restart with nothing changed writes no job); the others are written {@value #CHUNK} to a transaction, so
+ * 10,000 new jobs cost 20 short transactions. The
  * registry includes the jobs and schedules stored through the admin API; the admin API applies its
  * own changes with {@link #apply} and {@link #remove}.
  */
@@ -101,6 +102,7 @@ public class ScheduleSync implements SmartInitializingSingleton {
     }
 
     private void sync() throws SchedulerException {
+        long start = System.nanoTime();
         runtimeJobs.reload();
         QuartzWork.inTransaction(transactions, () -> {
             addIfMissing(QuartzTriggers.scheduleJob().getKey(), true);
@@ -108,10 +110,28 @@ public class ScheduleSync implements SmartInitializingSingleton {
             return null;
         });
         Set<String> pausedBefore = removeLegacyJobs();
-        List<String> names = registry.all().stream().map(RegisteredJob::name).sorted().toList();
+        Map<String, PeriodicJob> registered = new TreeMap<>();
+        registry.all().forEach(job -> registered.put(job.name(), job.job()));
+        List<String> names = List.copyOf(registered.keySet());
         orphans.register(names);
+        // Jobs the catalog holds as this replica would store them need no write: a restart with nothing changed
+        // locked every catalog row before (the upsert locks the rows it leaves alone) and read and built every runtime
+        // job twice, 500 jobs a transaction. Read without locks, so a job another replica changes meanwhile is
+        // either seen changed here, and stored under its change lock below, or changed after this read, by that
+        // replica's own write, which skipping it here leaves as it is.
+        List<JobCatalog.Entry> entries = registered.values().stream().map(ScheduleSync::entry).toList();
+        Set<String> unchanged = catalog.unchanged(entries);
+        Map<String, PeriodicJob> asStored = new TreeMap<>();
+        List<String> toStore = new ArrayList<>(names.size() - unchanged.size());
+        for (JobCatalog.Entry entry : entries) {
+            if (unchanged.contains(entry.name())) {
+                asStored.putIfAbsent(entry.scheduleKey(), registered.get(entry.name()));
+            } else {
+                toStore.add(entry.name());
+            }
+        }
         int stored = 0;
-        for (List<String> chunk : StatementChunks.of(names, CHUNK)) {
+        for (List<String> chunk : StatementChunks.of(toStore, CHUNK)) {
             stored += QuartzWork.inTransaction(transactions, () -> {
                 // the change locks make a change made since the reload above (a runtime job deleted or
                 // rescheduled on another replica) win over this replica's older view of it
@@ -125,9 +145,23 @@ public class ScheduleSync implements SmartInitializingSingleton {
                 return moved;
             });
         }
+        // the schedules of the jobs left as they were keep (or get back) their triggers
+        for (List<String> keys : StatementChunks.of(List.copyOf(asStored.keySet()), CHUNK)) {
+            QuartzWork.inTransaction(transactions, () -> {
+                for (String key : triggers.missing(keys)) {
+                    triggers.ensure(key, asStored.get(key));
+                }
+                return null;
+            });
+        }
         pausedBefore.forEach(name -> QuartzWork.inTransaction(transactions, () -> catalog.setPaused(name, true)));
         int orphaned = orphans.judge(true);
-        log.info("jobs synced registered={} storedOrMoved={} orphaned={}", names.size(), stored, orphaned);
+        log.info("jobs synced registered={} storedOrMoved={} orphaned={} unchanged={} tookMs={}", names.size(), stored,
+                orphaned, unchanged.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static JobCatalog.Entry entry(PeriodicJob job) {
+        return new JobCatalog.Entry(job.name(), ScheduleKeys.key(job), job.schedule().describe(), job.namespace());
     }
 
     /** Stores the jobs, creating the triggers of schedules that have none. @return jobs stored anew or moved */
@@ -135,9 +169,9 @@ public class ScheduleSync implements SmartInitializingSingleton {
         List<JobCatalog.Entry> entries = new ArrayList<>(jobs.size());
         Map<String, PeriodicJob> bySchedule = new TreeMap<>();
         jobs.values().forEach(job -> {
-            String key = ScheduleKeys.key(job);
-            entries.add(new JobCatalog.Entry(job.name(), key, job.schedule().describe(), job.namespace()));
-            bySchedule.putIfAbsent(key, job);
+            JobCatalog.Entry entry = entry(job);
+            entries.add(entry);
+            bySchedule.putIfAbsent(entry.scheduleKey(), job);
         });
         List<JobCatalog.Move> moves = catalog.store(entries, clock.instant());
         for (JobCatalog.Move move : moves) {

@@ -8,9 +8,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -130,6 +132,37 @@ public class JobCatalog {
                         namespaces.toArray(String[]::new))
                 .query((rs, row) -> new Move(rs.getString(1), rs.getString(2), rs.getString(3)))
                 .list();
+    }
+
+    /**
+     * Reads, without locking a row, which of the entries are stored exactly as given: on the same schedule, in the same
+     * namespace and not orphaned, so that {@link #store} and {@code setOrphaned(…, false)} would change nothing for
+     * them. A statement per 10,000 entries.
+     *
+     * @return the names of those entries
+     */
+    public Set<String> unchanged(Collection<Entry> entries) {
+        Set<String> unchanged = new HashSet<>();
+        for (List<Entry> chunk : StatementChunks.of(new ArrayList<>(entries), 10_000)) {
+            String[] names = new String[chunk.size()];
+            String[] keys = new String[chunk.size()];
+            String[] namespaces = new String[chunk.size()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = chunk.get(i).name();
+                keys[i] = chunk.get(i).scheduleKey();
+                namespaces[i] = chunk.get(i).namespace();
+            }
+            jdbc.sql("""
+                            SELECT j.name FROM unnest(?::varchar[], ?::varchar[], ?::varchar[]) AS u(name, schedule_key, namespace)
+                            JOIN onebeat_job j ON j.name = u.name
+                            WHERE j.schedule_key = u.schedule_key AND j.namespace = u.namespace AND NOT j.orphaned
+                            """)
+                    .params(names, keys, namespaces)
+                    .query((ResultSet rs) -> {
+                        unchanged.add(rs.getString(1));
+                    });
+        }
+        return unchanged;
     }
 
     /** @return the job, if stored */

@@ -88,6 +88,34 @@ class ScheduleSyncIT {
     }
 
     @Test
+    void restartWithNothingChangedWritesNoCatalogRow() throws SchedulerException {
+        PeriodicJob[] jobs = {declared("a", 60), declared("b", 60), job("c", 3600)};
+        sync(NOW, jobs);
+        // xmin changes with a new row version, xmax with a row lock: the upsert of a job left as it is locked its row
+        List<String> before = rowVersions();
+
+        sync(NOW.plus(Duration.ofHours(5)), jobs);
+
+        assertThat(rowVersions()).isEqualTo(before).hasSize(3);
+        assertThat(scheduleTriggers()).containsExactlyInAnyOrder(ScheduleKeys.key(declared("a", 60)),
+                ScheduleKeys.key(job("c", 3600)));
+    }
+
+    @Test
+    void unchangedJobsScheduleGetsBackATriggerItLost() throws SchedulerException {
+        sync(NOW, declared("a", 60), job("c", 3600));
+        String key = ScheduleKeys.key(declared("a", 60));
+        scheduler.unscheduleJob(QuartzTriggers.scheduleTrigger(key));
+        assertThat(scheduleTriggers()).doesNotContain(key);
+        List<String> before = rowVersions();
+
+        sync(NOW, declared("a", 60), job("c", 3600));
+
+        assertThat(scheduleTriggers()).containsExactlyInAnyOrder(key, ScheduleKeys.key(job("c", 3600)));
+        assertThat(rowVersions()).isEqualTo(before);
+    }
+
+    @Test
     void changedScheduleMovesTheJobToTheNewSchedulesTrigger() throws SchedulerException {
         sync(NOW, job("report", 3600));
 
@@ -340,6 +368,11 @@ class ScheduleSyncIT {
     private PeriodicJob declared(String name, long everySeconds) {
         return new RuntimeJobStore(jdbc, json, JobRegistry.of(List.of())).runtimeJob(Definition.builder(name)
                 .every(everySeconds + "s").task("declared.task").build());
+    }
+
+    private List<String> rowVersions() {
+        return jdbc.sql("SELECT name || ' ' || xmin::text || ' ' || xmax::text FROM onebeat_job ORDER BY name")
+                .query(String.class).list();
     }
 
     private List<String> scheduleTriggers() throws SchedulerException {
