@@ -405,15 +405,16 @@ public class JobCatalog {
     private List<OrphanChange> judgeOrphans(String self, String after, String upTo) {
         Map<String, Object> parameters = new HashMap<>();
         parameters.put("self", self);
-        StringBuilder range = new StringBuilder("true");
         if (after != null) {
-            range.append(" AND j.name > :after");
             parameters.put("after", after);
         }
         if (upTo != null) {
-            range.append(" AND j.name <= :upTo");
             parameters.put("upTo", upTo);
         }
+        // The batch's range bounds each table read, not the catalog's alone: with the registrations and runtime jobs
+        // bounded too, PostgreSQL hashes each NOT EXISTS once (a range scan of each table) instead of probing both
+        // indexes for every job, and locks the changing rows through a range scan of the catalog, not a scan of all of
+        // it: 0.21 s for a batch of 50,000 jobs at a million, against 0.9 s (EXPLAIN ANALYZE, BENCHMARKS.md)
         return jdbc.sql("""
                         WITH live AS (
                             -- database time on both sides, as JobLockTable judges a holder: Quartz writes
@@ -427,21 +428,28 @@ public class JobCatalog {
                             UNION SELECT CAST(:self AS varchar)
                         ), judged AS (
                             SELECT j.name, NOT EXISTS (SELECT 1 FROM onebeat_node_job r JOIN live l USING (instance_id)
-                                                      WHERE r.job_name = j.name)
+                                                      WHERE r.job_name = j.name AND %s)
                                            AND NOT EXISTS (SELECT 1 FROM onebeat_runtime_job rt
-                                                           WHERE rt.name = j.name AND rt.kind = 'job') AS orphan
+                                                           WHERE rt.name = j.name AND rt.kind = 'job' AND %s) AS orphan
                             FROM onebeat_job j WHERE %s
                         ), changing AS (
                             SELECT j.name, judged.orphan FROM onebeat_job j JOIN judged USING (name)
-                            WHERE j.orphaned <> judged.orphan ORDER BY j.name FOR UPDATE OF j
+                            WHERE j.orphaned <> judged.orphan AND %s ORDER BY j.name FOR UPDATE OF j
                         )
                         UPDATE onebeat_job j SET orphaned = changing.orphan, updated_at = now()
                         FROM changing WHERE j.name = changing.name AND j.orphaned <> changing.orphan
                         RETURNING j.name, j.orphaned
-                        """.formatted(ALIVE_AT_START, range))
+                        """.formatted(ALIVE_AT_START, range("r.job_name", after, upTo),
+                        range("rt.name", after, upTo), range("j.name", after, upTo), range("j.name", after, upTo)))
                 .params(parameters)
                 .query((rs, row) -> new OrphanChange(rs.getString(1), rs.getBoolean(2)))
                 .list();
+    }
+
+    /** @return the condition that {@code column} lies after {@code after} and up to {@code upTo}; null: unbounded */
+    private static String range(String column, String after, String upTo) {
+        return "true" + (after == null ? "" : " AND " + column + " > :after")
+                + (upTo == null ? "" : " AND " + column + " <= :upTo");
     }
 
     /** Removes the job, in the caller's transaction. @return the schedule it fired on, if it was stored */
