@@ -36,7 +36,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       and a pause is kept;</li>
  *   <li>a new job joins its schedule, whose trigger is created if it is the schedule's first job; a job
  *       on a changed schedule moves to the new one (a paused job stays paused);</li>
- *   <li>the replica records the jobs it registers; a job that no replica alive now registers is marked
+ *   <li>the replica records the jobs of its code and configuration it registers (runtime jobs, built by every
+ *       replica from the database, are never orphaned); a job that no replica alive now registers is marked
  *       orphaned and reported, never deleted ({@link Orphans}, which judges again while the replicas run):
  *       it does not fire, its history stays, and it fires again once a live replica registers it (an
  *       operator's pause is kept). A replica that does not know a job orphans it only when it is the last
@@ -113,7 +114,10 @@ public class ScheduleSync implements SmartInitializingSingleton {
         Map<String, PeriodicJob> registered = new TreeMap<>();
         registry.all().forEach(job -> registered.put(job.name(), job.job()));
         List<String> names = List.copyOf(registered.keySet());
-        orphans.register(names);
+        // a runtime job (defined through the admin API) is never orphaned, every replica builds it from the database
+        // (JobCatalog.judgeOrphans): only the jobs of this replica's code and configuration are recorded as its own,
+        // which spares a restart with a million runtime jobs a million rows written, and their deletion later
+        orphans.register(names.stream().filter(name -> registry.defined(name).isPresent()).toList());
         // Jobs the catalog holds as this replica would store them need no write: a restart with nothing changed
         // locked every catalog row before (the upsert locks the rows it leaves alone) and read and built every runtime
         // job twice, 500 jobs a transaction. Read without locks, so a job another replica changes meanwhile is

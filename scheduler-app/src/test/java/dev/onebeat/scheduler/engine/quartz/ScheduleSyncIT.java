@@ -116,6 +116,23 @@ class ScheduleSyncIT {
     }
 
     @Test
+    void replicaRecordsAsItsOwnOnlyTheJobsOfItsCodeAndConfigurationNotTheRuntimeJobs() throws SchedulerException {
+        Definition runtime = Definition.builder("stored-at-run-time").every("60s").task("declared.task").build();
+        jdbc.sql("INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by) VALUES (?, 'job', ?::jsonb, 'test')")
+                .params(runtime.name(), json.writeValueAsString(runtime)).update();
+        try {
+            sync(NOW, job("in-code", 60));
+
+            assertThat(catalog.names()).containsExactly("in-code", "stored-at-run-time");
+            assertThat(jdbc.sql("SELECT job_name FROM onebeat_node_job WHERE instance_id = ?").param(nodes.self())
+                    .query(String.class).list()).containsExactly("in-code");
+            assertThat(catalog.find("stored-at-run-time").orElseThrow().orphaned()).isFalse();
+        } finally {
+            jdbc.sql("DELETE FROM onebeat_runtime_job WHERE name = ?").param(runtime.name()).update();
+        }
+    }
+
+    @Test
     void changedScheduleMovesTheJobToTheNewSchedulesTrigger() throws SchedulerException {
         sync(NOW, job("report", 3600));
 
