@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Names the Quartz trigger a job fires from, the same on every replica.
@@ -20,6 +22,13 @@ import java.util.HexFormat;
  */
 public final class ScheduleKeys {
 
+    /**
+     * The shared keys already worked out, by signature: a million jobs defined by data share a few hundred schedules,
+     * and a start-up works out each one's key twice (a SHA-256 each time). Past {@link #LIMIT} it starts again.
+     */
+    private static final Map<String, String> SHARED = new ConcurrentHashMap<>();
+    private static final int LIMIT = 4096;
+
     private ScheduleKeys() {
     }
 
@@ -34,8 +43,19 @@ public final class ScheduleKeys {
 
     /** @return the name of the trigger the job fires from: 25 characters, a letter and hex digits */
     public static String key(PeriodicJob job) {
-        return RegisteredJob.isDeclarative(job) ? digest("s", signature(job))
-                : digest("j", job.name() + "\n" + signature(job));
+        if (!RegisteredJob.isDeclarative(job)) {
+            return digest("j", job.name() + "\n" + signature(job));
+        }
+        String signature = signature(job);
+        String key = SHARED.get(signature);
+        if (key == null) {
+            if (SHARED.size() >= LIMIT) {
+                SHARED.clear();
+            }
+            key = digest("s", signature);
+            SHARED.put(signature, key);
+        }
+        return key;
     }
 
     /** @return whether {@code key} is the trigger of one job written in code ({@link #key}) */
