@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -144,22 +145,18 @@ public class JobCatalog {
     public Set<String> unchanged(Collection<Entry> entries) {
         Set<String> unchanged = new HashSet<>();
         for (List<Entry> chunk : StatementChunks.of(new ArrayList<>(entries), 10_000)) {
-            String[] names = new String[chunk.size()];
-            String[] keys = new String[chunk.size()];
-            String[] namespaces = new String[chunk.size()];
-            for (int i = 0; i < names.length; i++) {
-                names[i] = chunk.get(i).name();
-                keys[i] = chunk.get(i).scheduleKey();
-                namespaces[i] = chunk.get(i).namespace();
-            }
-            jdbc.sql("""
-                            SELECT j.name FROM unnest(?::varchar[], ?::varchar[], ?::varchar[]) AS u(name, schedule_key, namespace)
-                            JOIN onebeat_job j ON j.name = u.name
-                            WHERE j.schedule_key = u.schedule_key AND j.namespace = u.namespace AND NOT j.orphaned
-                            """)
-                    .params(names, keys, namespaces)
+            Map<String, Entry> byName = new HashMap<>();
+            chunk.forEach(entry -> byName.put(entry.name(), entry));
+            // name = ANY: an index probe a name. A join with the names unnested was planned as a merge join over the
+            // name index from its first entry: half the catalog read per statement on average, 10 s at a million
+            jdbc.sql("SELECT name, schedule_key, namespace FROM onebeat_job WHERE name = ANY(?::varchar[]) AND NOT orphaned")
+                    .param(byName.keySet().toArray(String[]::new))
                     .query((ResultSet rs) -> {
-                        unchanged.add(rs.getString(1));
+                        Entry entry = byName.get(rs.getString(1));
+                        if (entry != null && Objects.equals(entry.scheduleKey(), rs.getString(2))
+                                && Objects.equals(entry.namespace(), rs.getString(3))) {
+                            unchanged.add(entry.name());
+                        }
                     });
         }
         return unchanged;
