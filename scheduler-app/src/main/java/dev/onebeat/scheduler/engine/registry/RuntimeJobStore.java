@@ -41,6 +41,7 @@ public class RuntimeJobStore {
     private final Clock clock;
     private volatile long loaded = -1;
     private long missingVersion = -1;
+    private boolean startedUp;
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
@@ -234,14 +235,16 @@ public class RuntimeJobStore {
         List<String[]> rows = jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job ORDER BY name")
                 .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2)})
                 .list();
-        // read, then built on every core: reading and checking each definition is nearly all of a reload's time, and
-        // a replica starting has its cores to itself (a million runtime jobs: about 20 s on one core of this 2-core
-        // machine). Each row is built apart from the others; the list keeps the rows' order
-        List<RegisteredJob> jobs = rows.parallelStream()
+        // The first load, at start-up, builds on every core: reading and checking each definition is nearly all of its
+        // time, and a replica starting has its cores to itself (a million runtime jobs: about 20 s on one core of a
+        // 2-core machine, 10 s on both). Later reloads (the poll, an admin change) run beside the fires, on this
+        // thread alone. Each row is built apart from the others; the list keeps the rows' order
+        List<RegisteredJob> jobs = (startedUp ? rows.stream() : rows.parallelStream())
                 .map(row -> build(new StoredJob(kind(row[0]), definition(row[1]))))
                 .flatMap(Optional::stream)
                 .toList();
         registry.overlay(jobs);
+        startedUp = true;
         loaded = version;
         log.info("runtime jobs loaded count={}", jobs.size());
     }

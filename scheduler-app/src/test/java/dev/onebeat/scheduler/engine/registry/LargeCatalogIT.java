@@ -72,6 +72,31 @@ class LargeCatalogIT {
         assertThat(again).as("judged again").isEmpty();
     }
 
+    @Test
+    void runtimeJobsAreNeverOrphanedOnEitherSideOfABatchsBounds() {
+        // batches of 2 over 7 jobs (and the other test's, before them): runtime jobs on a batch's bound and past one
+        List<String> jobs = IntStream.range(0, 7).mapToObj(i -> "batch-runtime-" + i).toList();
+        List<String> runtime = List.of(jobs.get(1), jobs.get(2), jobs.get(5), jobs.get(6));
+        jobs.forEach(name -> jdbc.sql("""
+                        INSERT INTO onebeat_job (name, schedule_key, schedule, member_since)
+                        VALUES (?, 'k', 'every 1h', now())""").param(name).update());
+        runtime.forEach(name -> jdbc.sql("""
+                        INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by)
+                        VALUES (?, 'job', '{}'::jsonb, 'test')""").param(name).update());
+        try {
+            List<JobCatalog.OrphanChange> orphaned = transactions.execute(status -> catalog.judgeOrphans(nodes.self(), 2));
+
+            // the class's other tests leave jobs of their own, which this judgement may change too
+            assertThat(orphaned).extracting(JobCatalog.OrphanChange::name).filteredOn(jobs::contains)
+                    .containsExactlyInAnyOrder(jobs.get(0), jobs.get(3), jobs.get(4));
+        } finally {
+            jdbc.sql("DELETE FROM onebeat_runtime_job WHERE name = ANY(?::varchar[])")
+                    .param(runtime.toArray(String[]::new)).update();
+            jdbc.sql("DELETE FROM onebeat_job WHERE name = ANY(?::varchar[])").param(jobs.toArray(String[]::new))
+                    .update();
+        }
+    }
+
     private void register(List<String> names) {
         transactions.executeWithoutResult(status -> nodes.registers(names));
     }

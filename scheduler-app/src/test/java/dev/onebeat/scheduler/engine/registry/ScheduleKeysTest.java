@@ -20,6 +20,11 @@ class ScheduleKeysTest {
                 .digest(ScheduleKeys.signature(a).getBytes(StandardCharsets.UTF_8)), 0, 12));
         assertThat(ScheduleKeys.key(declared("b", "60s"))).isEqualTo(key);
         assertThat(ScheduleKeys.key(declared("c", "120s"))).isNotEqualTo(key).startsWith("s").hasSize(25);
+        // the whole signature tells schedules apart, not the expression alone
+        assertThat(ScheduleKeys.key(DeclarativeJobs.toJob("", JobsProperties.Definition.builder("skips").every("60s")
+                .misfire("skip-missed").task("t").build()))).isNotEqualTo(key);
+        assertThat(ScheduleKeys.key(DeclarativeJobs.toJob("", JobsProperties.Definition.builder("spread").every("60s")
+                .spread("10s").task("t").build()))).isNotEqualTo(key);
 
         // more schedules than the memo keeps: it starts again, and every key is worked out anew
         for (int seconds = 1; seconds <= 5_000; seconds++) {
