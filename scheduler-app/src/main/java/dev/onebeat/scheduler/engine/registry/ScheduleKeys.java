@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Names the Quartz trigger a job fires from, the same on every replica.
@@ -21,13 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  */
 public final class ScheduleKeys {
-
-    /**
-     * The shared keys already worked out, by signature: a million jobs defined by data share a few hundred schedules,
-     * and a start-up works out each one's key twice (a SHA-256 each time). Past {@link #LIMIT} it starts again.
-     */
-    private static final Map<String, String> SHARED = new ConcurrentHashMap<>();
-    private static final int LIMIT = 4096;
 
     private ScheduleKeys() {
     }
@@ -47,15 +38,7 @@ public final class ScheduleKeys {
             return digest("j", job.name() + "\n" + signature(job));
         }
         String signature = signature(job);
-        String key = SHARED.get(signature);
-        if (key == null) {
-            if (SHARED.size() >= LIMIT) {
-                SHARED.clear();
-            }
-            key = digest("s", signature);
-            SHARED.put(signature, key);
-        }
-        return key;
+        return ScheduleMemo.sharedKey(signature, () -> digest("s", signature));
     }
 
     /** @return whether {@code key} is the trigger of one job written in code ({@link #key}) */

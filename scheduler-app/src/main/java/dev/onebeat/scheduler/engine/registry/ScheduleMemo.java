@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Remembers the schedules already parsed and checked. Ten thousand jobs often share a few hundred schedules
+ * Remembers the schedules already parsed and checked, and the trigger keys of shared schedules. Ten thousand jobs often share a few hundred schedules
  * (per-tenant jobs, crons on round hours), and parsing a cron and finding its next instant, twice per job, was
  * most of what loading them cost in a replica's still-cold JVM. Only schedules that parsed and passed are kept
  * (a bad one is refused with the path of each definition that has it); past {@link #LIMIT} entries each map
@@ -23,6 +23,7 @@ final class ScheduleMemo {
     private static final Map<List<String>, Schedule> PARSED = new ConcurrentHashMap<>();
     private static final Set<Schedule.Cron> CHECKED = ConcurrentHashMap.newKeySet();
     private static final Map<Schedule, Optional<Duration>> GAPS = new ConcurrentHashMap<>();
+    private static final Map<String, String> KEYS = new ConcurrentHashMap<>();
 
     private ScheduleMemo() {
     }
@@ -49,6 +50,23 @@ final class ScheduleMemo {
             CHECKED.clear();
         }
         CHECKED.add(cron);
+    }
+
+    /**
+     * @param compute works the key out when it is not remembered
+     * @return the trigger key of the schedules that share {@code signature} ({@link ScheduleKeys}), as {@code compute}
+     *     gave it once: a start-up works out each job's key twice, a SHA-256 each time
+     */
+    static String sharedKey(String signature, Supplier<String> compute) {
+        String key = KEYS.get(signature);
+        if (key == null) {
+            if (KEYS.size() >= LIMIT) {
+                KEYS.clear();
+            }
+            key = compute.get();
+            KEYS.put(signature, key);
+        }
+        return key;
     }
 
     /**
