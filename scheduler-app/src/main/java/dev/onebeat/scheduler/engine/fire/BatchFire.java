@@ -152,7 +152,7 @@ public class BatchFire {
                 batch.busy.add(job);
             }
         });
-        FireLedger.Unfired read = ledger.unfired(lockedNames, scheduledAt);
+        FireLedger.Unfired read = ledger.unfired(lockedNames, request);
         Set<String> unfired = new HashSet<>(read.unfired());
         attempts.duplicates(lockedNames.stream().filter(name -> !unfired.contains(name)).toList(), request);
         Connection connection = DataSourceUtils.getConnection(dataSource);

@@ -229,8 +229,10 @@ public class FireAttempts implements DisposableBean {
 
     /**
      * Records, in a transaction of its own, that an instant of these jobs was not fired, and why; once per
-     * (job, instant, reason), however often it is recorded. A failure to record it is logged, not thrown:
-     * the instant was not going to fire either way.
+     * (job, instant, reason), however often it is recorded, and not for a job whose instant another fire committed:
+     * an instant has one outcome. A skip recorded settles the instant for the schedule's own later fires of it
+     * ({@link FireLedger#claim}). A failure to record it is logged, not thrown: the instant was not going to fire
+     * either way.
      */
     public void skipped(List<String> jobs, Instant scheduledAt, SkipReason reason, FireTrigger trigger, String node) {
         skipped(jobs, scheduledAt, reason.text(), trigger, node);
@@ -250,11 +252,14 @@ public class FireAttempts implements DisposableBean {
                         INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
                                                           trigger_kind, attempted_at)
                         SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
+                        -- an instant committed meanwhile (by another fire of it) keeps that one outcome
+                        WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire f
+                                          WHERE f.job_name = u.job AND f.scheduled_at = ? AND f.run_id = '')
                         ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                         RETURNING job_name, reason
                         """)
                 .params(Timestamp.from(scheduledAt), reason, node, trigger.column(),
-                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new))
+                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new), Timestamp.from(scheduledAt))
                 .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason + " jobs="
                 + (jobs.size() <= 10 ? jobs : jobs.size()));
     }
@@ -314,6 +319,8 @@ public class FireAttempts implements DisposableBean {
                                                               trigger_kind, attempted_at)
                             SELECT u.job, u.at, 1, 'skipped', u.reason, ?, ?, ?
                             FROM unnest(?::varchar[], ?::timestamptz[], ?::varchar[]) AS u(job, at, reason)
+                            WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire f
+                                              WHERE f.job_name = u.job AND f.scheduled_at = u.at AND f.run_id = '')
                             -- once per (job, instant, reason), however often a recovery repeats the fire
                             ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                             RETURNING job_name, reason

@@ -33,20 +33,30 @@ public class FireLedger {
      * <p>{@code fired_at} is the database's time of the claim, not the replica's: the cluster's one clock, so a
      * fire's lag means the same whichever replica fired it, and a fire that began before its instant shows it.
      *
-     * @return true if this transaction now owns the fire; false if it was fired before, or may have been
+     * <p>An instant recorded skipped (by the overlap policy, a pause, …) is settled for the schedule's own fires
+     * ({@link FireRequest#settledBySkip}): one of them that comes after the skip, say a recovery of the fire that
+     * skipped it or a second fire of it on another replica, is a duplicate, so the instant keeps one outcome. The
+     * skip, for its part, is not recorded over a committed fire ({@link FireAttempts#skipped}).
+     *
+     * @return true if this transaction now owns the fire; false if it was fired before, or may have been, or was
+     *     recorded skipped
      */
     boolean claim(String job, FireRequest request) {
         Instant scheduledAt = request.scheduledAt();
+        Timestamp at = Timestamp.from(scheduledAt);
         // UNIQUE(job_name, scheduled_at, run_id) is the exactly-once guard while the row is kept
         Long id = jdbc.sql("""
                         INSERT INTO onebeat_fire (job_name, scheduled_at, run_id, fired_at, node, trigger_kind, outcome,
                                                   attempt)
-                        VALUES (?, ?, ?, clock_timestamp(), ?, ?, 'committed', ?)
+                        SELECT ?, ?, ?, clock_timestamp(), ?, ?, 'committed', ?
+                        WHERE NOT (? AND EXISTS (SELECT 1 FROM onebeat_fire_attempt
+                                                 WHERE job_name = ? AND scheduled_at = ? AND run_id = ''
+                                                   AND outcome = 'skipped'))
                         ON CONFLICT (job_name, scheduled_at, run_id) DO NOTHING
                         RETURNING id
                         """)
-                .params(job, Timestamp.from(scheduledAt), FireRun.column(request.run()), request.node(),
-                        request.trigger().column(), request.attempt())
+                .params(job, at, FireRun.column(request.run()), request.node(), request.trigger().column(),
+                        request.attempt(), request.settledBySkip(), job, at)
                 .query(Long.class).optional().orElse(null);
         if (id == null) {
             return false;
@@ -80,8 +90,9 @@ public class FireLedger {
      * What a batch of the schedule's fires of one instant reads before its jobs run, inside its transaction and
      * under their locks ({@link JobLockTable#lockAll}).
      *
-     * @param unfired the jobs whose instant has no ledger row and is newer than their retention horizon: this
-     *     transaction fires them, and writes their rows with {@link #recordAll} once they have run
+     * @param unfired the jobs whose instant has no ledger row, is not settled by a skip ({@link #unfired}) and is
+     *     newer than their retention horizon: this transaction fires them, and writes their rows with
+     *     {@link #recordAll} once they have run
      * @param readAt the database's time of the read, each row's {@code fired_at} (as {@link #claim}'s)
      */
     record Unfired(List<String> unfired, Timestamp readAt) {
@@ -96,19 +107,30 @@ public class FireLedger {
      * commit a row meanwhile, and then fails the batch's insert, and with it the whole batch, whose jobs are then
      * fired alone.
      *
+     * <p>A job whose instant is recorded skipped counts as fired, for the schedule's own fires
+     * ({@link FireRequest#settledBySkip}), as in {@link #claim}.
+     *
      * @param jobs locked jobs, in name order
      */
-    Unfired unfired(List<String> jobs, Instant scheduledAt) {
+    Unfired unfired(List<String> jobs, FireRequest request) {
         if (jobs.isEmpty()) {
             return new Unfired(List.of(), null);
         }
+        Instant scheduledAt = request.scheduledAt();
         Set<String> fired = new HashSet<>();
         Timestamp[] readAt = new Timestamp[1];
+        String[] names = jobs.toArray(String[]::new);
+        Timestamp at = Timestamp.from(scheduledAt);
+        // skips are few: their partial unique index (010-skipped-once) is small, and the probe cheap
         jdbc.sql("""
                         SELECT clock_timestamp(), ARRAY(SELECT job_name FROM onebeat_fire
                                                         WHERE job_name = ANY(?::varchar[]) AND scheduled_at = ?
-                                                          AND run_id = '')""")
-                .params(jobs.toArray(String[]::new), Timestamp.from(scheduledAt))
+                                                          AND run_id = ''
+                                                        UNION
+                                                        SELECT job_name FROM onebeat_fire_attempt
+                                                        WHERE ? AND job_name = ANY(?::varchar[]) AND scheduled_at = ?
+                                                          AND run_id = '' AND outcome = 'skipped')""")
+                .params(names, at, request.settledBySkip(), names, at)
                 .query(rs -> {
                     readAt[0] = rs.getTimestamp(1);
                     fired.addAll(Arrays.asList((String[]) rs.getArray(2).getArray()));

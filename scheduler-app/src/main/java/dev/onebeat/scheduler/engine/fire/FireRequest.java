@@ -52,6 +52,14 @@ public record FireRequest(Instant scheduledAt, FireTrigger trigger, String node,
     }
 
     /**
+     * @return whether an instant recorded skipped settles this fire of it as a duplicate: the schedule's own fire in
+     *     whatever form ({@link FireTrigger#settledBySkip}), not a run
+     */
+    boolean settledBySkip() {
+        return run == null && trigger.settledBySkip();
+    }
+
+    /**
      * @return whether the fire begins at each job's planned moment (its instant plus its spread and jitter): the
      *     schedule's own fire of the instant, on time, after a misfire or recovered; a run, a retry or a backfill fires
      *     when it is asked for

@@ -24,6 +24,17 @@ public enum FireTrigger {
     }
 
     /**
+     * Whether a fire of this kind is the schedule's own, in whatever form it comes (on time, late, recovered after a
+     * crash, or a later attempt of one), which an instant recorded skipped settles: the instant was decided not to
+     * fire, so such a fire of it is a duplicate ({@link FireLedger#claim}, {@link FireLedger#unfired}). A fire an
+     * operator asked for (a run, a re-run or a backfill of an instant) is not: firing a skipped instant is what it is
+     * for.
+     */
+    boolean settledBySkip() {
+        return this == SCHEDULED || this == MISFIRE || this == RECOVERY || this == RETRY;
+    }
+
+    /**
      * Whether the expiry of the fire's tasks ({@code expires}) counts from the moment the fire runs rather than from
      * its instant: so for a fire an operator asked for — a "run now" ({@code MANUAL}), a re-run or a backfill of an
      * instant ({@code BACKFILL}) — and for the later attempts, hand-backs and recoveries of a "run now", which carry

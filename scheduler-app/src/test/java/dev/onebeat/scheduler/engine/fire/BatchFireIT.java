@@ -55,6 +55,8 @@ class BatchFireIT {
     MeterRegistry meters;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    FireAttempts attempts;
 
     @BeforeEach
     void effects() {
@@ -130,6 +132,25 @@ class BatchFireIT {
         assertThat(outcomes(again)).containsOnlyKeys(FireOutcome.DUPLICATE);
         assertThat(jdbc.sql("SELECT count(*) FROM business_effect").query(Integer.class).single()).isEqualTo(3);
         assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task").query(Integer.class).single()).isEqualTo(3);
+    }
+
+    @Test
+    void batchOfTheSchedulesFireRunsNothingForAJobWhoseInstantIsRecordedSkipped() {
+        // job-1's instant was skipped by a fire of it that found the previous one running; the schedule's fire of the
+        // instant then comes again (a recovery) as a batch: job-1's instant keeps its one outcome
+        attempts.skipped(List.of("job-1"), T, FireAttempts.SkipReason.OVERLAP, FireTrigger.SCHEDULED, "node-a");
+        try {
+            BatchFire.Outcome outcome = batches.fire(jobs(3, -1), FireRequest.of(T, FireTrigger.RECOVERY, "node-b"));
+
+            assertThat(outcomes(outcome).get(FireOutcome.DUPLICATE)).containsExactly("job-1");
+            assertThat(outcomes(outcome).get(FireOutcome.COMMITTED)).containsExactly("job-0", "job-2");
+            assertThat(jdbc.sql("SELECT job FROM business_effect ORDER BY 1").query(String.class).list())
+                    .containsExactly("job-0", "job-2");
+            assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = 'job-1'").query(Integer.class)
+                    .single()).isZero();
+        } finally {
+            jdbc.sql("DELETE FROM onebeat_fire_attempt WHERE job_name = 'job-1' AND outcome = 'skipped'").update();
+        }
     }
 
     @Test

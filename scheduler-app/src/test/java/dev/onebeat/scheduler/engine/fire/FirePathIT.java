@@ -18,11 +18,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -82,6 +84,8 @@ class FirePathIT {
     LockProvider lockProvider;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    FireAttempts attempts;
 
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
@@ -258,6 +262,60 @@ class FirePathIT {
 
         assertThat(next.outcome()).isEqualTo(FireOutcome.SKIPPED);
         assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    @Test
+    void anInstantRecordedSkippedIsSettledForTheSchedulesLaterFiresOfItButNotForAnOperatorsBackfill() throws Exception {
+        // the schedule's fire of an instant skips it, the previous fire still running; another fire of the instant
+        // comes later (a recovery of the fire that skipped it, a second fire of it on another replica, a retry):
+        // the instant keeps its one outcome, skipped, and the job does not run for it
+        CountDownLatch release = new CountDownLatch(1);
+        PeriodicJob job = blockingUntil("skipped-then-fired-again", release);
+        Instant first = liveNodeAndAnInstant();
+        Future<FireResult> running = threads.submit(() -> firePath.fire(job,
+                FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
+        awaitLockHeldFor(job);
+        Instant due = dueWhileTheLockIsHeld();
+        assertThat(firePath.fire(job, FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)).outcome())
+                .isEqualTo(FireOutcome.SKIPPED);
+        release.countDown();
+        assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+
+        for (FireRequest again : List.of(FireRequest.of(due, FireTrigger.RECOVERY, "other-node"),
+                FireRequest.of(due, FireTrigger.SCHEDULED, "other-node"),
+                FireRequest.of(due, FireTrigger.MISFIRE, "other-node"),
+                new FireRequest(due, FireTrigger.RETRY, "other-node", null, 2))) {
+            assertThat(firePath.fire(job, again).outcome()).as(again.trigger() + " of the skipped instant")
+                    .isEqualTo(FireOutcome.DUPLICATE);
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ?")
+                .params(job.name(), Timestamp.from(due)).query(Integer.class).single()).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(job.name())
+                .query(Integer.class).single()).as("only the first instant's task").isEqualTo(1);
+
+        FireResult backfill = firePath.fire(job, FireRequest.of(due, FireTrigger.BACKFILL, LIVE_NODE).withAttempt(2));
+        assertThat(backfill.outcome()).as("an operator's backfill is what fires a skipped instant")
+                .isEqualTo(FireOutcome.COMMITTED);
+    }
+
+    @Test
+    void aSkipIsNotRecordedForAnInstantAnotherFireOfItCommitted() {
+        PeriodicJob job = blockingUntil("committed-then-skipped", new CountDownLatch(0));
+        assertThat(firePath.fire(job, FireRequest.of(T, FireTrigger.RECOVERY, "node-b")).outcome())
+                .isEqualTo(FireOutcome.COMMITTED);
+
+        attempts.skipped(List.of(job.name(), "never-fired"), T, FireAttempts.SkipReason.OVERLAP,
+                FireTrigger.SCHEDULED, LIVE_NODE);
+        attempts.skipped(Map.of(FireAttempts.SkipReason.MISSED, Map.of(T,
+                List.of(job.name(), "never-fired-either"))), FireTrigger.MISFIRE, LIVE_NODE);
+
+        assertThat(jdbc.sql("""
+                        SELECT job_name FROM onebeat_fire_attempt
+                        WHERE outcome = 'skipped' AND scheduled_at = ? AND job_name IN (?, ?, ?) ORDER BY 1""")
+                .params(Timestamp.from(T), job.name(), "never-fired", "never-fired-either")
+                .query(String.class).list())
+                .as("the committed instant keeps its one outcome; the others are recorded skipped")
+                .containsExactly("never-fired", "never-fired-either");
     }
 
     @Test
@@ -668,7 +726,7 @@ class FirePathIT {
             runs.incrementAndGet();
             for (int i = 0; i < entities; i++) {
                 ctx.dispatch(TaskRequest.builder("send_reminder").entity("order", i).args(i)
-                        .kwargs(java.util.Map.of("scheduled", ctx.scheduledAt().toString())).build());
+                        .kwargs(Map.of("scheduled", ctx.scheduledAt().toString())).build());
             }
         });
     }
