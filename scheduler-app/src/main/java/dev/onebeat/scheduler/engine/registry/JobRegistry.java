@@ -65,6 +65,29 @@ public final class JobRegistry {
         return generation;
     }
 
+    /**
+     * Changes the runtime overlay: each job of {@code changed} adds or replaces a runtime job or a defined one's
+     * schedule, and each name of {@code removed} leaves it (a runtime job goes, a defined job gets its own schedule
+     * back).
+     */
+    void overlay(Collection<RegisteredJob> changed, Collection<String> removed) {
+        if (changed.isEmpty() && removed.isEmpty()) {
+            return;
+        }
+        Map<String, RegisteredJob> merged = new LinkedHashMap<>(jobs);
+        for (String name : removed) {
+            RegisteredJob own = defined.get(name);
+            if (own == null) {
+                merged.remove(name);
+            } else {
+                merged.put(name, own);
+            }
+        }
+        changed.forEach(job -> merged.put(job.name(), job));
+        jobs = Collections.unmodifiableMap(merged);
+        generation++;
+    }
+
     /** Replaces the runtime overlay: each job either adds a runtime job or replaces a defined one's schedule. */
     void overlay(Collection<RegisteredJob> runtime) {
         Map<String, RegisteredJob> merged = new LinkedHashMap<>(defined);

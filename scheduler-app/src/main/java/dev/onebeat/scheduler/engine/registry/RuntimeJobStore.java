@@ -5,13 +5,17 @@ import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,9 +43,16 @@ public class RuntimeJobStore {
     private final JobRegistry registry;
     private final long maxArgumentBytes;
     private final Clock clock;
+    /** How long the names of deleted runtime jobs are kept for the replicas to read. */
+    static final Duration KEEP_REMOVED = Duration.ofHours(1);
+    private static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
+
     private volatile long loaded = -1;
     private long missingVersion = -1;
     private boolean startedUp;
+    /** The transaction id from which the next reload reads changes; negative before the first load. */
+    private long loadedFrom = -1;
+    private long lastPrune;
 
     /** @param registry the registry {@link #reload} lays the stored jobs over */
     public RuntimeJobStore(JdbcClient jdbc, JsonMapper json, JobRegistry registry) {
@@ -221,32 +232,134 @@ public class RuntimeJobStore {
     /**
      * Lays the stored rows over the registry if they changed since the last call. A row that no longer
      * builds (a zone withdrawn, an override of a job no longer defined) is skipped and logged.
+     *
+     * <p>The first call loads every row; later ones only the rows written since the last load and the names deleted
+     * since (migration 031), unless the table was truncated or the deleted names this replica had not read yet were
+     * pruned, when every row is loaded again.
+     *
+     * @return what was read
      */
-    public synchronized void reload() {
+    public synchronized Reload reload() {
+        long start = System.nanoTime();
         // every transaction that writes the table moves the counter on as it commits (a deferred trigger): one row
         // read when nothing changed, and a change committed late is seen once it commits, whatever its timestamp. Read
         // before the rows, so the rows are at least as new as the version noted
         // a row deleted by hand comes back with the next write; until then every poll reloads
-        long version = jdbc.sql("SELECT version FROM onebeat_runtime_job_version WHERE id = 1").query(Long.class)
-                .optional().orElseGet(() -> --missingVersion);
-        if (version == loaded) {
-            return;
+        Version version = jdbc.sql("""
+                        SELECT version, pruned_through, txid_snapshot_xmin(txid_current_snapshot())
+                        FROM onebeat_runtime_job_version WHERE id = 1""")
+                .query((rs, row) -> new Version(rs.getLong(1), rs.getLong(2), rs.getLong(3)))
+                .optional().orElseGet(() -> new Version(--missingVersion, Long.MAX_VALUE, 0));
+        if (version.version() == loaded) {
+            return Reload.NOTHING_CHANGED;
         }
+        // Every change this statement's snapshot did not see was made by a transaction whose id is at least the
+        // snapshot's xmin (the oldest still running, or one begun after): the next load reads from there. Rows this
+        // load reads later, in statements of their own, only ever see more, which the next load reads again
+        Reload read = Reload.CHANGES;
+        if (loadedFrom < 0 || version.prunedThrough() >= loadedFrom || !loadChanges(start)) {
+            loadAll(start);
+            read = Reload.ALL;
+        }
+        prune();
+        loaded = version.version();
+        loadedFrom = version.xmin();
+        return read;
+    }
+
+    /** What a {@link #reload} read. */
+    public enum Reload {
+        /** The version had not moved: one row. */
+        NOTHING_CHANGED,
+        /** The rows written and the names deleted since the last load. */
+        CHANGES,
+        /** Every row: the first load, and after a truncation or a prune of names this replica had not read. */
+        ALL
+    }
+
+    /** The version of the runtime jobs, the removed names pruned through, and the reading snapshot's xmin. */
+    private record Version(long version, long prunedThrough, long xmin) {
+    }
+
+    private void loadAll(long start) {
         List<String[]> rows = jdbc.sql("SELECT kind, definition::text FROM onebeat_runtime_job ORDER BY name")
                 .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2)})
                 .list();
         // The first load, at start-up, builds on every core: reading and checking each definition is nearly all of its
         // time, and a replica starting has its cores to itself (a million runtime jobs: about 20 s on one core of a
-        // 2-core machine, 10 s on both). Later reloads (the poll, an admin change) run beside the fires, on this
-        // thread alone. Each row is built apart from the others; the list keeps the rows' order
+        // 2-core machine, 10 s on both). Later whole loads (after a truncation) run beside the fires, on this thread
+        // alone. Each row is built apart from the others; the list keeps the rows' order
         List<RegisteredJob> jobs = (startedUp ? rows.stream() : rows.parallelStream())
                 .map(row -> build(new StoredJob(kind(row[0]), definition(row[1]))))
                 .flatMap(Optional::stream)
                 .toList();
         registry.overlay(jobs);
         startedUp = true;
-        loaded = version;
-        log.info("runtime jobs loaded count={}", jobs.size());
+        log.info("runtime jobs loaded count={} tookMs={}", jobs.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * Lays over the registry the rows written since {@link #loadedFrom}, and takes out the names deleted since.
+     *
+     * @return false if the table was truncated since, so every row must be loaded again
+     */
+    private boolean loadChanges(long start) {
+        // the deleted names first, then the rows: a name deleted and created again is read back as a row (its row is
+        // read by name, whichever transaction wrote it); one deleted between the two reads is read next time
+        List<String> removed = jdbc.sql("""
+                        SELECT name FROM onebeat_runtime_job_removed WHERE removed_txid >= ?""")
+                .param(loadedFrom).query((rs, row) -> rs.getString(1)).list();
+        if (removed.contains(null)) {
+            return false;
+        }
+        List<String[]> rows = jdbc.sql("""
+                        SELECT name, kind, definition::text FROM onebeat_runtime_job
+                        WHERE changed_txid >= ? OR name = ANY(?::text[])""")
+                .params(loadedFrom, removed.toArray(String[]::new))
+                .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
+                .list();
+        Set<String> gone = new HashSet<>(removed);
+        List<RegisteredJob> changed = new ArrayList<>(rows.size());
+        for (String[] row : rows) {
+            Optional<RegisteredJob> job = build(new StoredJob(kind(row[1]), definition(row[2])));
+            if (job.isPresent()) {
+                changed.add(job.get());
+                gone.remove(row[0]);
+            } else {
+                // a row that no longer builds leaves the overlay, as a whole load would leave it out
+                gone.add(row[0]);
+            }
+        }
+        registry.overlay(changed, gone);
+        log.info("runtime jobs reloaded changed={} removed={} tookMs={}", changed.size(), gone.size(),
+                (System.nanoTime() - start) / 1_000_000);
+        return true;
+    }
+
+    /**
+     * Deletes the removed names older than {@link #KEEP_REMOVED}, at most once per {@link #PRUNE_EVERY} on this
+     * replica, and notes the newest transaction pruned: a replica that loaded before it has lost names it had not read,
+     * and loads every row again.
+     */
+    private void prune() {
+        long now = System.nanoTime();
+        if (lastPrune != 0 && now - lastPrune < PRUNE_EVERY.toNanos()) {
+            return;
+        }
+        lastPrune = now;
+        try {
+            jdbc.sql("""
+                            WITH pruned AS (
+                                DELETE FROM onebeat_runtime_job_removed
+                                WHERE removed_at < now() - make_interval(secs => ?) RETURNING removed_txid)
+                            UPDATE onebeat_runtime_job_version
+                            SET pruned_through = greatest(pruned_through, (SELECT max(removed_txid) FROM pruned))
+                            WHERE id = 1 AND EXISTS (SELECT 1 FROM pruned)""")
+                    .param(KEEP_REMOVED.toSeconds()).update();
+        } catch (RuntimeException e) {
+            // the names stay a while longer; the next prune takes them
+            log.warn("removed runtime job names not pruned error={}", e.toString());
+        }
     }
 
     private Optional<RegisteredJob> build(StoredJob stored) {
