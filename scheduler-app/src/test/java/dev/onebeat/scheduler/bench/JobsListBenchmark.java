@@ -2,11 +2,16 @@ package dev.onebeat.scheduler.bench;
 
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.operate.admin.JobDirectory;
+import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.JobsProperties;
+import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
 import java.lang.management.ManagementFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -36,6 +41,7 @@ import java.util.regex.Pattern;
 public final class JobsListBenchmark {
 
     private static final int VIEWS = 1000;
+    private static final int CHANGES = 5;
     private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
 
     private final JobsListOptions options;
@@ -105,6 +111,7 @@ public final class JobsListBenchmark {
             stages = new DirectoryStages(replica, jobs, options.jobs())
                     .measure(options.breakdownRounds(), options.breakdownRounds());
             commitsPerView(replica);
+            changeCosts(replica);
         }
         System.out.printf(Locale.ROOT, "fires recorded while measuring (must be 0): %d%n", fires());
         printTables(http, stages);
@@ -131,6 +138,49 @@ public final class JobsListBenchmark {
         System.out.printf(Locale.ROOT, "%d job views committed %d transactions in %.0f ms, %d in an idle window as"
                         + " long: %.2f commits per view%n", VIEWS, afterViews - start, viewsNanos / 1e6, idle,
                 (afterViews - start - idle) / (double) VIEWS);
+    }
+
+    /**
+     * What a change to one runtime job costs at this size, {@value #CHANGES} times: a job created through the admin
+     * service (its Quartz trigger and this replica's reload of the runtime jobs included), and a change another
+     * replica commits, by SQL as its admin service writes it, until it is in this replica's registry. This thread
+     * reloads as soon as the change is committed; the replica's own poll may be reloading already, and then the time
+     * runs until the reload that read the change ends.
+     */
+    private void changeCosts(OnebeatInstance replica) throws Exception {
+        RuntimeJobs admin = replica.bean(RuntimeJobs.class);
+        RuntimeJobStore store = replica.bean(RuntimeJobStore.class);
+        JobRegistry registry = replica.bean(JobRegistry.class);
+        List<Long> creates = new ArrayList<>();
+        List<Long> reloads = new ArrayList<>();
+        Random random = new Random(7);
+        try (Connection connection = database.connect(); PreparedStatement change = connection.prepareStatement("""
+                UPDATE onebeat_runtime_job SET definition = jsonb_set(definition, '{queue}', to_jsonb(?::text))
+                WHERE name = ?""")) {
+            for (int i = 0; i < CHANGES; i++) {
+                String name = "bench-changed-" + i;
+                long start = System.nanoTime();
+                admin.create(JobsProperties.Definition.builder(name).every("30d").task("bench.changed").build());
+                creates.add(System.nanoTime() - start);
+                if (registry.find(name).isEmpty()) {
+                    throw new IllegalStateException("created job " + name + " is not in the registry");
+                }
+                long generation = registry.generation();
+                change.setString(1, "bench-changed-" + i);
+                change.setString(2, jobs.name(random.nextInt(options.jobs())));
+                change.executeUpdate();
+                start = System.nanoTime();
+                store.reload();
+                while (registry.generation() == generation) {
+                    store.reload();
+                }
+                reloads.add(System.nanoTime() - start);
+            }
+        }
+        System.out.println(Latencies.header());
+        System.out.println(new Latencies("one runtime job created through the admin service", creates).row());
+        System.out.println(new Latencies("another replica's change to one runtime job, until in this registry",
+                reloads).row());
     }
 
     private OnebeatInstance serve() {
