@@ -1,22 +1,38 @@
 package dev.onebeat.scheduler.engine.registry;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every job this replica knows, by name: those defined in code and configuration, fixed at start-up,
- * overlaid with the runtime jobs and new schedules stored in the database ({@link RuntimeJobStore}),
- * which are swapped in whole whenever the stored ones change.
+ * overlaid with the runtime jobs and new schedules stored in the database ({@link RuntimeJobStore}):
+ * laid over whole at a replica's first load, then changed name by name as the stored ones change.
  */
 public final class JobRegistry {
+
+    /** How many changed names {@link #changedSince} remembers, across the overlays it covers. */
+    static final int CHANGED_NAMES = 100_000;
 
     private final Map<String, RegisteredJob> defined;
     private volatile Map<String, RegisteredJob> jobs;
     private volatile long generation;
+    /** The names each overlay of changes took in or out, oldest first, by the generation it made. */
+    private final Deque<Changed> changes = new ArrayDeque<>();
+    private int changedNames;
+    /** The oldest generation {@link #changes} go on from: what came before is not known name by name. */
+    private long changesFrom;
+
+    private record Changed(long generation, Collection<String> names) {
+    }
 
     /**
      * @param jobs validated jobs
@@ -66,11 +82,25 @@ public final class JobRegistry {
     }
 
     /**
+     * @param since a {@link #generation} read before
+     * @return the names of the jobs added, changed or taken out since then; null when that is not known name by
+     *     name (the overlay was replaced whole since, or more than {@value #CHANGED_NAMES} names changed)
+     */
+    public synchronized Set<String> changedSince(long since) {
+        if (since < changesFrom) {
+            return null;
+        }
+        Set<String> names = new HashSet<>();
+        changes.stream().filter(changed -> changed.generation() > since).forEach(changed -> names.addAll(changed.names()));
+        return names;
+    }
+
+    /**
      * Changes the runtime overlay: each job of {@code changed} adds or replaces a runtime job or a defined one's
      * schedule, and each name of {@code removed} leaves it (a runtime job goes, a defined job gets its own schedule
      * back).
      */
-    void overlay(Collection<RegisteredJob> changed, Collection<String> removed) {
+    synchronized void overlay(Collection<RegisteredJob> changed, Collection<String> removed) {
         if (changed.isEmpty() && removed.isEmpty()) {
             return;
         }
@@ -86,13 +116,25 @@ public final class JobRegistry {
         changed.forEach(job -> merged.put(job.name(), job));
         jobs = Collections.unmodifiableMap(merged);
         generation++;
+        List<String> names = new ArrayList<>(removed);
+        changed.forEach(job -> names.add(job.name()));
+        changes.addLast(new Changed(generation, names));
+        changedNames += names.size();
+        while (changedNames > CHANGED_NAMES) {
+            Changed oldest = changes.removeFirst();
+            changedNames -= oldest.names().size();
+            changesFrom = oldest.generation();
+        }
     }
 
     /** Replaces the runtime overlay: each job either adds a runtime job or replaces a defined one's schedule. */
-    void overlay(Collection<RegisteredJob> runtime) {
+    synchronized void overlay(Collection<RegisteredJob> runtime) {
         Map<String, RegisteredJob> merged = new LinkedHashMap<>(defined);
         runtime.forEach(job -> merged.put(job.name(), job));
         jobs = Collections.unmodifiableMap(merged);
         generation++;
+        changes.clear();
+        changedNames = 0;
+        changesFrom = generation;
     }
 }

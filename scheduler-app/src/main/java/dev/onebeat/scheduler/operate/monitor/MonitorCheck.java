@@ -127,7 +127,7 @@ public class MonitorCheck {
         Map<String, Set<Instant>> running = records.runningAll();
         Instant databaseNow = records.databaseNow();
         long generation = registry.generation();
-        Set<String> candidates = candidates(now, ledgerMark, databaseNow, generation);
+        Set<String> candidates = candidates(now, ledgerMark, databaseNow);
         Map<String, Progress> before = candidates == null ? table.progress() : table.progress(candidates);
         Map<String, Standing> standings = candidates == null ? catalog.standings() : catalog.standings(candidates);
         List<JobWalk> walks = new ArrayList<>();
@@ -206,19 +206,21 @@ public class MonitorCheck {
      *     {@code onebeat.monitor.sweep-jobs} in name order) catch what an operator's hand wrote outside these marks,
      *     within a round of the catalog.
      */
-    private Set<String> candidates(Instant now, InstantRecords.LedgerMark ledgerNow, Instant databaseNow,
-                                   long generation) {
+    private Set<String> candidates(Instant now, InstantRecords.LedgerMark ledgerNow, Instant databaseNow) {
         Mark mark = last;
         int jobs = registry.all().size();
+        // the jobs the registry took in, changed or let go since (a job that reached it late could otherwise wait
+        // for the sweep, and be judged from then on); null when it was replaced whole since
+        Set<String> changed = mark == null ? null : registry.changedSince(mark.generation());
         // no mark of this replica; or an old one (another replica held the lock): the ledger rows since could be
-        // many, read by name they would cost more than the whole tables; or the registry changed since (a job that
-        // reached it late could otherwise wait for the sweep, and be judged from then on)
-        if (mark == null || mark.generation() != generation
+        // many, read by name they would cost more than the whole tables; or the registry replaced since
+        if (mark == null || changed == null
                 || mark.at().isBefore(databaseNow.minus(properties.checkInterval().multipliedBy(4)))
                 || (ledgerNow.fire() - mark.ledger().fire()) + (ledgerNow.attempt() - mark.ledger().attempt()) > jobs) {
             return null;
         }
         Set<String> candidates = new HashSet<>(table.due(now));
+        candidates.addAll(changed);
         candidates.addAll(records.writtenAfter(mark.ledger(), mark.at().minus(FIRE_MARGIN)));
         candidates.addAll(mark.running());
         // a catalog write stamps updated_at with its transaction's start: a minute's margin for a long one

@@ -87,6 +87,13 @@ class MonitorCandidatesIT {
         metrics.refresh(table, records.databaseNow());
         assertThat(meters.find("onebeat.job.deadline.timestamp").gauges()).hasSize(100);
         assertThat(meters.find("onebeat.job.last.success.timestamp").gauges()).hasSize(100);
+
+        // a job created: the registry changes by one name, and the next check adds that job to its candidates
+        // instead of judging the whole catalog again (at a million jobs, a check of every job took 12-14 s)
+        runtimeJobs.create(Definition.builder("quiet-new").every("60s").task("t").build());
+        MonitorCheck.Result afterChange = check.run(deadline.plusSeconds(2), "n1");
+        assertThat(afterChange.jobs()).as("the next slice and the new job, not all %d", JOBS + 1)
+                .isBetween(101, 102);
     }
 
     private static String name(int i) {
