@@ -59,6 +59,7 @@ class TableOwnersTest {
                     "engine.registry.ScheduleMembers", "engine.registry.NamespaceJobs")),
             Map.entry("onebeat_runtime_job", List.of("engine.registry.RuntimeJobStore", "engine.registry.AppliedJobs")),
             Map.entry("onebeat_runtime_job_version", List.of("engine.registry.RuntimeJobStore")),
+            Map.entry("onebeat_runtime_job_removed", List.of("engine.registry.RuntimeJobStore")),
             Map.entry("onebeat_orphan_judgement", List.of("engine.registry.OrphanJudgements")),
             Map.entry("onebeat_calendar", List.of("engine.calendar.CalendarStore")),
             Map.entry("onebeat_applied_changelog", List.of("boot.migration.AppliedChangelog")),
