@@ -7,7 +7,7 @@ CREATE INDEX onebeat_runtime_job_changed_idx ON onebeat_runtime_job (changed_txi
 CREATE TABLE onebeat_runtime_job_removed (
     name         VARCHAR(150),
     removed_txid BIGINT      NOT NULL DEFAULT txid_current(),
-    removed_at   TIMESTAMPTZ NOT NULL DEFAULT now()
+    removed_at   TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
 );
 CREATE INDEX onebeat_runtime_job_removed_txid_idx ON onebeat_runtime_job_removed (removed_txid);
 CREATE INDEX onebeat_runtime_job_removed_at_idx ON onebeat_runtime_job_removed (removed_at);
@@ -20,7 +20,7 @@ ALTER TABLE onebeat_runtime_job_version ADD COLUMN pruned_through BIGINT NOT NUL
 --changeset onebeat:031-runtime-job-changes-functions splitStatements:false
 CREATE FUNCTION onebeat_runtime_job_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- an insert takes the column's default; an update (the admin API's upsert, an operator's SQL) is stamped here
+    -- whatever the statement wrote into the column: an insert copying rows from elsewhere must be read as new too
     NEW.changed_txid := txid_current();
     RETURN NEW;
 END
@@ -40,7 +40,7 @@ $$;
 --rollback DROP FUNCTION onebeat_runtime_job_stamp();
 
 --changeset onebeat:031-runtime-job-changes-triggers
-CREATE TRIGGER onebeat_runtime_job_stamp BEFORE UPDATE ON onebeat_runtime_job
+CREATE TRIGGER onebeat_runtime_job_stamp BEFORE INSERT OR UPDATE ON onebeat_runtime_job
     FOR EACH ROW EXECUTE FUNCTION onebeat_runtime_job_stamp();
 CREATE TRIGGER onebeat_runtime_job_deleted AFTER DELETE ON onebeat_runtime_job
     FOR EACH ROW EXECUTE FUNCTION onebeat_runtime_job_removed();

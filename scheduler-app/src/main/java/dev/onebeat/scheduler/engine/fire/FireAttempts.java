@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +52,8 @@ public class FireAttempts implements DisposableBean {
     private static final int SKIPS_PER_STATEMENT = 10_000;
     /** How long writing skipped instants is tried while the database is away. */
     private static final Duration RECORD_SKIPS_FOR = Duration.ofMinutes(10);
+    /** What {@link #skippedWhileHeld}'s transaction returns when the fire it met had released the lock (by identity). */
+    private static final List<String[]> HOLDER_GONE = Collections.unmodifiableList(new ArrayList<>());
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -58,10 +61,12 @@ public class FireAttempts implements DisposableBean {
     private final Clock clock;
     private final MeterRegistry meters;
     private final FireFaults faults;
+    private final JobLockTable locks;
     private volatile boolean stopping;
 
     FireAttempts(JdbcClient jdbc, TransactionTemplate transactions, RetryScheduler retries, Clock clock,
-                 MeterRegistry meters, FireFaults faults) {
+                 MeterRegistry meters, FireFaults faults, JobLockTable locks) {
+        this.locks = locks;
         this.meters = meters;
         this.faults = faults;
         this.jdbc = jdbc;
@@ -248,20 +253,59 @@ public class FireAttempts implements DisposableBean {
         if (jobs.isEmpty()) {
             return;
         }
-        recordSkips(() -> jdbc.sql("""
+        recordSkips(() -> insertSkips(jobs, scheduledAt, reason, trigger, node), "scheduledAt=" + scheduledAt
+                + " reason=" + reason + " jobs=" + (jobs.size() <= 10 ? jobs : jobs.size()));
+    }
+
+    /** The insert of {@link #skipped(List, Instant, String, FireTrigger, String)}, in the caller's transaction. */
+    private List<String[]> insertSkips(List<String> jobs, Instant scheduledAt, String reason, FireTrigger trigger,
+                                       String node) {
+        return jdbc.sql("""
                         INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, reason, node,
                                                           trigger_kind, attempted_at)
-                        SELECT u.job, ?, 1, 'skipped', ?, ?, ?, ? FROM unnest(?::varchar[]) AS u(job)
-                        -- an instant committed meanwhile (by another fire of it) keeps that one outcome
+                        SELECT u.job, :at, 1, 'skipped', :reason, :node, :trigger, :now FROM unnest(:jobs::varchar[]) AS u(job)
+                        -- an instant another fire of it committed, or attempted, keeps that fire's outcome
                         WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire f
-                                          WHERE f.job_name = u.job AND f.scheduled_at = ? AND f.run_id = '')
+                                          WHERE f.job_name = u.job AND f.scheduled_at = :at AND f.run_id = '')
+                          AND NOT EXISTS (SELECT 1 FROM onebeat_fire_attempt a
+                                          WHERE a.job_name = u.job AND a.scheduled_at = :at AND a.run_id = ''
+                                            AND a.outcome = 'failed')
                         ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                         RETURNING job_name, reason
                         """)
-                .params(Timestamp.from(scheduledAt), reason, node, trigger.column(),
-                        Timestamp.from(clock.instant()), jobs.toArray(String[]::new), Timestamp.from(scheduledAt))
-                .query(FireAttempts::skip).list(), "scheduledAt=" + scheduledAt + " reason=" + reason + " jobs="
-                + (jobs.size() <= 10 ? jobs : jobs.size()));
+                .param("at", Timestamp.from(scheduledAt)).param("reason", reason).param("node", node)
+                .param("trigger", trigger.column()).param("now", Timestamp.from(clock.instant()))
+                .param("jobs", jobs.toArray(String[]::new))
+                .query(FireAttempts::skip).list();
+    }
+
+    /**
+     * Records the schedule's fire of an instant skipped by the overlap policy, in a transaction that pins the lock it
+     * met: the row of the fire that held the job's lock when the instant was judged is read {@code FOR SHARE}
+     * ({@link JobLockTable#stillHeld}), so that fire's release, and any other fire's taking of the lock (a recovery of
+     * this instant, say), wait for this record, and then find it ({@link FireLedger#claim}). Recorded while the
+     * database is away, for as long as {@link #skipped} tries, the skip would otherwise land after another fire of
+     * the instant had begun, and the instant would have two outcomes.
+     *
+     * @param lock the job's lock row, as {@link JobLocks.Acquired#lock}
+     * @param fence the {@code locked_at} of the fire it met, as {@link JobLocks.Acquired#fence}
+     * @param unpinned record it even if that fire has released the lock (the caller asked for it often enough)
+     * @return false if that fire had released the lock by then: nothing is recorded, and the caller asks for the lock
+     *     again; true when recorded, or given up after trying (logged)
+     */
+    boolean skippedWhileHeld(String job, FireRequest request, String lock, String fence, boolean unpinned) {
+        String reason = SkipReason.OVERLAP.text();
+        Optional<List<String[]>> recorded = retried(() -> unpinned || locks.stillHeld(lock, fence)
+                        ? insertSkips(List.of(job), request.scheduledAt(), reason, request.trigger(), request.node())
+                        : HOLDER_GONE,
+                "skipped instants", "scheduledAt=" + request.scheduledAt() + " reason=" + reason + " jobs=" + job);
+        if (recorded.isPresent() && recorded.get() == HOLDER_GONE) {
+            log.info("the running fire an instant met released the lock before its skip was recorded, asking for the "
+                    + "lock again job={} scheduledAt={}", job, request.scheduledAt());
+            return false;
+        }
+        recorded.ifPresent(this::countSkips);
+        return true;
     }
 
     /**
@@ -269,26 +313,38 @@ public class FireAttempts implements DisposableBean {
      * cannot take them, for at most {@link #RECORD_SKIPS_FOR} or until the replica stops; then logs what was lost.
      */
     private void recordSkips(Supplier<List<String[]>> insert, String what) {
+        retried(insert, "skipped instants", what).ifPresent(this::countSkips);
+    }
+
+    /** onebeat_job_skipped_total{job,reason}: counted once per (job, instant, reason), as recorded. */
+    private void countSkips(List<String[]> recorded) {
+        recorded.forEach(skip -> Counter.builder("onebeat.job.skipped")
+                .description("Instants recorded skipped, by reason").tag("job", skip[0]).tag("reason", skip[1])
+                .register(meters).increment());
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own, trying again with growing pauses while the database cannot take
+     * it, for at most {@link #RECORD_SKIPS_FOR} or until the replica stops; then logs what was lost.
+     *
+     * @return what {@code work} returned (never null), or empty when given up
+     */
+    private <T> Optional<T> retried(Supplier<T> work, String kind, String what) {
         Instant giveUp = clock.instant().plus(RECORD_SKIPS_FOR);
         Duration pause = FIRST_PAUSE;
         while (true) {
             try {
-                List<String[]> recorded = transactions.execute(status -> insert.get());
-                // onebeat_job_skipped_total{job,reason}: counted once per (job, instant, reason), as recorded
-                recorded.forEach(skip -> Counter.builder("onebeat.job.skipped")
-                        .description("Instants recorded skipped, by reason").tag("job", skip[0]).tag("reason", skip[1])
-                        .register(meters).increment());
-                return;
+                return Optional.of(transactions.execute(status -> work.get()));
             } catch (RuntimeException e) {
                 if (stopping || clock.instant().isAfter(giveUp)) {
-                    log.error("skipped instants not recorded {} error={}", what, e.toString(), e);
-                    return;
+                    log.error("{} not recorded {} error={}", kind, what, e.toString(), e);
+                    return Optional.empty();
                 }
-                log.warn("could not record skipped instants, trying again in {} ms {} error={}", pause.toMillis(), what,
+                log.warn("could not record {}, trying again in {} ms {} error={}", kind, pause.toMillis(), what,
                         e.toString());
                 if (!Pauses.sleep(pause)) {
-                    log.error("skipped instants not recorded, interrupted {}", what);
-                    return;
+                    log.error("{} not recorded, interrupted {}", kind, what);
+                    return Optional.empty();
                 }
                 pause = Pauses.doubled(pause, MAX_PAUSE);
             }
@@ -321,6 +377,9 @@ public class FireAttempts implements DisposableBean {
                             FROM unnest(?::varchar[], ?::timestamptz[], ?::varchar[]) AS u(job, at, reason)
                             WHERE NOT EXISTS (SELECT 1 FROM onebeat_fire f
                                               WHERE f.job_name = u.job AND f.scheduled_at = u.at AND f.run_id = '')
+                              AND NOT EXISTS (SELECT 1 FROM onebeat_fire_attempt a
+                                              WHERE a.job_name = u.job AND a.scheduled_at = u.at AND a.run_id = ''
+                                                AND a.outcome = 'failed')
                             -- once per (job, instant, reason), however often a recovery repeats the fire
                             ON CONFLICT (job_name, scheduled_at, run_id, reason) WHERE outcome = 'skipped' DO NOTHING
                             RETURNING job_name, reason

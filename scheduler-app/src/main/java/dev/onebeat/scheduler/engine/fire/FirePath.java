@@ -33,6 +33,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class FirePath {
 
+    /** How often an instant judged overlapping asks for the lock again, when the fire it met was gone by its record. */
+    private static final int MAX_OVERLAP_ROUNDS = 5;
+
     private final FireServices services;
     private final JobLocks locks;
 
@@ -68,17 +71,25 @@ public class FirePath {
         }
         Instant start = clock.instant();
         JobLocks.Acquired lock;
-        try {
-            lock = locks.acquire(job, request);
-        } catch (RuntimeException e) {
-            // the lock table could not be read or written (the database away): a failed attempt, tried again
-            return failed(job, request, start, e);
-        }
-        if (lock.skipped()) {
-            services.attempts().skipped(List.of(job.name()), request.scheduledAt(), FireAttempts.SkipReason.OVERLAP,
-                    request.trigger(), request.node());
-            return new FireResult(job.name(), request.scheduledAt(), FireOutcome.SKIPPED, 0, 0,
-                    Duration.between(start, clock.instant()), null);
+        int asked = 0;
+        while (true) {
+            try {
+                lock = locks.acquire(job, request);
+            } catch (RuntimeException e) {
+                // the lock table could not be read or written (the database away): a failed attempt, tried again
+                return failed(job, request, start, e);
+            }
+            if (!lock.skipped()) {
+                break;
+            }
+            // the skip stands only while the fire it met still holds the lock: that fire's release, and any other
+            // fire of this instant, then come after it, and find it. Otherwise the lock is asked for again; after a
+            // few rounds (a new running fire met each time) the skip is recorded without its pin, as before
+            if (services.attempts().skippedWhileHeld(job.name(), request, lock.lock(), lock.fence(),
+                    ++asked >= MAX_OVERLAP_ROUNDS)) {
+                return new FireResult(job.name(), request.scheduledAt(), FireOutcome.SKIPPED, 0, 0,
+                        Duration.between(start, clock.instant()), null);
+            }
         }
         if (lock.held() == null) {
             IllegalStateException busy = new IllegalStateException("lock " + JobLocks.name(job, request.scheduledAt())

@@ -145,8 +145,9 @@ public class JobLockTable {
      *     a fire whose replica died holds the lock until {@code lockAtMostFor} but runs no more
      * @param scheduled whether the holder is the schedule's own fire of its instant (a holder of an earlier version,
      *     which wrote no kind, counts as one), not a recovery, a retry or a manual run
+     * @param fence the row's {@code locked_at} as text, as {@link #claim} returns it: what {@link #stillHeld} pins
      */
-    record Holder(Instant instant, Instant lockedAt, boolean alive, boolean scheduled) {
+    record Holder(Instant instant, Instant lockedAt, boolean alive, boolean scheduled, String fence) {
     }
 
     /**
@@ -156,7 +157,7 @@ public class JobLockTable {
      */
     Optional<Holder> holder(String name) {
         return jdbc.sql("""
-                        SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC',
+                        SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC', l.locked_at::text,
                                -- database time on both sides: last_checkin_time is the holder's own clock, which
                                -- may be minutes off; the database stamps each check-in (migration 017)
                                EXISTS (SELECT 1 FROM qrtz_scheduler_state s
@@ -169,9 +170,10 @@ public class JobLockTable {
                 .param(name)
                 .query((rs, row) -> {
                     Instant lockedAt = rs.getTimestamp(2).toInstant();
-                    boolean alive = rs.getBoolean(3);
+                    String fence = rs.getString(3);
+                    boolean alive = rs.getBoolean(4);
                     String lockedBy = rs.getString(1);
-                    return instant(lockedBy).map(at -> new Holder(at, lockedAt, alive, scheduled(lockedBy)));
+                    return instant(lockedBy).map(at -> new Holder(at, lockedAt, alive, scheduled(lockedBy), fence));
                 })
                 .optional()
                 .flatMap(holder -> holder);
@@ -189,6 +191,24 @@ public class JobLockTable {
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Pins, until the caller's transaction ends, a lock as a holder held it: the row is read {@code FOR SHARE}, so that
+     * its holder's release ({@link #release}) and any fire's taking of the lock (ShedLock's update) wait for the
+     * caller's commit.
+     *
+     * @param fence the holder's {@code locked_at}, as {@link Holder#fence} read it
+     * @return whether that holder still holds the lock: same {@code locked_at}, not expired, by database time
+     */
+    boolean stillHeld(String name, String fence) {
+        return !jdbc.sql("""
+                        SELECT 1 FROM shedlock
+                        WHERE name = ? AND locked_at = CAST(? AS timestamp)
+                          AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                        FOR SHARE""")
+                .params(name, fence)
+                .query(Integer.class).list().isEmpty();
     }
 
     /**

@@ -75,11 +75,17 @@ class JobLocks {
      *
      * @param held the lock, when it was had
      * @param skipped whether the overlap policy skips the instant instead (the lock was held by another instant)
+     * @param lock when skipped, the lock row's name
+     * @param fence when skipped, the {@code locked_at} of the fire it met ({@link JobLockTable.Holder#fence}): the skip
+     *     stands only while that fire still holds the lock ({@link FireAttempts#skippedWhileHeld})
      */
-    record Acquired(Held held, boolean skipped) {
+    record Acquired(Held held, boolean skipped, String lock, String fence) {
 
-        static final Acquired BUSY = new Acquired(null, false);
-        static final Acquired SKIPPED = new Acquired(null, true);
+        static final Acquired BUSY = new Acquired(null, false, null, null);
+
+        static Acquired skipped(String lock, JobLockTable.Holder met) {
+            return new Acquired(null, true, lock, met.fence());
+        }
     }
 
     /** @return the name of the job's lock row for that instant: per job, or per instant under {@code ALLOW} */
@@ -107,21 +113,20 @@ class JobLocks {
             // on a replica that is alive; a fire that took the lock later (instants fired late, one after the other,
             // after a failover) is waited for, and so are a recovery, a retry or a manual run, and a lock left by a
             // replica that died, until it expires
-            Optional<Instant> other = table.holder(name)
+            Optional<JobLockTable.Holder> other = table.holder(name)
                     .filter(holder -> holder.alive() && holder.scheduled() && !holder.instant().equals(scheduledAt)
-                            && !holder.lockedAt().isAfter(scheduledAt))
-                    .map(JobLockTable.Holder::instant);
+                            && !holder.lockedAt().isAfter(scheduledAt));
             if (scheduled && other.isPresent()) {
                 if (job.overlapPolicy() == OverlapPolicy.SKIP) {
                     log.info("previous fire still running, instant skipped job={} scheduledAt={} running={}",
-                            job.name(), scheduledAt, other.get());
-                    return Acquired.SKIPPED;
+                            job.name(), scheduledAt, other.get().instant());
+                    return Acquired.skipped(name, other.get());
                 }
                 waiting = tryLock(WAITING_PREFIX + job.name(), job.lockAtMostFor().plus(properties.lockWaitMargin()));
                 if (waiting.isEmpty()) {
                     log.info("previous fire still running and another instant waiting, instant skipped job={} "
-                            + "scheduledAt={} running={}", job.name(), scheduledAt, other.get());
-                    return Acquired.SKIPPED;
+                            + "scheduledAt={} running={}", job.name(), scheduledAt, other.get().instant());
+                    return Acquired.skipped(name, other.get());
                 }
             }
             try {
@@ -130,7 +135,7 @@ class JobLocks {
                 waiting.ifPresent(SimpleLock::unlock);
             }
         }
-        return lock.map(taken -> new Acquired(held(job, name, scheduledAt, lockedBy, taken), false))
+        return lock.map(taken -> new Acquired(held(job, name, scheduledAt, lockedBy, taken), false, null, null))
                 .orElse(Acquired.BUSY);
     }
 

@@ -7,6 +7,7 @@ import dev.onebeat.scheduler.engine.outbox.TaskArgumentsProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -240,16 +242,22 @@ public class RuntimeJobStore {
      * @return what was read
      */
     public synchronized Reload reload() {
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            // inside a caller's transaction its own writes would be read as committed, and after a rollback nothing
+            // would read them out of the registry again: the caller reloads once its transaction has ended (JobFiles),
+            // or the poll does
+            return Reload.IN_TRANSACTION;
+        }
         long start = System.nanoTime();
         // every transaction that writes the table moves the counter on as it commits (a deferred trigger): one row
         // read when nothing changed, and a change committed late is seen once it commits, whatever its timestamp. Read
         // before the rows, so the rows are at least as new as the version noted
         // a row deleted by hand comes back with the next write; until then every poll reloads
         Version version = jdbc.sql("""
-                        SELECT version, pruned_through, txid_snapshot_xmin(txid_current_snapshot())
+                        SELECT version, txid_snapshot_xmin(txid_current_snapshot())
                         FROM onebeat_runtime_job_version WHERE id = 1""")
-                .query((rs, row) -> new Version(rs.getLong(1), rs.getLong(2), rs.getLong(3)))
-                .optional().orElseGet(() -> new Version(--missingVersion, Long.MAX_VALUE, 0));
+                .query((rs, row) -> new Version(rs.getLong(1), rs.getLong(2)))
+                .optional().orElseGet(() -> new Version(--missingVersion, -1));
         if (version.version() == loaded) {
             return Reload.NOTHING_CHANGED;
         }
@@ -257,7 +265,7 @@ public class RuntimeJobStore {
         // snapshot's xmin (the oldest still running, or one begun after): the next load reads from there. Rows this
         // load reads later, in statements of their own, only ever see more, which the next load reads again
         Reload read = Reload.CHANGES;
-        if (loadedFrom < 0 || version.prunedThrough() >= loadedFrom || !loadChanges(start)) {
+        if (loadedFrom < 0 || version.xmin() < 0 || !loadChanges(start)) {
             loadAll(start);
             read = Reload.ALL;
         }
@@ -269,6 +277,8 @@ public class RuntimeJobStore {
 
     /** What a {@link #reload} read. */
     public enum Reload {
+        /** Called inside a transaction: nothing read (the caller's own writes would be read as committed). */
+        IN_TRANSACTION,
         /** The version had not moved: one row. */
         NOTHING_CHANGED,
         /** The rows written and the names deleted since the last load. */
@@ -277,8 +287,8 @@ public class RuntimeJobStore {
         ALL
     }
 
-    /** The version of the runtime jobs, the removed names pruned through, and the reading snapshot's xmin. */
-    private record Version(long version, long prunedThrough, long xmin) {
+    /** The version of the runtime jobs, and the reading snapshot's xmin (-1 without a version row). */
+    private record Version(long version, long xmin) {
     }
 
     private void loadAll(long start) {
@@ -301,15 +311,26 @@ public class RuntimeJobStore {
     /**
      * Lays over the registry the rows written since {@link #loadedFrom}, and takes out the names deleted since.
      *
-     * @return false if the table was truncated since, so every row must be loaded again
+     * @return false if the table was truncated since, or names deleted since were pruned, so every row must be loaded
+     *     again
      */
     private boolean loadChanges(long start) {
         // the deleted names first, then the rows: a name deleted and created again is read back as a row (its row is
         // read by name, whichever transaction wrote it); one deleted between the two reads is read next time
-        List<String> removed = jdbc.sql("""
-                        SELECT name FROM onebeat_runtime_job_removed WHERE removed_txid >= ?""")
-                .param(loadedFrom).query((rs, row) -> rs.getString(1)).list();
-        if (removed.contains(null)) {
+        // the names with how far they were pruned, in one statement: a prune deletes names and moves pruned_through
+        // in one statement too, so this sees both or neither
+        List<String> removed = new ArrayList<>();
+        boolean pruned = jdbc.sql("""
+                        SELECT pruned_through >= :from,
+                               ARRAY(SELECT name FROM onebeat_runtime_job_removed WHERE removed_txid >= :from)
+                        FROM onebeat_runtime_job_version WHERE id = 1""")
+                .param("from", loadedFrom)
+                .query((rs, row) -> {
+                    removed.addAll(Arrays.asList((String[]) rs.getArray(2).getArray()));
+                    return rs.getBoolean(1);
+                })
+                .optional().orElse(true);
+        if (pruned || removed.contains(null)) {
             return false;
         }
         List<String[]> rows = jdbc.sql("""
@@ -351,7 +372,10 @@ public class RuntimeJobStore {
             jdbc.sql("""
                             WITH pruned AS (
                                 DELETE FROM onebeat_runtime_job_removed
-                                WHERE removed_at < now() - make_interval(secs => ?) RETURNING removed_txid)
+                                WHERE removed_at < now() - make_interval(secs => ?)
+                                  -- without the version row, pruned_through could not say what went
+                                  AND EXISTS (SELECT 1 FROM onebeat_runtime_job_version WHERE id = 1)
+                                RETURNING removed_txid)
                             UPDATE onebeat_runtime_job_version
                             SET pruned_through = greatest(pruned_through, (SELECT max(removed_txid) FROM pruned))
                             WHERE id = 1 AND EXISTS (SELECT 1 FROM pruned)""")

@@ -299,6 +299,73 @@ class FirePathIT {
     }
 
     @Test
+    void aSkipRecordedLateIsDroppedWhenTheFireItMetHasReleasedTheLockAndTheInstantFiresOnce(CapturedOutput output)
+            throws Exception {
+        // replica A judges an instant overlapping (the previous instant's fire holds the lock), but cannot record the
+        // skip (its writes fail, as with killed sessions) and keeps trying; meanwhile the previous fire ends and a
+        // recovery of the instant on replica B takes the lock and runs. A's skip, recorded then, would give the
+        // instant two outcomes: it is not recorded, and A waits for the lock and finds the instant fired
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        CountDownLatch releaseRecovery = new CountDownLatch(1);
+        Instant first = liveNodeAndAnInstant();
+        PeriodicJob job = Jobs.periodic("skip-recorded-late", Schedule.every(Duration.ofMinutes(1)))
+                .overlapPolicy(OverlapPolicy.SKIP)
+                .lockAtMostFor(Duration.ofSeconds(30))
+                .execute(ctx -> {
+                    ctx.dispatch(TaskRequest.of("t", "q"));
+                    (ctx.scheduledAt().equals(first) ? releaseFirst : releaseRecovery).await(30, TimeUnit.SECONDS);
+                });
+        // refused while skip_refusal has a row: a trigger cannot be dropped while the recovery's transaction, which
+        // read the table, is open
+        jdbc.sql("CREATE TABLE skip_refusal (refused boolean)").update();
+        jdbc.sql("INSERT INTO skip_refusal VALUES (true)").update();
+        jdbc.sql("""
+                CREATE FUNCTION refuse_skips() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM skip_refusal) THEN RAISE EXCEPTION 'skips refused'; END IF;
+                    RETURN NEW;
+                END $$""").update();
+        jdbc.sql("CREATE TRIGGER refuse_skips BEFORE INSERT ON onebeat_fire_attempt FOR EACH ROW "
+                + "WHEN (NEW.outcome = 'skipped' AND NEW.job_name = 'skip-recorded-late') "
+                + "EXECUTE FUNCTION refuse_skips()").update();
+        try {
+            Future<FireResult> running = threads.submit(() -> firePath.fire(job,
+                    FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
+            awaitLockHeldFor(job);
+            Instant due = dueWhileTheLockIsHeld();
+            Future<FireResult> skipping = threads.submit(() -> firePath.fire(job,
+                    FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> output.toString().lines().anyMatch(line ->
+                    line.contains("could not record skipped instants") && line.contains("jobs=skip-recorded-late")));
+            releaseFirst.countDown();
+            assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+            Future<FireResult> recovery = threads.submit(() -> firePath.fire(job,
+                    FireRequest.of(due, FireTrigger.RECOVERY, "other-node")));
+            awaitOneRow("the recovery never held the lock", """
+                            SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                              AND locked_by LIKE 'other-node %'""", JobLocks.PREFIX + job.name());
+            jdbc.sql("DELETE FROM skip_refusal").update();
+            Thread.sleep(2000);
+            assertThat(skipping).as("no skip recorded: it waits for the recovery's lock").isNotDone();
+            releaseRecovery.countDown();
+
+            assertThat(join(recovery).outcome()).isEqualTo(FireOutcome.COMMITTED);
+            assertThat(join(skipping).outcome()).isEqualTo(FireOutcome.DUPLICATE);
+            assertThat(jdbc.sql("""
+                            SELECT count(*) FROM onebeat_fire_attempt
+                            WHERE job_name = ? AND scheduled_at = ? AND outcome = 'skipped'""")
+                    .params(job.name(), Timestamp.from(due)).query(Integer.class).single()).isZero();
+        } finally {
+            releaseFirst.countDown();
+            releaseRecovery.countDown();
+            jdbc.sql("DELETE FROM skip_refusal").update();
+            jdbc.sql("DROP TRIGGER IF EXISTS refuse_skips ON onebeat_fire_attempt").update();
+            jdbc.sql("DROP FUNCTION refuse_skips()").update();
+            jdbc.sql("DROP TABLE skip_refusal").update();
+        }
+    }
+
+    @Test
     void aSkipIsNotRecordedForAnInstantAnotherFireOfItCommitted() {
         PeriodicJob job = blockingUntil("committed-then-skipped", new CountDownLatch(0));
         assertThat(firePath.fire(job, FireRequest.of(T, FireTrigger.RECOVERY, "node-b")).outcome())

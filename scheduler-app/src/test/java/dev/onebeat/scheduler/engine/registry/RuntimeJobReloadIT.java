@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,6 +48,8 @@ class RuntimeJobReloadIT {
     JsonMapper json;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    TransactionTemplate transactions;
 
     private final String prefix = "reload-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     /** The replica that has been loading all along. */
@@ -126,6 +129,33 @@ class RuntimeJobReloadIT {
         }
         assertReloadedAsChanges(3);
         assertThat(view(store)).containsOnlyKeys(prefix + "early", prefix + "late", CODED);
+    }
+
+    @Test
+    void aReloadInsideATransactionReadsNothingSoARolledBackWriteNeverReachesTheRegistry() {
+        // another writer commits meanwhile, so that the version has moved when the reload is asked for
+        save(Kind.JOB, job("committed", "60s"));
+        transactions.executeWithoutResult(status -> {
+            jdbc.sql(INSERT).params(prefix + "rolled-back", json.writeValueAsString(job("rolled-back", "60s")))
+                    .update();
+            assertThat(store.reload()).isEqualTo(Reload.IN_TRANSACTION);
+            status.setRollbackOnly();
+        });
+
+        assertReloadedAsChanges(2);
+        assertThat(view(store)).containsOnlyKeys(prefix + "committed", CODED);
+    }
+
+    @Test
+    void aRowInsertedWithAStaleTransactionIdIsStampedWithItsOwn() {
+        // an operator's INSERT … SELECT from a copy of the table carries the copy's ids
+        jdbc.sql("""
+                        INSERT INTO onebeat_runtime_job (name, kind, definition, updated_by, changed_txid)
+                        VALUES (?, 'job', ?::jsonb, 'test', 1)""")
+                .params(prefix + "copied", json.writeValueAsString(job("copied", "60s"))).update();
+
+        assertReloadedAsChanges(2);
+        assertThat(view(store)).containsKey(prefix + "copied");
     }
 
     @Test
