@@ -121,7 +121,7 @@ public class FireLedger {
         Timestamp[] readAt = new Timestamp[1];
         String[] names = jobs.toArray(String[]::new);
         Timestamp at = Timestamp.from(scheduledAt);
-        // skips are few: their partial unique index (010-skipped-once) is small, and the probe cheap
+        // one probe of the skips' partial unique index (010-skipped-once) per name: an index lookup, like the ledger's
         jdbc.sql("""
                         SELECT clock_timestamp(), ARRAY(SELECT job_name FROM onebeat_fire
                                                         WHERE job_name = ANY(?::varchar[]) AND scheduled_at = ?
