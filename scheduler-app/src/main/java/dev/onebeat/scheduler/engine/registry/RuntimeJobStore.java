@@ -315,10 +315,10 @@ public class RuntimeJobStore {
      *     again
      */
     private boolean loadChanges(long start) {
-        // the deleted names first, then the rows: a name deleted and created again is read back as a row (its row is
-        // read by name, whichever transaction wrote it); one deleted between the two reads is read next time
-        // the names with how far they were pruned, in one statement: a prune deletes names and moves pruned_through
-        // in one statement too, so this sees both or neither
+        // The deleted names first, then the rows: a name deleted and created again is read back as a row (its row is
+        // read by name, whichever transaction wrote it); one deleted between the two reads is read next time. The
+        // names are read with how far they were pruned, in one statement: a prune deletes names and moves
+        // pruned_through in one statement too, so this sees both or neither
         List<String> removed = new ArrayList<>();
         boolean pruned = jdbc.sql("""
                         SELECT pruned_through >= :from,
