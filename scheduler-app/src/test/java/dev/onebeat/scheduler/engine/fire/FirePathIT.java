@@ -253,9 +253,7 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("overlapping", release);
         Instant first = liveNodeAndAnInstant();
-        Future<FireResult> running = threads.submit(() -> firePath.fire(job,
-                FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
-        awaitLockHeldFor(job);
+        Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
 
         FireResult next = firePath.fire(job, FireRequest.of(dueWhileTheLockIsHeld(), FireTrigger.SCHEDULED, LIVE_NODE));
         release.countDown();
@@ -272,9 +270,7 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("skipped-then-fired-again", release);
         Instant first = liveNodeAndAnInstant();
-        Future<FireResult> running = threads.submit(() -> firePath.fire(job,
-                FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
-        awaitLockHeldFor(job);
+        Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
         Instant due = dueWhileTheLockIsHeld();
         assertThat(firePath.fire(job, FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)).outcome())
                 .isEqualTo(FireOutcome.SKIPPED);
@@ -329,9 +325,7 @@ class FirePathIT {
                 + "WHEN (NEW.outcome = 'skipped' AND NEW.job_name = 'skip-recorded-late') "
                 + "EXECUTE FUNCTION refuse_skips()").update();
         try {
-            Future<FireResult> running = threads.submit(() -> firePath.fire(job,
-                    FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE)));
-            awaitLockHeldFor(job);
+            Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
             Instant due = dueWhileTheLockIsHeld();
             Future<FireResult> skipping = threads.submit(() -> firePath.fire(job,
                     FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
@@ -392,9 +386,7 @@ class FirePathIT {
         CountDownLatch release = new CountDownLatch(1);
         PeriodicJob job = blockingUntil("recovering", release);
         Instant first = liveNodeAndAnInstant();
-        Future<FireResult> recovery = threads.submit(() -> firePath.fire(job,
-                FireRequest.of(first, FireTrigger.RECOVERY, LIVE_NODE)));
-        awaitLockHeldFor(job);
+        Future<FireResult> recovery = holdingTheLock(job, FireRequest.of(first, FireTrigger.RECOVERY, LIVE_NODE));
 
         Instant due = dueWhileTheLockIsHeld();
         Future<FireResult> next = threads.submit(() -> firePath.fire(job,
@@ -425,9 +417,7 @@ class FirePathIT {
                         order.add(ctx.scheduledAt());
                     }
                 });
-        Future<FireResult> holder = threads.submit(() -> firePath.fire(job,
-                FireRequest.of(first, FireTrigger.MANUAL, LIVE_NODE)));
-        awaitLockHeldFor(job);
+        Future<FireResult> holder = holdingTheLock(job, FireRequest.of(first, FireTrigger.MANUAL, LIVE_NODE));
         Future<FireResult> later = threads.submit(() -> firePath.fire(job,
                 FireRequest.of(first.plusSeconds(120), FireTrigger.SCHEDULED, LIVE_NODE)));
         awaitNextWaiter(job, first.plusSeconds(120));
@@ -552,6 +542,13 @@ class FirePathIT {
                         SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
                           AND locked_by LIKE ? || ' %'
                         """, JobLocks.PREFIX + job.name(), node);
+    }
+
+    /** Starts {@code request}, a fire of {@code job} on {@link #LIVE_NODE} that blocks, and waits until it holds the lock. */
+    private Future<FireResult> holdingTheLock(PeriodicJob job, FireRequest request) throws InterruptedException {
+        Future<FireResult> fire = threads.submit(() -> firePath.fire(job, request));
+        awaitLockHeldFor(job);
+        return fire;
     }
 
     private void awaitLockHeldFor(PeriodicJob job) throws InterruptedException {
