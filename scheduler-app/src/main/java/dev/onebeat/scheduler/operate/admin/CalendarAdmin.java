@@ -149,6 +149,8 @@ public class CalendarAdmin {
                 users.add(job.name());
             }
         }
+        // the registry walks its runtime jobs in no particular order
+        users.sort(null);
         return users;
     }
 

@@ -53,6 +53,26 @@ class JobRegistryChangesTest {
         assertThat(registry.changedSince(second)).containsExactly("last");
     }
 
+    @Test
+    void changedInPlaceTheRegistryHoldsWhatAWholeOverlayOfTheSameJobsWould() {
+        JobRegistry two = JobRegistry.of(List.of(new RegisteredJob(job("coded").job(), "code"),
+                new RegisteredJob(job("other").job(), "code")));
+        two.overlay(List.of(job("a"), job("b"), job("coded")));
+        two.overlay(List.of(job("c")), List.of("a", "coded"));
+        two.overlay(List.of(job("other"), job("a")), List.of("c"));
+
+        assertThat(two.all()).extracting(RegisteredJob::name).as("defined first, in their order; then the runtime jobs")
+                .hasSize(4).startsWith("coded", "other").containsExactlyInAnyOrder("coded", "other", "a", "b");
+        assertThat(two.all()).hasSize(4);
+        assertThat(two.find("coded").orElseThrow().origin()).as("its override removed").isEqualTo("code");
+        assertThat(two.find("other").orElseThrow().origin()).as("rescheduled").isEqualTo("runtime");
+        assertThat(two.find("c")).isEmpty();
+
+        two.overlay(List.of(job("x")));
+        assertThat(two.all()).extracting(RegisteredJob::name).containsExactly("coded", "other", "x");
+        assertThat(two.find("a")).as("a whole overlay replaces every change before it").isEmpty();
+    }
+
     private static RegisteredJob job(String name) {
         return new RegisteredJob(Jobs.periodic(name, Schedule.every(Duration.ofMinutes(1))).execute(context -> { }),
                 "runtime");
