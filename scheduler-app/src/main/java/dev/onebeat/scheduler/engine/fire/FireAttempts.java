@@ -280,25 +280,31 @@ public class FireAttempts implements DisposableBean {
     }
 
     /**
-     * Records the schedule's fire of an instant skipped by the overlap policy, in a transaction that pins the lock it
-     * met: the row of the fire that held the job's lock when the instant was judged is read {@code FOR SHARE}
-     * ({@link JobLockTable#stillHeld}), so that fire's release, and any other fire's taking of the lock (a recovery of
-     * this instant, say), wait for this record, and then find it ({@link FireLedger#claim}). Recorded while the
-     * database is away, for as long as {@link #skipped} tries, the skip would otherwise land after another fire of
-     * the instant had begun, and the instant would have two outcomes.
+     * Records the schedule's fire of an instant skipped by the overlap policy, in a transaction that pins the job's
+     * lock while a fire of another instant holds it: the lock row is read {@code FOR SHARE}
+     * ({@link JobLockTable#heldByAnotherInstant}), so that fire's release, and any other fire's taking of the lock (a
+     * recovery of this instant, say), wait for this record, and then find it ({@link FireLedger#claim}). Recorded
+     * while the database is away, for as long as {@link #skipped} tries, the skip would otherwise land after another
+     * fire of the instant had begun, and the instant would have two outcomes.
      *
      * @param lock the job's lock row, as {@link JobLocks.Acquired#lock}
-     * @param fence the {@code locked_at} of the fire it met, as {@link JobLocks.Acquired#fence}
-     * @param unpinned record it even if that fire has released the lock (the caller asked for it often enough)
-     * @return false if that fire had released the lock by then: nothing is recorded, and the caller asks for the lock
-     *     again; true when recorded, or given up after trying (logged)
+     * @param unpinned record it even if no fire of another instant holds the lock any more (the caller asked for the
+     *     lock often enough); logged
+     * @return false if no fire of another instant held the lock by then: nothing is recorded, and the caller asks for
+     *     the lock again; true when recorded, or given up after trying (logged)
      */
-    boolean skippedWhileHeld(String job, FireRequest request, String lock, String fence, boolean unpinned) {
+    boolean skippedWhileHeld(String job, FireRequest request, String lock, boolean unpinned) {
         String reason = SkipReason.OVERLAP.text();
-        Optional<List<String[]>> recorded = retried(() -> unpinned || locks.stillHeld(lock, fence)
-                        ? insertSkips(List.of(job), request.scheduledAt(), reason, request.trigger(), request.node())
-                        : HOLDER_GONE,
-                "skipped instants", "scheduledAt=" + request.scheduledAt() + " reason=" + reason + " jobs=" + job);
+        Optional<List<String[]>> recorded = retried(() -> {
+            if (!locks.heldByAnotherInstant(lock, request.scheduledAt())) {
+                if (!unpinned) {
+                    return HOLDER_GONE;
+                }
+                log.warn("instant skipped for overlap although no fire of another instant holds the lock any more, "
+                        + "after {} rounds job={} scheduledAt={}", FirePath.MAX_OVERLAP_ROUNDS, job, request.scheduledAt());
+            }
+            return insertSkips(List.of(job), request.scheduledAt(), reason, request.trigger(), request.node());
+        }, "skipped instants", "scheduledAt=" + request.scheduledAt() + " reason=" + reason + " jobs=" + job);
         if (recorded.isPresent() && recorded.get() == HOLDER_GONE) {
             log.info("the running fire an instant met released the lock before its skip was recorded, asking for the "
                     + "lock again job={} scheduledAt={}", job, request.scheduledAt());

@@ -33,8 +33,11 @@ import org.springframework.stereotype.Component;
 @Component
 public class FirePath {
 
-    /** How often an instant judged overlapping asks for the lock again, when the fire it met was gone by its record. */
-    private static final int MAX_OVERLAP_ROUNDS = 5;
+    /**
+     * How often an instant judged overlapping asks for the lock, in all, when the fire it met was gone by its record;
+     * on the last round the skip is recorded whoever holds the lock.
+     */
+    static final int MAX_OVERLAP_ROUNDS = 5;
 
     private final FireServices services;
     private final JobLocks locks;
@@ -82,11 +85,18 @@ public class FirePath {
             if (!lock.skipped()) {
                 break;
             }
-            // the skip stands only while the fire it met still holds the lock: that fire's release, and any other
-            // fire of this instant, then come after it, and find it. Otherwise the lock is asked for again; after a
-            // few rounds (a new running fire met each time) the skip is recorded without its pin, as before
-            if (services.attempts().skippedWhileHeld(job.name(), request, lock.lock(), lock.fence(),
+            // the skip stands only while a fire of another instant holds the lock: its release, and any other fire of
+            // this instant, then come after the skip, and find it. Otherwise the lock is asked for again, unless the
+            // instant has left its catch-up window meanwhile (the record may have been tried for minutes); on the last
+            // round the skip is recorded whoever holds the lock
+            if (services.attempts().skippedWhileHeld(job.name(), request, lock.lock(),
                     ++asked >= MAX_OVERLAP_ROUNDS)) {
+                return new FireResult(job.name(), request.scheduledAt(), FireOutcome.SKIPPED, 0, 0,
+                        Duration.between(start, clock.instant()), null);
+            }
+            if (clock.instant().isAfter(request.scheduledAt().plus(job.catchUpWindow()))) {
+                services.attempts().skipped(List.of(job.name()), request.scheduledAt(),
+                        FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW, request.trigger(), request.node());
                 return new FireResult(job.name(), request.scheduledAt(), FireOutcome.SKIPPED, 0, 0,
                         Duration.between(start, clock.instant()), null);
             }

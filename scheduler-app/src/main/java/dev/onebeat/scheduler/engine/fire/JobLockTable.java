@@ -145,9 +145,8 @@ public class JobLockTable {
      *     a fire whose replica died holds the lock until {@code lockAtMostFor} but runs no more
      * @param scheduled whether the holder is the schedule's own fire of its instant (a holder of an earlier version,
      *     which wrote no kind, counts as one), not a recovery, a retry or a manual run
-     * @param fence the row's {@code locked_at} as text, as {@link #claim} returns it: what {@link #stillHeld} pins
      */
-    record Holder(Instant instant, Instant lockedAt, boolean alive, boolean scheduled, String fence) {
+    record Holder(Instant instant, Instant lockedAt, boolean alive, boolean scheduled) {
     }
 
     /**
@@ -157,7 +156,7 @@ public class JobLockTable {
      */
     Optional<Holder> holder(String name) {
         return jdbc.sql("""
-                        SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC', l.locked_at::text,
+                        SELECT l.locked_by, l.locked_at AT TIME ZONE 'UTC',
                                -- database time on both sides: last_checkin_time is the holder's own clock, which
                                -- may be minutes off; the database stamps each check-in (migration 017)
                                EXISTS (SELECT 1 FROM qrtz_scheduler_state s
@@ -170,10 +169,9 @@ public class JobLockTable {
                 .param(name)
                 .query((rs, row) -> {
                     Instant lockedAt = rs.getTimestamp(2).toInstant();
-                    String fence = rs.getString(3);
-                    boolean alive = rs.getBoolean(4);
+                    boolean alive = rs.getBoolean(3);
                     String lockedBy = rs.getString(1);
-                    return instant(lockedBy).map(at -> new Holder(at, lockedAt, alive, scheduled(lockedBy), fence));
+                    return instant(lockedBy).map(at -> new Holder(at, lockedAt, alive, scheduled(lockedBy)));
                 })
                 .optional()
                 .flatMap(holder -> holder);
@@ -194,20 +192,20 @@ public class JobLockTable {
     }
 
     /**
-     * Pins, until the caller's transaction ends, a lock as a holder held it: the row is read {@code FOR SHARE}, so that
-     * its holder's release ({@link #release}) and any fire's taking of the lock (ShedLock's update) wait for the
-     * caller's commit.
+     * Pins, until the caller's transaction ends, a lock held by a fire of another instant than {@code instant}: the
+     * row is read {@code FOR SHARE}, so that its holder's release ({@link #release}) and any fire's taking of the lock
+     * (ShedLock's update), a fire of {@code instant} among them, wait for the caller's commit.
      *
-     * @param fence the holder's {@code locked_at}, as {@link Holder#fence} read it
-     * @return whether that holder still holds the lock: same {@code locked_at}, not expired, by database time
+     * @return whether the lock is held, by database time, by a fire of another instant (or by a holder that did not
+     *     say which it fires)
      */
-    boolean stillHeld(String name, String fence) {
+    boolean heldByAnotherInstant(String name, Instant instant) {
         return !jdbc.sql("""
                         SELECT 1 FROM shedlock
-                        WHERE name = ? AND locked_at = CAST(? AS timestamp)
-                          AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                        WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
+                          AND split_part(locked_by, ' ', 3) <> ?
                         FOR SHARE""")
-                .params(name, fence)
+                .params(name, instant.toString())
                 .query(Integer.class).list().isEmpty();
     }
 

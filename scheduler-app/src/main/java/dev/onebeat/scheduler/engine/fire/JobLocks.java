@@ -75,16 +75,15 @@ class JobLocks {
      *
      * @param held the lock, when it was had
      * @param skipped whether the overlap policy skips the instant instead (the lock was held by another instant)
-     * @param lock when skipped, the lock row's name
-     * @param fence when skipped, the {@code locked_at} of the fire it met ({@link JobLockTable.Holder#fence}): the skip
-     *     stands only while that fire still holds the lock ({@link FireAttempts#skippedWhileHeld})
+     * @param lock when skipped, the lock row's name: the skip stands only while a fire of another instant still
+     *     holds it ({@link FireAttempts#skippedWhileHeld})
      */
-    record Acquired(Held held, boolean skipped, String lock, String fence) {
+    record Acquired(Held held, boolean skipped, String lock) {
 
-        static final Acquired BUSY = new Acquired(null, false, null, null);
+        static final Acquired BUSY = new Acquired(null, false, null);
 
-        static Acquired skipped(String lock, JobLockTable.Holder met) {
-            return new Acquired(null, true, lock, met.fence());
+        static Acquired skipped(String lock) {
+            return new Acquired(null, true, lock);
         }
     }
 
@@ -120,13 +119,13 @@ class JobLocks {
                 if (job.overlapPolicy() == OverlapPolicy.SKIP) {
                     log.info("previous fire still running, instant skipped job={} scheduledAt={} running={}",
                             job.name(), scheduledAt, other.get().instant());
-                    return Acquired.skipped(name, other.get());
+                    return Acquired.skipped(name);
                 }
                 waiting = tryLock(WAITING_PREFIX + job.name(), job.lockAtMostFor().plus(properties.lockWaitMargin()));
                 if (waiting.isEmpty()) {
                     log.info("previous fire still running and another instant waiting, instant skipped job={} "
                             + "scheduledAt={} running={}", job.name(), scheduledAt, other.get().instant());
-                    return Acquired.skipped(name, other.get());
+                    return Acquired.skipped(name);
                 }
             }
             try {
@@ -135,7 +134,7 @@ class JobLocks {
                 waiting.ifPresent(SimpleLock::unlock);
             }
         }
-        return lock.map(taken -> new Acquired(held(job, name, scheduledAt, lockedBy, taken), false, null, null))
+        return lock.map(taken -> new Acquired(held(job, name, scheduledAt, lockedBy, taken), false, null))
                 .orElse(Acquired.BUSY);
     }
 

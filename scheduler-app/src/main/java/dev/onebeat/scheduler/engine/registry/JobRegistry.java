@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -106,7 +108,8 @@ public final class JobRegistry {
     /**
      * @return all jobs: those defined in code and configuration first, in registration order, each with its stored
      *     schedule if it was rescheduled; then the runtime jobs, in no particular order. A view: a walk of it meets
-     *     the changes made meanwhile, name by name
+     *     the changes made meanwhile, name by name (a name taken out and put back during a long walk may be met twice,
+     *     or not at all), and its size is a count kept beside the jobs, not of the walk
      */
     public Collection<RegisteredJob> all() {
         Overlay current = overlay;
@@ -121,6 +124,12 @@ public final class JobRegistry {
             @Override
             public int size() {
                 return defined.size() + current.runtimeOnly;
+            }
+
+            @Override
+            public Spliterator<RegisteredJob> spliterator() {
+                // not SIZED: the walk may meet more or fewer jobs than size() said, if they change meanwhile
+                return Spliterators.spliteratorUnknownSize(iterator(), Spliterator.NONNULL);
             }
         };
     }
