@@ -380,6 +380,28 @@ class FirePathIT {
     }
 
     @Test
+    void aSkipIsNotRecordedForAnInstantAnotherFireOfItAttempted() {
+        // another fire of the instant failed (its retry armed, or given up): that chain of attempts is its outcome
+        jdbc.sql("""
+                        INSERT INTO onebeat_fire_attempt (job_name, scheduled_at, attempt, outcome, error_class, node,
+                                                          trigger_kind, attempted_at)
+                        VALUES ('attempted-then-skipped', ?, 1, 'failed', 'java.lang.IllegalStateException', 'node-b',
+                                'recovery', now())""")
+                .param(Timestamp.from(T)).update();
+
+        attempts.skipped(List.of("attempted-then-skipped", "never-attempted"), T, FireAttempts.SkipReason.OVERLAP,
+                FireTrigger.SCHEDULED, LIVE_NODE);
+        attempts.skipped(Map.of(FireAttempts.SkipReason.PAUSED, Map.of(T, List.of("attempted-then-skipped"))),
+                FireTrigger.MISFIRE, LIVE_NODE);
+
+        assertThat(jdbc.sql("""
+                        SELECT job_name FROM onebeat_fire_attempt
+                        WHERE outcome = 'skipped' AND scheduled_at = ? AND job_name IN (?, ?) ORDER BY 1""")
+                .params(Timestamp.from(T), "attempted-then-skipped", "never-attempted").query(String.class).list())
+                .containsExactly("never-attempted");
+    }
+
+    @Test
     void scheduledInstantMeetingARecoveryOfAnEarlierInstantWaitsForItInsteadOfBeingSkipped() throws Exception {
         // a replica died mid-fire and a survivor re-runs that instant: the schedule's next instant meets the
         // recovery, which the crash made late, and must not lose its turn to it
