@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.quartz;
 
+import dev.onebeat.scheduler.boot.database.StoppableTransactions;
 import dev.onebeat.scheduler.engine.cluster.LiveNodes;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobCatalog.OrphanChange;
@@ -40,6 +41,8 @@ class Orphans implements DisposableBean {
     private final OrphanJudgements judgements;
     private final LiveNodes nodes;
     private final TransactionTemplate transactions;
+    /** The judgements' transactions, which a shutdown cancels: at a million jobs one reads the catalog for seconds. */
+    private final StoppableTransactions judgementTransactions;
     private final JdbcClient jdbc;
     /**
      * The cluster judges at least this often, even when nothing it depends on seems to have changed: a safety net for
@@ -54,6 +57,8 @@ class Orphans implements DisposableBean {
      * this has passed.
      */
     static final Duration COUNTED_ITSELF_STANDS_FOR = Duration.ofMinutes(1);
+    /** How long a shutdown waits for a judgement it cancelled to roll back. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread daemon = new Thread(runnable, "onebeat-orphans");
         daemon.setDaemon(true);
@@ -67,6 +72,7 @@ class Orphans implements DisposableBean {
         this.nodes = nodes;
         this.transactions = transactions;
         this.jdbc = jdbc;
+        this.judgementTransactions = new StoppableTransactions(transactions, jdbc, "orphan judgement");
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -82,6 +88,10 @@ class Orphans implements DisposableBean {
         }
         try {
             judgeIfChanged();
+        } catch (StoppableTransactions.Stopped e) {
+            if (e.getCause() != null) {
+                log.info("orphan judgement stopped by the shutdown and rolled back; another replica judges");
+            }
         } catch (RuntimeException e) {
             log.warn("orphaned jobs not judged, trying again in {} error={}", nodes.checkinInterval().multipliedBy(2),
                     e.toString());
@@ -97,7 +107,7 @@ class Orphans implements DisposableBean {
      */
     boolean judgeIfChanged() {
         boolean[] judged = new boolean[1];
-        List<OrphanChange> changes = transactions.execute(status -> {
+        List<OrphanChange> changes = judgementTransactions.execute(() -> {
             if (!lock(false)) {
                 return List.<OrphanChange>of();
             }
@@ -140,7 +150,7 @@ class Orphans implements DisposableBean {
             // their rows existed, see its registrations change again and judge again
             nodes.registrationsStored();
         }
-        return report(transactions.execute(status -> {
+        return report(judgementTransactions.execute(() -> {
             if (!lock(wait)) {
                 return List.<OrphanChange>of();
             }
@@ -187,8 +197,10 @@ class Orphans implements DisposableBean {
                 .query(Boolean.class).single();
     }
 
+    /** Cancels a judgement under way, which rolls back, and waits for it to end before the pool closes. */
     @Override
     public void destroy() {
+        judgementTransactions.stop(STOP_WAIT);
         thread.shutdownNow();
     }
 }

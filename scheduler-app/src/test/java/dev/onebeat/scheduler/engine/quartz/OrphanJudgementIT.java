@@ -1,20 +1,27 @@
 package dev.onebeat.scheduler.engine.quartz;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
+import dev.onebeat.scheduler.boot.database.StoppableTransactions;
 import dev.onebeat.scheduler.engine.cluster.LiveNodes;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.OrphanJudgements;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +49,8 @@ class OrphanJudgementIT {
     TransactionTemplate transactions;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    DataSource dataSource;
 
     @BeforeEach
     void noJudgementRecordedAndThisReplicaCheckedIn() {
@@ -157,6 +166,56 @@ class OrphanJudgementIT {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    @Test
+    void aShutdownCancelsAJudgementUnderWayAndReturnsOnceItHasRolledBack() throws Exception {
+        // the pool aborts a connection still in use when it closes: a judgement of a million jobs (seconds) cut off
+        // that way failed its rollback too and logged an error at every shutdown that met it. Here the judgement waits
+        // in the database, for the lock another replica's judgement holds
+        Orphans judging = replica();
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement()) {
+                statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('onebeat.orphans', 0))");
+            }
+            Future<Integer> judgement = thread.submit(() -> judging.judge(true));
+            awaitWaitingForTheJudgementsLock();
+
+            judging.destroy();
+
+            assertThat(jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                            + "AND query LIKE '%pg_advisory_xact_lock(hashtextextended(''onebeat.orphans''%' "
+                            + "AND wait_event_type = 'Lock'").query(Integer.class).single())
+                    .as("the judgement's statement ended before the shutdown went on").isZero();
+            // well within the server's lock_timeout (3 s), which would have ended the wait otherwise
+            assertThatThrownBy(() -> judgement.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(StoppableTransactions.Stopped.class);
+            try (Statement statement = other.createStatement();
+                 ResultSet held = statement.executeQuery("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                         + "AND pid = pg_backend_pid() AND granted")) {
+                held.next();
+                assertThat(held.getInt(1)).as("the other replica's transaction, untouched by the cancel").isOne();
+            }
+            other.rollback();
+        } finally {
+            thread.shutdownNow();
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_orphan_judgement").query(Integer.class).single())
+                .as("the cancelled judgement recorded nothing").isZero();
+    }
+
+    private void awaitWaitingForTheJudgementsLock() throws InterruptedException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            if (jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    + "AND query LIKE '%pg_advisory_xact_lock(hashtextextended(''onebeat.orphans''%' "
+                    + "AND wait_event_type = 'Lock'").query(Integer.class).single() == 1) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the judgement never waited for the lock");
     }
 
     private Orphans replica() {
