@@ -86,6 +86,10 @@ class FirePathIT {
     DataSource dataSource;
     @Autowired
     FireAttempts attempts;
+    @Autowired
+    FireServices services;
+    @Autowired
+    JobLocks locks;
 
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
@@ -311,20 +315,7 @@ class FirePathIT {
                     ctx.dispatch(TaskRequest.of("t", "q"));
                     (ctx.scheduledAt().equals(first) ? releaseFirst : releaseRecovery).await(30, TimeUnit.SECONDS);
                 });
-        // refused while skip_refusal has a row: a trigger cannot be dropped while the recovery's transaction, which
-        // read the table, is open
-        jdbc.sql("CREATE TABLE skip_refusal (refused boolean)").update();
-        jdbc.sql("INSERT INTO skip_refusal VALUES (true)").update();
-        jdbc.sql("""
-                CREATE FUNCTION refuse_skips() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    IF EXISTS (SELECT 1 FROM skip_refusal) THEN RAISE EXCEPTION 'skips refused'; END IF;
-                    RETURN NEW;
-                END $$""").update();
-        jdbc.sql("CREATE TRIGGER refuse_skips BEFORE INSERT ON onebeat_fire_attempt FOR EACH ROW "
-                + "WHEN (NEW.outcome = 'skipped' AND NEW.job_name = 'skip-recorded-late') "
-                + "EXECUTE FUNCTION refuse_skips()").update();
-        try {
+        try (SkipRefusal refusal = refusingSkipsOf(job)) {
             Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
             Instant due = dueWhileTheLockIsHeld();
             Future<FireResult> skipping = threads.submit(() -> firePath.fire(job,
@@ -338,7 +329,7 @@ class FirePathIT {
             awaitOneRow("the recovery never held the lock", """
                             SELECT count(*) FROM shedlock WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP)
                               AND locked_by LIKE 'other-node %'""", JobLocks.PREFIX + job.name());
-            jdbc.sql("DELETE FROM skip_refusal").update();
+            refusal.lift();
             Thread.sleep(2000);
             assertThat(skipping).as("no skip recorded: it waits for the recovery's lock").isNotDone();
             releaseRecovery.countDown();
@@ -352,7 +343,89 @@ class FirePathIT {
         } finally {
             releaseFirst.countDown();
             releaseRecovery.countDown();
+        }
+    }
+
+    @Test
+    void anInstantJudgedOverlappingThatLeftItsCatchUpWindowWhileItsSkipWasTriedIsRecordedOutsideItAndNotFired(
+            CapturedOutput output) throws Exception {
+        // a replica judges an instant overlapping (the previous instant's fire holds the lock) but cannot record the
+        // skip for a while (its writes fail) and keeps trying; meanwhile the previous fire ends and the instant leaves
+        // its catch-up window. The skip is not recorded (no fire of another instant holds the lock any more), and
+        // the instant is not fired late either: it is recorded skipped, outside its catch-up window
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        Instant first = liveNodeAndAnInstant();
+        PeriodicJob job = Jobs.periodic("skip-outside-window", Schedule.every(Duration.ofMinutes(1)))
+                .overlapPolicy(OverlapPolicy.SKIP)
+                .catchUpWindow(Duration.ofMinutes(10))
+                .lockAtMostFor(Duration.ofSeconds(30))
+                .execute(ctx -> {
+                    ctx.dispatch(TaskRequest.of("t", "q"));
+                    if (ctx.scheduledAt().equals(first)) {
+                        releaseFirst.await(30, TimeUnit.SECONDS);
+                    }
+                });
+        Instant due = dueWhileTheLockIsHeld();
+        // this replica's clock, moved past the window while the skip is tried; the locks keep the database's time
+        SettableClock clock = new SettableClock(due);
+        FirePath late = new FirePath(new FireServices(services.ledger(), services.outbox(), services.transactions(),
+                services.dataSource(), services.json(), services.reports(), clock, services.properties(),
+                services.arguments(), services.attempts(), services.databaseClock(), services.traces(),
+                services.moments()), locks);
+        try (SkipRefusal refusal = refusingSkipsOf(job)) {
+            Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
+            Future<FireResult> skipping = threads.submit(() -> late.fire(job,
+                    FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> output.toString().lines().anyMatch(line ->
+                    line.contains("could not record skipped instants") && line.contains("jobs=skip-outside-window")));
+            releaseFirst.countDown();
+            assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
+            clock.advance(job.catchUpWindow().plusSeconds(1));
+            refusal.lift();
+
+            assertThat(join(skipping).outcome()).isEqualTo(FireOutcome.SKIPPED);
+            assertThat(jdbc.sql("""
+                            SELECT reason FROM onebeat_fire_attempt
+                            WHERE job_name = ? AND scheduled_at = ? AND outcome = 'skipped'""")
+                    .params(job.name(), Timestamp.from(due)).query(String.class).list())
+                    .containsExactly(FireAttempts.SkipReason.OUTSIDE_CATCH_UP_WINDOW.text());
+            assertThat(jdbc.sql("SELECT count(*) FROM onebeat_fire WHERE job_name = ? AND scheduled_at = ?")
+                    .params(job.name(), Timestamp.from(due)).query(Integer.class).single())
+                    .as("not fired after its window").isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(job.name())
+                    .query(Integer.class).single()).as("only the first instant's task").isEqualTo(1);
+        } finally {
+            releaseFirst.countDown();
+        }
+    }
+
+    /** A real fault: the database refuses to record {@code job}'s skips until {@link SkipRefusal#lift}. */
+    private SkipRefusal refusingSkipsOf(PeriodicJob job) {
+        // refused while skip_refusal has a row: a trigger cannot be dropped while a fire's transaction that read the
+        // table is open
+        jdbc.sql("CREATE TABLE skip_refusal (refused boolean)").update();
+        jdbc.sql("INSERT INTO skip_refusal VALUES (true)").update();
+        jdbc.sql("""
+                CREATE FUNCTION refuse_skips() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM skip_refusal) THEN RAISE EXCEPTION 'skips refused'; END IF;
+                    RETURN NEW;
+                END $$""").update();
+        jdbc.sql("CREATE TRIGGER refuse_skips BEFORE INSERT ON onebeat_fire_attempt FOR EACH ROW "
+                + "WHEN (NEW.outcome = 'skipped' AND NEW.job_name = '" + job.name() + "') "
+                + "EXECUTE FUNCTION refuse_skips()").update();
+        return new SkipRefusal();
+    }
+
+    private final class SkipRefusal implements AutoCloseable {
+
+        void lift() {
             jdbc.sql("DELETE FROM skip_refusal").update();
+        }
+
+        @Override
+        public void close() {
+            lift();
             jdbc.sql("DROP TRIGGER IF EXISTS refuse_skips ON onebeat_fire_attempt").update();
             jdbc.sql("DROP FUNCTION refuse_skips()").update();
             jdbc.sql("DROP TABLE skip_refusal").update();
