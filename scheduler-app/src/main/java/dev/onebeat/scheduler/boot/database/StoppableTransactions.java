@@ -1,50 +1,58 @@
 package dev.onebeat.scheduler.boot.database;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The transactions of a background task that a shutdown stops, rolled back, instead of leaving them to the closing
  * pool. The pool aborts a connection still in use when it closes: a task that read the whole catalog at a million jobs
  * (seconds) then failed in the middle, its rollback failed too, and the shutdown logged an error for what was only a
- * task cut short. {@link #stop} keeps new transactions from starting, cancels the statement of the one running (and
- * each next one, so that a task between two statements ends at its next) and waits for it to end.
+ * task cut short. {@link #stop} keeps new transactions from starting, cancels the statement the running one waits on
+ * (again every {@value #CANCEL_EVERY_MS} ms, so that one caught between two statements is cancelled in its next,
+ * if that runs longer) and waits for it to roll back. Meant for tasks of a few long statements, not of many short ones.
  *
- * <p>Written here because neither Spring nor the pool offers it: {@code Statement.cancel} needs the statement, which
- * {@code JdbcClient} does not hand out, and a timeout would bound the task in normal running too. The cancel is sent
- * only while the task's transaction runs its statements on the connection, never after: the connection may be another
- * thread's then.
+ * <p>The cancel is the driver's ({@code PGConnection.cancelQuery}): it goes to the task's own session, by the key the
+ * server gave it, over a socket of its own, so it needs no connection of the pool and cannot reach another session,
+ * even on another server after a failover. Neither Spring ({@code JdbcClient} hands out no statement to cancel) nor
+ * the pool offers this, hence this class. The cancel is sent only while the task's statements run on its connection,
+ * never once its commit may have begun: the connection may be another thread's after that.
  */
 public final class StoppableTransactions {
 
     private static final Logger log = LoggerFactory.getLogger(StoppableTransactions.class);
     /** How often the stop cancels the task's running statement again while it waits for the task to end. */
     private static final long CANCEL_EVERY_MS = 100;
+    /** PostgreSQL's SQLSTATE for a statement cancelled on request. */
+    private static final String QUERY_CANCELED = "57014";
 
     private final TransactionTemplate transactions;
-    private final JdbcClient jdbc;
+    private final DataSource dataSource;
     private final String task;
     /** Held by the task from before its transaction begins until after it ends (commit or rollback). */
     private final ReentrantLock running = new ReentrantLock();
     /** Guards {@link #session}: the stop cancels only while the task's statements run on that session. */
     private final Object sessionLock = new Object();
-    private Integer session;
+    private PGConnection session;
     private volatile boolean stopping;
+    private volatile boolean cancelled;
 
     /**
      * @param transactions the task's transactions
-     * @param jdbc the same database, for the task's session id and the stop's cancel
+     * @param dataSource their data source, the one their transaction manager binds connections of
      * @param task what the task is, in the stop's log
      */
-    public StoppableTransactions(TransactionTemplate transactions, JdbcClient jdbc, String task) {
+    public StoppableTransactions(TransactionTemplate transactions, DataSource dataSource, String task) {
         this.transactions = transactions;
-        this.jdbc = jdbc;
+        this.dataSource = dataSource;
         this.task = task;
     }
 
@@ -52,18 +60,19 @@ public final class StoppableTransactions {
      * Runs {@code work} in a transaction, one at a time.
      *
      * @return what {@code work} returned
-     * @throws Stopped when a stop began before it or cancelled it; its transaction was rolled back
+     * @throws Stopped when a stop began before it, or cancelled its statement (its transaction was rolled back); any
+     *     other failure, during a stop too, as it came
      */
     public <T> T execute(Supplier<T> work) {
         running.lock();
         try {
             if (stopping) {
-                throw new Stopped(task, null);
+                throw new Stopped(task + " not started: the shutdown has begun", null);
             }
             return transactions.execute(status -> {
-                Integer pid = jdbc.sql("SELECT pg_backend_pid()").query(Integer.class).single();
+                PGConnection connection = pgConnection();
                 synchronized (sessionLock) {
-                    session = pid;
+                    session = connection;
                 }
                 try {
                     return work.get();
@@ -75,8 +84,8 @@ public final class StoppableTransactions {
                 }
             });
         } catch (RuntimeException e) {
-            if (stopping) {
-                throw new Stopped(task, e);
+            if (stopping && cancelled && cancelledStatement(e)) {
+                throw new Stopped(task + " stopped by the shutdown, rolled back", e);
             }
             throw e;
         } finally {
@@ -84,9 +93,21 @@ public final class StoppableTransactions {
         }
     }
 
-    /** @return whether {@link #stop} has begun */
-    public boolean stopping() {
-        return stopping;
+    private PGConnection pgConnection() {
+        try {
+            return DataSourceUtils.getConnection(dataSource).unwrap(PGConnection.class);
+        } catch (SQLException e) {
+            throw new IllegalStateException(task + ": not a PostgreSQL connection", e);
+        }
+    }
+
+    private static boolean cancelledStatement(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && QUERY_CANCELED.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -102,8 +123,8 @@ public final class StoppableTransactions {
             while (!running.tryLock(CANCEL_EVERY_MS, TimeUnit.MILLISECONDS)) {
                 cancelRunningStatement();
                 if (System.nanoTime() - deadline > 0) {
-                    log.warn("{} still running {} ms after the shutdown asked it to stop; left to the pool's close",
-                            task, atMost.toMillis());
+                    log.warn("still running after the shutdown asked it to stop, left to the pool's close task={} "
+                            + "waitedMs={}", task, atMost.toMillis());
                     return false;
                 }
             }
@@ -111,6 +132,7 @@ public final class StoppableTransactions {
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            log.warn("stop interrupted, not waited for, left to the pool's close task={}", task);
             return false;
         }
     }
@@ -122,18 +144,19 @@ public final class StoppableTransactions {
             }
             try {
                 // a session between statements ignores it: the next cancel, or the next statement's, finds it busy
-                jdbc.sql("SELECT pg_cancel_backend(?)").param(session).query(Boolean.class).single();
-            } catch (RuntimeException e) {
-                log.debug("cancel of {} not sent: {}", task, e.toString());
+                cancelled = true;
+                session.cancelQuery();
+            } catch (SQLException e) {
+                log.warn("cancel not sent task={} error={}", task, e.toString());
             }
         }
     }
 
-    /** A transaction a stop kept from starting or cancelled; it was rolled back. */
+    /** A transaction a stop kept from starting (no cause), or whose statement it cancelled (rolled back). */
     public static final class Stopped extends RuntimeException {
 
-        Stopped(String task, Throwable cause) {
-            super(task + " stopped by the shutdown, rolled back", cause);
+        Stopped(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -66,13 +67,13 @@ class Orphans implements DisposableBean {
     });
 
     Orphans(JobCatalog catalog, OrphanJudgements judgements, LiveNodes nodes, TransactionTemplate transactions,
-            JdbcClient jdbc) {
+            JdbcClient jdbc, DataSource dataSource) {
         this.catalog = catalog;
         this.judgements = judgements;
         this.nodes = nodes;
         this.transactions = transactions;
         this.jdbc = jdbc;
-        this.judgementTransactions = new StoppableTransactions(transactions, jdbc, "orphan judgement");
+        this.judgementTransactions = new StoppableTransactions(transactions, dataSource, "orphan judgement");
     }
 
     @EventListener(ApplicationReadyEvent.class)

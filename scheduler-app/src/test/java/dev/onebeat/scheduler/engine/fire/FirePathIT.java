@@ -315,7 +315,10 @@ class FirePathIT {
                     ctx.dispatch(TaskRequest.of("t", "q"));
                     (ctx.scheduledAt().equals(first) ? releaseFirst : releaseRecovery).await(30, TimeUnit.SECONDS);
                 });
-        try (SkipRefusal refusal = refusingSkipsOf(job)) {
+        // the latches are released before the refusal is removed: a fire parked in its job holds its transaction open,
+        // which the removal's DROP would wait for
+        try (SkipRefusal refusal = refusingSkipsOf(job);
+             Released released = new Released(releaseFirst, releaseRecovery)) {
             Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
             Instant due = dueWhileTheLockIsHeld();
             Future<FireResult> skipping = threads.submit(() -> firePath.fire(job,
@@ -340,9 +343,6 @@ class FirePathIT {
                             SELECT count(*) FROM onebeat_fire_attempt
                             WHERE job_name = ? AND scheduled_at = ? AND outcome = 'skipped'""")
                     .params(job.name(), Timestamp.from(due)).query(Integer.class).single()).isZero();
-        } finally {
-            releaseFirst.countDown();
-            releaseRecovery.countDown();
         }
     }
 
@@ -372,15 +372,16 @@ class FirePathIT {
                 services.dataSource(), services.json(), services.reports(), clock, services.properties(),
                 services.arguments(), services.attempts(), services.databaseClock(), services.traces(),
                 services.moments()), locks);
-        try (SkipRefusal refusal = refusingSkipsOf(job)) {
+        try (SkipRefusal refusal = refusingSkipsOf(job); Released released = new Released(releaseFirst)) {
             Future<FireResult> running = holdingTheLock(job, FireRequest.of(first, FireTrigger.SCHEDULED, LIVE_NODE));
             Future<FireResult> skipping = threads.submit(() -> late.fire(job,
                     FireRequest.of(due, FireTrigger.SCHEDULED, LIVE_NODE)));
             await().atMost(Duration.ofSeconds(20)).until(() -> output.toString().lines().anyMatch(line ->
                     line.contains("could not record skipped instants") && line.contains("jobs=skip-outside-window")));
+            // before the lock is released: from then on the skipping fire may look at its window at any moment
+            clock.advance(job.catchUpWindow().plusSeconds(1));
             releaseFirst.countDown();
             assertThat(join(running).outcome()).isEqualTo(FireOutcome.COMMITTED);
-            clock.advance(job.catchUpWindow().plusSeconds(1));
             refusal.lift();
 
             assertThat(join(skipping).outcome()).isEqualTo(FireOutcome.SKIPPED);
@@ -394,8 +395,17 @@ class FirePathIT {
                     .as("not fired after its window").isZero();
             assertThat(jdbc.sql("SELECT count(*) FROM onebeat_task WHERE job_name = ?").param(job.name())
                     .query(Integer.class).single()).as("only the first instant's task").isEqualTo(1);
-        } finally {
-            releaseFirst.countDown();
+        }
+    }
+
+    /** Releases fires parked in their jobs, when a test ends however it ends. */
+    private record Released(CountDownLatch... latches) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            for (CountDownLatch latch : latches) {
+                latch.countDown();
+            }
         }
     }
 

@@ -189,9 +189,10 @@ class OrphanJudgementIT {
                             + "AND query LIKE '%pg_advisory_xact_lock(hashtextextended(''onebeat.orphans''%' "
                             + "AND wait_event_type = 'Lock'").query(Integer.class).single())
                     .as("the judgement's statement ended before the shutdown went on").isZero();
-            // well within the server's lock_timeout (3 s), which would have ended the wait otherwise
+            // cancelled, not ended by the server's lock_timeout (3 s), which a mere wait would have met
             assertThatThrownBy(() -> judgement.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOf(StoppableTransactions.Stopped.class);
+                    .cause().isInstanceOf(StoppableTransactions.Stopped.class)
+                    .hasRootCauseMessage("ERROR: canceling statement due to user request");
             try (Statement statement = other.createStatement();
                  ResultSet held = statement.executeQuery("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
                          + "AND pid = pg_backend_pid() AND granted")) {
@@ -219,7 +220,7 @@ class OrphanJudgementIT {
     }
 
     private Orphans replica() {
-        return new Orphans(catalog, judgements, nodes, transactions, jdbc);
+        return new Orphans(catalog, judgements, nodes, transactions, jdbc, dataSource);
     }
 
     /** Writes a replica's check-in as Quartz does; the database stamps when it saw it (migration 017). */

@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
@@ -70,6 +71,8 @@ class ScheduleSyncIT {
     LiveNodes nodes;
     @Autowired
     OrphanJudgements judgements;
+    @Autowired
+    DataSource dataSource;
 
     @AfterEach
     void clear() throws SchedulerException {
@@ -373,7 +376,8 @@ class ScheduleSyncIT {
         JobRegistry registry = JobRegistry.of(Arrays.stream(jobs).map(job -> new RegisteredJob(job, "test")).toList());
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         new ScheduleSync(scheduler, registry, clock, transactions, new RuntimeJobStore(jdbc, json, registry), catalog,
-                triggers, new Orphans(catalog, judgements, nodes, transactions, jdbc), new DatabaseStartup(StartupProperties.DEFAULTS))
+                triggers, new Orphans(catalog, judgements, nodes, transactions, jdbc, dataSource),
+                new DatabaseStartup(StartupProperties.DEFAULTS))
                 .afterSingletonsInstantiated();
     }
 
