@@ -30,6 +30,12 @@ import org.springframework.stereotype.Component;
 class MissedFireDetector implements DisposableBean {
 
     static final String LOCK = "onebeat-monitor";
+    /**
+     * How long a shutdown waits for a check under way to end (a check sweeps at most {@code sweep-jobs} jobs): ended by
+     * itself, it commits or rolls back and releases its lock. Cut off by the pool's close, it would leave the lock
+     * held until {@link #lockAtMostFor} (5 minutes or more), and no replica would check until then.
+     */
+    static final Duration STOP_WAIT = Duration.ofSeconds(10);
     private static final Logger log = LoggerFactory.getLogger(MissedFireDetector.class);
 
     private final MonitorCheck check;
@@ -116,8 +122,19 @@ class MissedFireDetector implements DisposableBean {
         return tenIntervals.compareTo(Duration.ofMinutes(5)) > 0 ? tenIntervals : Duration.ofMinutes(5);
     }
 
+    /** Starts no more checks and waits, up to {@link #STOP_WAIT}, for the one under way. */
     @Override
     public void destroy() {
-        thread.shutdownNow();
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("missed-fire check still running {} after the shutdown began, cut off: its lock {} is "
+                        + "released when it expires", STOP_WAIT, LOCK);
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thread.shutdownNow();
+        }
     }
 }

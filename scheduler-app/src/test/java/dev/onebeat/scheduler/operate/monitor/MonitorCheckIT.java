@@ -11,11 +11,14 @@ import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +66,8 @@ class MonitorCheckIT {
     LockProvider locks;
     @Autowired
     ClusterState cluster;
+    @Autowired
+    DataSource dataSource;
 
     @BeforeEach
     void cleanUp() {
@@ -306,6 +311,55 @@ class MonitorCheckIT {
         assertThat(of("steady", judged)).extracting(Event::instant, Event::kind, Event::reason)
                 .containsExactly(tuple(m1, "missed", "no fire began by " + graceEnds + " (grace PT10S)"));
         assertThat(table.progress().get("steady").checkedUntil()).isEqualTo(m1);
+    }
+
+    /**
+     * A shutdown waits for the check under way to end: cut off by the pool's close, it would leave its lock held for
+     * five minutes, and no replica would check meanwhile. Here the check's write waits for a row another transaction
+     * is inserting, until the server's lock_timeout (3 s) fails it.
+     */
+    @Test
+    void aShutdownWaitsForTheCheckUnderWayWhichReleasesItsLock() throws Exception {
+        MonitorProperties often = new MonitorProperties(true, Duration.ofMillis(200), Duration.ofSeconds(10), 1000, 10,
+                20_000, 10_000);
+        MissedFireDetector detector = new MissedFireDetector(check, table, records, metrics, locks, cluster,
+                Clock.systemUTC(), often);
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement()) {
+                statement.execute("""
+                        INSERT INTO onebeat_job_monitor (job_name, checked_until, alerting, failures_in_row,
+                                                         successes_in_row, updated_at)
+                        VALUES ('flaky', now(), false, 0, 0, now())""");
+            }
+            detector.start();
+            awaitCheckWaitingForTheRow();
+
+            detector.destroy();
+
+            assertThat(jdbc.sql("""
+                            SELECT count(*) FROM shedlock
+                            WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP) + interval '1 second'""")
+                    .param(MissedFireDetector.LOCK).query(Integer.class).single())
+                    .as("the check's lock, released by the check before the shutdown went on").isZero();
+            other.rollback();
+        } finally {
+            detector.destroy();
+            jdbc.sql("DELETE FROM shedlock WHERE name = ?").param(MissedFireDetector.LOCK).update();
+        }
+    }
+
+    private void awaitCheckWaitingForTheRow() throws InterruptedException {
+        for (int attempt = 0; attempt < 500; attempt++) {
+            if (jdbc.sql("""
+                            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+                              AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO onebeat_job_monitor%'""")
+                    .query(Integer.class).single() == 1) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no check waited for the row");
     }
 
     private void fault(String node, String stage, Instant since, Instant until) {
