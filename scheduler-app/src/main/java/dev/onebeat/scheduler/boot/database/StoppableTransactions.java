@@ -18,7 +18,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * (seconds) then failed in the middle, its rollback failed too, and the shutdown logged an error for what was only a
  * task cut short. {@link #stop} keeps new transactions from starting, cancels the statement the running one waits on
  * (again every {@value #CANCEL_EVERY_MS} ms, so that one caught between two statements is cancelled in its next,
- * if that runs longer) and waits for it to roll back. Meant for tasks of a few long statements, not of many short ones.
+ * if that runs longer) and waits for it to roll back. A task of many short statements calls {@link #checkpoint}
+ * between them, which ends it at the first after the stop began.
  *
  * <p>The cancel is the driver's ({@code PGConnection.cancelQuery}): it goes to the task's own session, by the key the
  * server gave it, over a socket of its own, so it needs no connection of the pool and cannot reach another session,
@@ -111,6 +112,17 @@ public final class StoppableTransactions {
     }
 
     /**
+     * Ends the running task, rolled back, if a stop has begun; called by a task between its steps.
+     *
+     * @throws Stopped when a stop has begun
+     */
+    public void checkpoint() {
+        if (stopping) {
+            throw new Stopped(task + " stopped by the shutdown, rolled back", null);
+        }
+    }
+
+    /**
      * Keeps new transactions from starting, cancels the running one's statements until it ends (rolled back), and
      * waits for that up to {@code atMost}.
      *
@@ -152,7 +164,10 @@ public final class StoppableTransactions {
         }
     }
 
-    /** A transaction a stop kept from starting (no cause), or whose statement it cancelled (rolled back). */
+    /**
+     * A transaction a stop kept from starting, or ended at a {@link #checkpoint}, or whose statement it cancelled (the
+     * cause); the last two were rolled back.
+     */
     public static final class Stopped extends RuntimeException {
 
         Stopped(String message, Throwable cause) {

@@ -2,6 +2,7 @@ package dev.onebeat.scheduler.engine.quartz;
 
 import dev.onebeat.job.MisfirePolicy;
 import dev.onebeat.job.PeriodicJob;
+import dev.onebeat.scheduler.boot.database.StoppableTransactions;
 import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
 import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -65,7 +67,8 @@ class LostFires implements DisposableBean {
     private final JobCatalog catalog;
     private final InstantRecords records;
     private final StrandedTriggers stranded;
-    private final TransactionTemplate transactions;
+    /** A look's transaction, which a shutdown ends: at a million jobs a look reads each job's trigger and ledger. */
+    private final StoppableTransactions transactions;
     private final JdbcClient jdbc;
     private final Clock clock;
     private final FailoverProperties properties;
@@ -78,15 +81,15 @@ class LostFires implements DisposableBean {
     });
 
     LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
-              StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, Clock clock,
-              FailoverProperties properties, MeterRegistry meters,
+              StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, DataSource dataSource,
+              Clock clock, FailoverProperties properties, MeterRegistry meters,
               @Value("${spring.quartz.properties.org.quartz.jobStore.misfireThreshold:60000}") long misfireMillis) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.catalog = catalog;
         this.records = records;
         this.stranded = stranded;
-        this.transactions = transactions;
+        this.transactions = new StoppableTransactions(transactions, dataSource, "lost-fire look");
         this.jdbc = jdbc;
         this.clock = clock;
         this.properties = properties;
@@ -122,6 +125,8 @@ class LostFires implements DisposableBean {
                 log.warn("lost fires after the database server change fired again as recoveries refired={} round={} "
                         + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
             }
+        } catch (StoppableTransactions.Stopped e) {
+            log.info("lost fires not looked for: the replica stops round={} ({})", round, e.getMessage());
         } catch (RuntimeException e) {
             log.warn("lost fires not looked for after the database server change round={} error={}", round,
                     e.toString(), e);
@@ -146,6 +151,7 @@ class LostFires implements DisposableBean {
             Map<String, Set<Instant>> running = records.runningAll();
             int total = 0;
             for (RegisteredJob registered : registry.all()) {
+                transactions.checkpoint();
                 JobCatalog.Standing standing = standings.get(registered.name());
                 if (standing == null || standing.paused() || standing.orphaned()) {
                     continue;
@@ -202,8 +208,10 @@ class LostFires implements DisposableBean {
         return lost;
     }
 
+    /** Ends a look under way, rolled back (the instants it handed back with it), before the pool closes. */
     @Override
     public void destroy() {
+        transactions.stop(Duration.ofSeconds(5));
         thread.shutdownNow();
     }
 }

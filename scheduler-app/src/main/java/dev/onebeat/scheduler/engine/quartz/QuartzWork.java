@@ -1,5 +1,6 @@
 package dev.onebeat.scheduler.engine.quartz;
 
+import dev.onebeat.scheduler.boot.database.StoppableTransactions;
 import org.quartz.SchedulerException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -18,12 +19,19 @@ public final class QuartzWork {
     }
 
     public static <T> T inTransaction(TransactionTemplate transactions, Body<T> body) {
-        return transactions.execute(status -> {
-            try {
-                return body.run();
-            } catch (SchedulerException e) {
-                throw new IllegalStateException("Quartz store write failed: " + e.getMessage(), e);
-            }
-        });
+        return transactions.execute(status -> unchecked(body));
+    }
+
+    /** {@link #inTransaction(TransactionTemplate, Body)} in a transaction a shutdown stops. */
+    public static <T> T inTransaction(StoppableTransactions transactions, Body<T> body) {
+        return transactions.execute(() -> unchecked(body));
+    }
+
+    private static <T> T unchecked(Body<T> body) {
+        try {
+            return body.run();
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("Quartz store write failed: " + e.getMessage(), e);
+        }
     }
 }
