@@ -3,10 +3,13 @@ package dev.onebeat.scheduler.bench;
 import dev.onebeat.scheduler.SecurityTestUsers;
 import dev.onebeat.scheduler.operate.admin.JobDirectory;
 import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
+import dev.onebeat.scheduler.engine.cluster.DatabaseIncarnation;
+import dev.onebeat.scheduler.engine.cluster.DatabaseServerChanged;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.JobsProperties;
 import dev.onebeat.scheduler.engine.registry.RuntimeJobStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -112,6 +115,7 @@ public final class JobsListBenchmark {
                     .measure(options.breakdownRounds(), options.breakdownRounds());
             commitsPerView(replica);
             changeCosts(replica);
+            lostFiresLook(replica);
         }
         System.out.printf(Locale.ROOT, "fires recorded while measuring (must be 0): %d%n", fires());
         printTables(http, stages);
@@ -181,6 +185,23 @@ public final class JobsListBenchmark {
         System.out.println(new Latencies("one runtime job created through the admin service", creates).row());
         System.out.println(new Latencies("another replica's change to one runtime job, until in this registry",
                 reloads).row());
+    }
+
+    /**
+     * Times the replica's answer to a database server change (a failover, a restart): the sweep of stranded fire records
+     * and the first look for lost fires over every job it registers, on the event's thread as the watch runs them. Last:
+     * the looks it schedules for later are stopped with the replica.
+     */
+    private void lostFiresLook(OnebeatInstance replica) {
+        Instant now = Instant.now();
+        DatabaseServerChanged change = new DatabaseServerChanged(
+                new DatabaseIncarnation("bench-before", 5432, now.minus(Duration.ofHours(1)), false),
+                new DatabaseIncarnation("bench-after", 5432, now, false), now.minusSeconds(1));
+        long start = System.nanoTime();
+        replica.publish(change);
+        System.out.printf(Locale.ROOT, "a database server change, its stranded records' sweep and first look for lost "
+                        + "fires over %,d jobs: %.1f s, %,.0f instants refired%n", options.jobs(), seconds(start),
+                replica.bean(MeterRegistry.class).counter("onebeat.failover.refired").count());
     }
 
     private OnebeatInstance serve() {

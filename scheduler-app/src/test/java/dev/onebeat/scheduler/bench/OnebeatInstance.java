@@ -100,6 +100,11 @@ final class OnebeatInstance implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** Publishes {@code event} to the replica's listeners, on this thread, as the application would. */
+    void publish(Object event) {
+        context.publishEvent(event);
+    }
+
     /** The pool's connections, for {@link CommitCounter}. */
     CommitCounter.Sessions pooledSessions() {
         return PooledSessions.of(pool());
