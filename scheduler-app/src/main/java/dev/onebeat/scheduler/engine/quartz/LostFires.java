@@ -146,6 +146,11 @@ class LostFires implements DisposableBean {
      * @return how many instants were handed back; -1 if another replica holds the turn
      */
     int refire() {
+        return refire(STEP);
+    }
+
+    /** {@link #refire()}, {@code step} jobs a step. */
+    int refire(int step) {
         Integer count = QuartzWork.inTransaction(transactions, () -> {
             // one replica at a time: the others would find the same instants
             if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.lost-fires', 0))")
@@ -167,9 +172,9 @@ class LostFires implements DisposableBean {
             Timetables timetables = new Timetables();
             // a step of jobs at a time, their triggers and ledger rows read in a statement each: a trigger and a ledger
             // read per job took 49 s at 100,000 jobs (bench/jobs.sh)
-            for (List<Looked> step : StatementChunks.of(looked, STEP)) {
+            for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
-                for (Map.Entry<String, List<Instant>> lost : lost(step, now, running, timetables).entrySet()) {
+                for (Map.Entry<String, List<Instant>> lost : lost(jobs, now, running, timetables).entrySet()) {
                     for (Instant at : lost.getValue()) {
                         HandBack.recover(scheduler, lost.getKey(), at, clock);
                         total++;

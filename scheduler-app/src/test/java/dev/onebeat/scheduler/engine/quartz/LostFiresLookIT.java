@@ -10,29 +10,36 @@ import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
+import dev.onebeat.scheduler.engine.registry.JobsProperties;
+import dev.onebeat.scheduler.operate.admin.RuntimeJobs;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A look for lost fires after a database server change reads every registered job's trigger and ledger, in one
- * transaction: at a million jobs, minutes. A shutdown ends it, rolled back, before the pool closes. Here the look waits
- * in the database, for the catalog another session holds locked.
+ * The look for lost fires after a database server change: it reads its jobs' triggers and ledger rows a step of jobs
+ * at a time, and finds the same instants whatever the step; a shutdown ends it, rolled back, before the pool closes.
  */
 @SharedSchedulerIT(properties = {SchedulerTestDatabase.NO_DEMO, SchedulerTestDatabase.QUARTZ_STOPPED})
-class LostFiresStopIT {
+class LostFiresLookIT {
 
     @Autowired
     Scheduler scheduler;
@@ -53,17 +60,70 @@ class LostFiresStopIT {
     @Autowired
     FailoverProperties failover;
 
+    @Autowired
+    RuntimeJobs admin;
+
+    @Test
+    void aLookFindsTheSameLostInstantsWhateverItsStep() throws Exception {
+        // five jobs on two schedules whose triggers have passed instants of the last half minute with no fire recorded,
+        // as a failover that lost their commits leaves them
+        List<String> names = List.of("lost-look-a", "lost-look-b", "lost-look-c", "lost-look-d", "lost-look-e");
+        for (int i = 0; i < names.size(); i++) {
+            admin.create(JobsProperties.Definition.builder(names.get(i)).every(i % 2 == 0 ? "7s" : "11s")
+                    .task("lost.look").build());
+        }
+        try {
+            String[] jobs = names.toArray(String[]::new);
+            // joined, and their triggers begun, half a minute ago; each trigger's next fire stays where it is
+            jdbc.sql("UPDATE onebeat_job SET member_since = member_since - interval '30 seconds' "
+                    + "WHERE name = ANY(?::varchar[])").param(jobs).update();
+            jdbc.sql("""
+                            UPDATE qrtz_triggers SET start_time = start_time - 30000
+                            WHERE trigger_group = ? AND trigger_name IN (SELECT schedule_key FROM onebeat_job
+                                                                         WHERE name = ANY(?::varchar[]))""")
+                    .params(QuartzTriggers.SCHEDULE_GROUP, jobs).update();
+            LostFires lostFires = lostFires();
+
+            int whole = lostFires.refire(10_000);
+            Set<String> wholeHandedBack = handedBack();
+            unscheduleHandedBack();
+            int stepped = lostFires.refire(2);
+
+            assertThat(whole).as("instants of the five jobs' last half minute").isGreaterThanOrEqualTo(10);
+            assertThat(wholeHandedBack).hasSize(whole)
+                    .allSatisfy(trigger -> assertThat(names).anyMatch(trigger::contains));
+            assertThat(stepped).isEqualTo(whole);
+            assertThat(handedBack()).as("two jobs a step").isEqualTo(wholeHandedBack);
+        } finally {
+            unscheduleHandedBack();
+            names.forEach(admin::delete);
+        }
+    }
+
+    private Set<String> handedBack() throws SchedulerException {
+        return scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP)).stream()
+                .map(TriggerKey::getName).collect(Collectors.toSet());
+    }
+
+    private void unscheduleHandedBack() throws SchedulerException {
+        scheduler.unscheduleJobs(List.copyOf(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))));
+    }
+
+    private LostFires lostFires() {
+        return new LostFires(scheduler, registry, catalog, records, stranded, transactions, jdbc, dataSource,
+                Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+    }
+
     @Test
     void aShutdownEndsALookUnderWayRolledBackBeforeItGoesOn() throws Exception {
-        LostFires lostFires = new LostFires(scheduler, registry, catalog, records, stranded, transactions, jdbc,
-                dataSource, Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+        LostFires lostFires = lostFires();
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
             try (Statement statement = other.createStatement()) {
                 statement.execute("LOCK TABLE onebeat_job IN ACCESS EXCLUSIVE MODE");
             }
-            Future<Integer> look = thread.submit(lostFires::refire);
+            Future<Integer> look = thread.submit(() -> lostFires.refire());
             awaitWaitingForTheCatalog();
 
             lostFires.destroy();
