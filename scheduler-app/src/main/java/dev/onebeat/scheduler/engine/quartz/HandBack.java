@@ -71,13 +71,22 @@ final class HandBack {
     /**
      * Hands to the cluster the fire of {@code job} for {@code scheduledAt} whose commit was lost with a failed-over
      * database server ({@link LostFires}): fired as a recovery, with the keys of the schedule's own fire.
+     *
+     * @throws SchedulerException when it could not be handed back: the look's transaction, which PostgreSQL aborts on
+     *     the failed statement anyway, is rolled back whole and its next round looks again (a fire is not counted lost
+     *     here, nor is a write a shutdown cancelled)
      */
-    static void recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) {
+    static void recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) throws SchedulerException {
         JobDataMap data = new JobDataMap();
         data.put(QuartzTriggers.JOB_NAME, job);
         data.put(INSTANT, scheduledAt.toEpochMilli());
         data.put(ATTEMPT, 1);
-        schedule(scheduler, job, scheduledAt, retry(job, scheduledAt, 1, data, clock));
+        Trigger trigger = retry(job, scheduledAt, 1, data, clock);
+        try {
+            scheduler.scheduleJob(trigger);
+        } catch (ObjectAlreadyExistsException e) {
+            log.debug("fire handed back already job={} scheduledAt={} trigger={}", job, scheduledAt, trigger.getKey());
+        }
     }
 
     /** Hands a single fire that reached a replica not registering its job back to the cluster once more. */

@@ -66,6 +66,8 @@ class LostFires implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(LostFires.class);
     private static final int MAX_PER_JOB = 10_000;
+    /** How long a shutdown waits for a look it ended to roll back. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     /** Jobs looked at per step: their triggers are read in one statement, their ledger rows in two more. */
     private static final int STEP = 10_000;
 
@@ -133,7 +135,7 @@ class LostFires implements DisposableBean {
                         + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
             }
         } catch (StoppableTransactions.Stopped e) {
-            log.info("lost fires not looked for: the replica stops round={} ({})", round, e.getMessage());
+            log.info("lost fires not looked for, the replica stops round={} error={}", round, e.getMessage());
         } catch (RuntimeException e) {
             log.warn("lost fires not looked for after the database server change round={} error={}", round,
                     e.toString(), e);
@@ -165,20 +167,25 @@ class LostFires implements DisposableBean {
             for (RegisteredJob registered : registry.all()) {
                 JobCatalog.Standing standing = standings.get(registered.name());
                 if (standing != null && !standing.paused() && !standing.orphaned()) {
-                    looked.add(new Looked(registered.job(), standing.memberSince()));
+                    looked.add(new Looked(registered.job(), ScheduleKeys.key(registered.job()),
+                            standing.memberSince()));
                 }
             }
-            int total = 0;
-            Timetables timetables = new Timetables();
             // a step of jobs at a time, their triggers and ledger rows read in a statement each: a trigger and a ledger
-            // read per job took 49 s at 100,000 jobs (bench/jobs.sh)
+            // read per job took 46-49 s at 100,000 jobs (bench/jobs.sh, BENCHMARKS.md)
+            Map<String, List<Instant>> lost = new LinkedHashMap<>();
             for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
-                for (Map.Entry<String, List<Instant>> lost : lost(jobs, now, running, timetables).entrySet()) {
-                    for (Instant at : lost.getValue()) {
-                        HandBack.recover(scheduler, lost.getKey(), at, clock);
-                        total++;
-                    }
+                lost.putAll(lost(jobs, now, running));
+            }
+            // handed back once everything is read: the first hand-back takes Quartz's trigger lock, which every
+            // replica's trigger acquisition then waits for until this transaction ends
+            int total = 0;
+            for (Map.Entry<String, List<Instant>> job : lost.entrySet()) {
+                for (Instant at : job.getValue()) {
+                    transactions.checkpoint();
+                    HandBack.recover(scheduler, job.getKey(), at, clock);
+                    total++;
                 }
             }
             return total;
@@ -189,17 +196,18 @@ class LostFires implements DisposableBean {
         return count;
     }
 
-    /** A job looked at, and since when it has been a member of its schedule. */
-    private record Looked(PeriodicJob job, Instant memberSince) {
+    /** A job looked at, its schedule's key, and since when it has been a member of that schedule. */
+    private record Looked(PeriodicJob job, String scheduleKey, Instant memberSince) {
     }
 
-    /** A job's instants that its trigger has passed, from where the look begins. */
-    private record Passed(PeriodicJob job, Instant from, Instant passed) {
+    /** A job's instants that its trigger has passed: from where the look begins, until the one it fires next. */
+    private record Passed(PeriodicJob job, Instant from, Instant until) {
     }
 
     /**
-     * The timetables of a look and the instants it reads from them, shared by the jobs of one schedule: many jobs share
-     * one (at 100,000 jobs the benchmark's have 5,763 schedules), and a cron's timetable is parsed and walked once.
+     * The timetables of a step of a look and the instants it reads from them, shared by the step's jobs of one
+     * schedule: many jobs share one (at 100,000 jobs the benchmark's have 5,763 schedules), and a cron's timetable is
+     * parsed and walked once a step. Kept for a step only, so bounded by its jobs whatever their schedules and windows.
      */
     private static final class Timetables {
 
@@ -221,14 +229,14 @@ class LostFires implements DisposableBean {
     }
 
     /** @return the lost instants of the jobs of one step, by job, in order */
-    private Map<String, List<Instant>> lost(List<Looked> step, Instant now, Map<String, Set<Instant>> running,
-                                            Timetables timetables) throws SchedulerException {
-        Map<String, TriggerTimes> triggers = triggerTimes(step.stream().map(look -> ScheduleKeys.key(look.job()))
-                .distinct().toList());
+    private Map<String, List<Instant>> lost(List<Looked> step, Instant now, Map<String, Set<Instant>> running)
+            throws SchedulerException {
+        Timetables timetables = new Timetables();
+        Map<String, TriggerTimes> triggers = triggerTimes(step.stream().map(Looked::scheduleKey).distinct().toList());
         List<Passed> passed = new ArrayList<>();
         for (Looked look : step) {
             PeriodicJob job = look.job();
-            TriggerTimes trigger = triggers.get(ScheduleKeys.key(job));
+            TriggerTimes trigger = triggers.get(look.scheduleKey());
             if (trigger == null || trigger.nextFire() == null) {
                 continue;
             }
@@ -249,7 +257,7 @@ class LostFires implements DisposableBean {
             }
         }
         Map<String, Map<Instant, InstantRecords.Slot>> recorded = records.slots(passed.stream()
-                .map(look -> new InstantRecords.Range(look.job().name(), look.from(), look.passed())).toList());
+                .map(look -> new InstantRecords.Range(look.job().name(), look.from(), look.until())).toList());
         Map<String, List<Instant>> lost = new LinkedHashMap<>();
         for (Passed look : passed) {
             List<Instant> instants = lost(look, recorded.getOrDefault(look.job().name(), Map.of()), now,
@@ -266,9 +274,9 @@ class LostFires implements DisposableBean {
         PeriodicJob job = look.job();
         List<Instant> late = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
-        for (ScheduledInstant instant : timetables.between(job.schedule(), look.from(), look.passed())) {
+        for (ScheduledInstant instant : timetables.between(job.schedule(), look.from(), look.until())) {
             Instant at = instant.at();
-            if (!instant.fires() || recorded.containsKey(at) || running.contains(at) || !at.isBefore(look.passed())) {
+            if (!instant.fires() || recorded.containsKey(at) || running.contains(at) || !at.isBefore(look.until())) {
                 continue;
             }
             (at.plus(misfireThreshold).isBefore(now) ? late : lost).add(at);
@@ -297,16 +305,19 @@ class LostFires implements DisposableBean {
         return times;
     }
 
-    /** Quartz stores a time as epoch milliseconds, and a next fire time the trigger does not have as -1. */
+    /**
+     * Quartz stores a time as epoch milliseconds, a next fire time the trigger does not have as -1, and reads one of 0
+     * or less as none.
+     */
     private static Instant epochMillis(ResultSet rs, int column) throws SQLException {
         long millis = rs.getLong(column);
-        return rs.wasNull() || millis < 0 ? null : Instant.ofEpochMilli(millis);
+        return rs.wasNull() || millis <= 0 ? null : Instant.ofEpochMilli(millis);
     }
 
     /** Ends a look under way, rolled back (the instants it handed back with it), before the pool closes. */
     @Override
     public void destroy() {
-        transactions.stop(Duration.ofSeconds(5));
+        transactions.stop(STOP_WAIT);
         thread.shutdownNow();
     }
 }
