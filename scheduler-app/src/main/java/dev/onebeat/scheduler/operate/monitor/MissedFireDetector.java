@@ -79,6 +79,8 @@ class MissedFireDetector implements DisposableBean {
         try {
             checkIfFree();
             metrics.refresh(table, records.databaseNow());
+        } catch (MonitorCheck.Stopped e) {
+            log.info("{}; the next check goes on from the last committed one", e.getMessage());
         } catch (RuntimeException e) {
             // the database away: the next turn tries again, from where the last committed check stopped
             log.warn("missed-fire check failed, the next one goes on from the last committed check error={}",
@@ -122,14 +124,18 @@ class MissedFireDetector implements DisposableBean {
         return tenIntervals.compareTo(Duration.ofMinutes(5)) > 0 ? tenIntervals : Duration.ofMinutes(5);
     }
 
-    /** Starts no more checks and waits, up to {@link #STOP_WAIT}, for the one under way. */
+    /**
+     * Starts no more checks, ends the one under way at its next checkpoint (it writes nothing and releases its lock),
+     * and waits for that up to {@link #STOP_WAIT}.
+     */
     @Override
     public void destroy() {
+        check.stop();
         thread.shutdown();
         try {
             if (!thread.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("missed-fire check still running {} after the shutdown began, cut off: its lock {} is "
-                        + "released when it expires", STOP_WAIT, LOCK);
+                log.warn("missed-fire check still running after the shutdown began, cut off: its lock is released when "
+                        + "it expires waitedMs={} lock={}", STOP_WAIT.toMillis(), LOCK);
                 thread.shutdownNow();
             }
         } catch (InterruptedException e) {

@@ -56,6 +56,8 @@ public class MonitorCheck {
     private static final Duration CATALOG_MARGIN = Duration.ofMinutes(1);
     /** a batch's fires written below the ledger's mark commit within this after it (a batch takes milliseconds) */
     private static final Duration FIRE_MARGIN = Duration.ofSeconds(10);
+    /** Jobs judged between two checkpoints of a stop (about 28 microseconds each). */
+    private static final int CHECKPOINT_EVERY = 1_000;
     /**
      * How long past its grace a miss that no fault period explains waits while a database fault is near (see {@link
      * #run}): as long as a period lasts past its last failure, within which a replica that could not write its periods
@@ -87,6 +89,8 @@ public class MonitorCheck {
     private final Calendars calendars;
     /** this replica's last committed check, null before its first */
     private volatile Mark last;
+    /** Set by a shutdown: a check under way ends at its next checkpoint, before it writes anything. */
+    private volatile boolean stopping;
     /** the last name of the slice the running check sweeps, kept with its mark once it commits */
     private volatile String sweptUntil;
 
@@ -119,6 +123,7 @@ public class MonitorCheck {
      */
     public Result run(Instant now, String node) {
         long start = System.nanoTime();
+        checkpoint();
         if (faults.unwritten()) {
             return new Result(0, 0, List.of(), Duration.ofNanos(System.nanoTime() - start));
         }
@@ -128,12 +133,18 @@ public class MonitorCheck {
         Instant databaseNow = records.databaseNow();
         long generation = registry.generation();
         Set<String> candidates = candidates(now, ledgerMark, databaseNow);
+        checkpoint();
         Map<String, Progress> before = candidates == null ? table.progress() : table.progress(candidates);
+        checkpoint();
         Map<String, Standing> standings = candidates == null ? catalog.standings() : catalog.standings(candidates);
+        checkpoint();
         List<JobWalk> walks = new ArrayList<>();
         Map<Schedule, Timetable> timetables = new HashMap<>();
         Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
         for (Judged judged : judgedHere(standings, candidates == null)) {
+            if (walks.size() % CHECKPOINT_EVERY == 0) {
+                checkpoint();
+            }
             PeriodicJob job = judged.job();
             Standing standing = judged.standing();
             Progress progress = before.get(job.name());
@@ -156,6 +167,7 @@ public class MonitorCheck {
                 .map(walk -> new Range(walk.job.name(), walk.instants.get(0).at(),
                         walk.instants.get(walk.instants.size() - 1).at().plusMillis(1)))
                 .toList();
+        checkpoint();
         Map<String, Map<Instant, Slot>> slots = records.slots(ranges);
         // the periods in which replicas' fires could not reach the database: the reason of a miss among them, or,
         // ending up to FAULT_SETTLE before its window, a fault near it
@@ -167,7 +179,11 @@ public class MonitorCheck {
         List<JobEventSink.Judged> judged = new ArrayList<>();
         List<Progress> changed = new ArrayList<>();
         int judgedCount = 0;
+        int walked = 0;
         for (JobWalk walk : walks) {
+            if (walked++ % CHECKPOINT_EVERY == 0) {
+                checkpoint();
+            }
             judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
                     running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
                     events, judged, faults, faultingHere);
@@ -175,6 +191,7 @@ public class MonitorCheck {
                 changed.add(walk.progress);
             }
         }
+        checkpoint();
         List<Event> written = transactions.execute(status -> {
             List<Event> inserted = table.insert(events);
             sinks.orderedStream().forEach(sink -> sink.record(inserted, judged));
@@ -186,6 +203,29 @@ public class MonitorCheck {
         last = new Mark(ledgerMark, running.keySet(), databaseNow, generation,
                 candidates == null ? null : sweptUntil);
         return new Result(walks.size(), judgedCount, written, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * Ends every check from now on at its next checkpoint, before it writes anything ({@link Stopped}): at a million jobs
+     * a check that judges every job runs for seconds, and one the closing pool cut off failed its rollback too. Its
+     * reads are statements of 10,000 jobs at most, each bounded by the driver's socket timeout.
+     */
+    void stop() {
+        stopping = true;
+    }
+
+    private void checkpoint() {
+        if (stopping) {
+            throw new Stopped();
+        }
+    }
+
+    /** A check that a shutdown ended before it wrote anything; the next check goes on from the last committed one. */
+    static final class Stopped extends RuntimeException {
+
+        Stopped() {
+            super("missed-fire check stopped by the shutdown before it wrote anything");
+        }
     }
 
     /**

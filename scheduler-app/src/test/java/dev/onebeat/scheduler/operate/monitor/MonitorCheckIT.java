@@ -1,12 +1,17 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.engine.calendar.Calendars;
 import dev.onebeat.scheduler.engine.cluster.ClusterState;
+import dev.onebeat.scheduler.engine.fire.FireFaults;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
+import dev.onebeat.scheduler.engine.registry.JobCatalog;
+import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.schedule.FireMoments;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Event;
 import dev.onebeat.scheduler.operate.monitor.MonitorTable.Progress;
@@ -22,8 +27,10 @@ import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Checks of the missed-fire detector run by hand at chosen times over ledger and attempt rows the test writes: what
@@ -68,6 +75,20 @@ class MonitorCheckIT {
     ClusterState cluster;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    JobRegistry registry;
+    @Autowired
+    JobCatalog catalog;
+    @Autowired
+    TransactionTemplate transactions;
+    @Autowired
+    MonitorProperties properties;
+    @Autowired
+    ObjectProvider<JobEventSink> sinks;
+    @Autowired
+    FireFaults faults;
+    @Autowired
+    Calendars calendars;
 
     @BeforeEach
     void cleanUp() {
@@ -322,8 +343,12 @@ class MonitorCheckIT {
     void aShutdownWaitsForTheCheckUnderWayWhichReleasesItsLock() throws Exception {
         MonitorProperties often = new MonitorProperties(true, Duration.ofMillis(200), Duration.ofSeconds(10), 1000, 10,
                 20_000, 10_000);
-        MissedFireDetector detector = new MissedFireDetector(check, table, records, metrics, locks, cluster,
+        // the context's check is left running: the detector's stop ends its own
+        MonitorCheck own = ownCheck();
+        MissedFireDetector detector = new MissedFireDetector(own, table, records, metrics, locks, cluster,
                 Clock.systemUTC(), often);
+        // a lock an earlier test's check left held for its minimum time
+        jdbc.sql("DELETE FROM shedlock WHERE name = ?").param(MissedFireDetector.LOCK).update();
         try (Connection other = dataSource.getConnection()) {
             other.setAutoCommit(false);
             try (Statement statement = other.createStatement()) {
@@ -342,11 +367,29 @@ class MonitorCheckIT {
                             WHERE name = ? AND lock_until > timezone('utc', CURRENT_TIMESTAMP) + interval '1 second'""")
                     .param(MissedFireDetector.LOCK).query(Integer.class).single())
                     .as("the check's lock, released by the check before the shutdown went on").isZero();
+            assertThatThrownBy(() -> own.run(Instant.now(), "n1")).as("its checks end at their first checkpoint")
+                    .isInstanceOf(MonitorCheck.Stopped.class);
             other.rollback();
         } finally {
             detector.destroy();
             jdbc.sql("DELETE FROM shedlock WHERE name = ?").param(MissedFireDetector.LOCK).update();
         }
+    }
+
+    @Test
+    void aCheckStoppedByTheShutdownWritesNothing() {
+        MonitorCheck stopped = ownCheck();
+        stopped.stop();
+
+        assertThatThrownBy(() -> stopped.run(day(1).plusSeconds(600), "n1")).isInstanceOf(MonitorCheck.Stopped.class);
+        assertThat(table.progress()).isEmpty();
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_job_event").query(Integer.class).single()).isZero();
+        assertThat(check.run(day(1).plusSeconds(1), "n1").jobs()).as("the context's own check runs on").isPositive();
+    }
+
+    private MonitorCheck ownCheck() {
+        return new MonitorCheck(registry, catalog, records, table, transactions, properties, sinks, metrics, faults,
+                calendars);
     }
 
     private void awaitCheckWaitingForTheRow() throws InterruptedException {
