@@ -55,6 +55,7 @@ class StoppableTransactionsIT {
     @AfterEach
     void close() {
         thread.shutdownNow();
+        jdbc.sql("DROP TABLE IF EXISTS written").update();
         pool.close();
     }
 
