@@ -89,7 +89,7 @@ public class MonitorCheck {
     private final Calendars calendars;
     /** this replica's last committed check, null before its first */
     private volatile Mark last;
-    /** Set by a shutdown: a check under way ends at its next checkpoint, before it writes anything. */
+    /** Set by a shutdown: a check under way ends at its next checkpoint, nothing of it written. */
     private volatile boolean stopping;
     /** the last name of the slice the running check sweeps, kept with its mark once it commits */
     private volatile String sweptUntil;
@@ -195,7 +195,7 @@ public class MonitorCheck {
         List<Event> written = transactions.execute(status -> {
             List<Event> inserted = table.insert(events);
             sinks.orderedStream().forEach(sink -> sink.record(inserted, judged));
-            table.save(changed, now);
+            table.save(changed, now, this::checkpoint);
             return inserted;
         });
         written.forEach(metrics::event);
@@ -206,9 +206,10 @@ public class MonitorCheck {
     }
 
     /**
-     * Ends every check from now on at its next checkpoint, before it writes anything ({@link Stopped}): at a million jobs
-     * a check that judges every job runs for seconds, and one the closing pool cut off failed its rollback too. Its
-     * reads are statements of 10,000 jobs at most, each bounded by the driver's socket timeout.
+     * Ends every check from now on at its next checkpoint ({@link Stopped}): before it writes, or between the statements
+     * of its write, which is then rolled back. At a million jobs a check that judges every job runs for seconds, and
+     * writes for seconds more; one the closing pool cut off failed its rollback too. Its statements are of 10,000 jobs
+     * at most, each bounded by the driver's socket timeout.
      */
     void stop() {
         stopping = true;
@@ -220,11 +221,11 @@ public class MonitorCheck {
         }
     }
 
-    /** A check that a shutdown ended before it wrote anything; the next check goes on from the last committed one. */
+    /** A check that a shutdown ended, nothing of it written; the next check goes on from the last committed one. */
     static final class Stopped extends RuntimeException {
 
         Stopped() {
-            super("missed-fire check stopped by the shutdown before it wrote anything");
+            super("missed-fire check stopped by the shutdown, nothing of it written");
         }
     }
 
