@@ -16,8 +16,6 @@ import dev.onebeat.scheduler.engine.schedule.ScheduledInstant;
 import dev.onebeat.scheduler.engine.schedule.Timetable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +74,7 @@ class LostFires implements DisposableBean {
     private final JobCatalog catalog;
     private final InstantRecords records;
     private final StrandedTriggers stranded;
+    private final ScheduleTriggers triggers;
     /** A look's transaction, which a shutdown ends: at a million jobs a look reads each job's trigger and ledger. */
     private final StoppableTransactions transactions;
     private final JdbcClient jdbc;
@@ -90,14 +89,15 @@ class LostFires implements DisposableBean {
     });
 
     LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
-              StrandedTriggers stranded, TransactionTemplate transactions, JdbcClient jdbc, DataSource dataSource,
-              Clock clock, FailoverProperties properties, MeterRegistry meters,
+              StrandedTriggers stranded, ScheduleTriggers triggers, TransactionTemplate transactions, JdbcClient jdbc,
+              DataSource dataSource, Clock clock, FailoverProperties properties, MeterRegistry meters,
               @Value("${spring.quartz.properties.org.quartz.jobStore.misfireThreshold:60000}") long misfireMillis) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.catalog = catalog;
         this.records = records;
         this.stranded = stranded;
+        this.triggers = triggers;
         this.transactions = new StoppableTransactions(transactions, dataSource, "lost-fire look");
         this.jdbc = jdbc;
         this.clock = clock;
@@ -224,19 +224,16 @@ class LostFires implements DisposableBean {
         }
     }
 
-    /** A schedule trigger's times, as Quartz stores them; null where it has none. */
-    private record TriggerTimes(Instant nextFire, Instant start) {
-    }
-
     /** @return the lost instants of the jobs of one step, by job, in order */
     private Map<String, List<Instant>> lost(List<Looked> step, Instant now, Map<String, Set<Instant>> running)
             throws SchedulerException {
         Timetables timetables = new Timetables();
-        Map<String, TriggerTimes> triggers = triggerTimes(step.stream().map(Looked::scheduleKey).distinct().toList());
+        Map<String, ScheduleTriggers.Times> times = triggers.times(step.stream().map(Looked::scheduleKey).distinct()
+                .toList());
         List<Passed> passed = new ArrayList<>();
         for (Looked look : step) {
             PeriodicJob job = look.job();
-            TriggerTimes trigger = triggers.get(look.scheduleKey());
+            ScheduleTriggers.Times trigger = times.get(look.scheduleKey());
             if (trigger == null || trigger.nextFire() == null) {
                 continue;
             }
@@ -285,33 +282,6 @@ class LostFires implements DisposableBean {
             lost.addAll(0, late.subList(Math.max(0, late.size() - job.maxCatchUp()), late.size()));
         }
         return lost;
-    }
-
-    /**
-     * @return the schedule triggers' times, by key, read from Quartz's table in one statement (what {@code
-     *     Scheduler.getTrigger} reads for one, in several)
-     */
-    private Map<String, TriggerTimes> triggerTimes(List<String> scheduleKeys) throws SchedulerException {
-        Map<String, TriggerTimes> times = new HashMap<>();
-        jdbc.sql("""
-                        SELECT trigger_name, next_fire_time, start_time FROM qrtz_triggers
-                        WHERE sched_name = ? AND trigger_group = ? AND trigger_name = ANY(?::varchar[])
-                        """)
-                .params(scheduler.getSchedulerName(), QuartzTriggers.SCHEDULE_GROUP,
-                        scheduleKeys.toArray(String[]::new))
-                .query((ResultSet rs) -> {
-                    times.put(rs.getString(1), new TriggerTimes(epochMillis(rs, 2), epochMillis(rs, 3)));
-                });
-        return times;
-    }
-
-    /**
-     * Quartz stores a time as epoch milliseconds, a next fire time the trigger does not have as -1, and reads one of 0
-     * or less as none.
-     */
-    private static Instant epochMillis(ResultSet rs, int column) throws SQLException {
-        long millis = rs.getLong(column);
-        return rs.wasNull() || millis <= 0 ? null : Instant.ofEpochMilli(millis);
     }
 
     /** Ends a look under way, rolled back (the instants it handed back with it), before the pool closes. */

@@ -54,6 +54,8 @@ class LostFiresLookIT {
     @Autowired
     StrandedTriggers stranded;
     @Autowired
+    ScheduleTriggers scheduleTriggers;
+    @Autowired
     TransactionTemplate transactions;
     @Autowired
     JdbcClient jdbc;
@@ -126,8 +128,8 @@ class LostFiresLookIT {
     }
 
     private LostFires lostFires() {
-        return new LostFires(scheduler, registry, catalog, records, stranded, transactions, jdbc, dataSource,
-                Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+        return new LostFires(scheduler, registry, catalog, records, stranded, scheduleTriggers, transactions, jdbc,
+                dataSource, Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
     }
 
     @Test
