@@ -72,9 +72,9 @@ final class HandBack {
      * Hands to the cluster the fire of {@code job} for {@code scheduledAt} whose commit was lost with a failed-over
      * database server ({@link LostFires}): fired as a recovery, with the keys of the schedule's own fire.
      *
-     * @throws SchedulerException when it could not be handed back: the look's transaction, which PostgreSQL aborts on
-     *     the failed statement anyway, is rolled back whole and its next round looks again (a fire is not counted lost
-     *     here, nor is a write a shutdown cancelled)
+     * @throws SchedulerException when it could not be handed back: the look fails and is rolled back (a failed
+     *     statement has aborted its transaction anyway), and a later round, if one is left, looks again. A fire is not
+     *     counted lost here, nor one whose write a shutdown cancelled
      */
     static void recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) throws SchedulerException {
         JobDataMap data = new JobDataMap();

@@ -135,7 +135,7 @@ class LostFires implements DisposableBean {
                         + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
             }
         } catch (StoppableTransactions.Stopped e) {
-            log.info("lost fires not looked for, the replica stops round={} error={}", round, e.getMessage());
+            log.info("lost fires not looked for, the replica stops round={} reason={}", round, e.getMessage());
         } catch (RuntimeException e) {
             log.warn("lost fires not looked for after the database server change round={} error={}", round,
                     e.toString(), e);
@@ -173,15 +173,17 @@ class LostFires implements DisposableBean {
             }
             // a step of jobs at a time, their triggers and ledger rows read in a statement each: a trigger and a ledger
             // read per job took 46-49 s at 100,000 jobs (bench/jobs.sh, BENCHMARKS.md)
-            Map<String, List<Instant>> lost = new LinkedHashMap<>();
+            Map<String, List<Instant>> handBacks = new LinkedHashMap<>();
+            Timetables timetables = new Timetables();
             for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
-                lost.putAll(lost(jobs, now, running));
+                handBacks.putAll(lost(jobs, now, running, timetables));
+                timetables.stepEnded();
             }
             // handed back once everything is read: the first hand-back takes Quartz's trigger lock, which every
             // replica's trigger acquisition then waits for until this transaction ends
             int total = 0;
-            for (Map.Entry<String, List<Instant>> job : lost.entrySet()) {
+            for (Map.Entry<String, List<Instant>> job : handBacks.entrySet()) {
                 for (Instant at : job.getValue()) {
                     transactions.checkpoint();
                     HandBack.recover(scheduler, job.getKey(), at, clock);
@@ -205,9 +207,9 @@ class LostFires implements DisposableBean {
     }
 
     /**
-     * The timetables of a step of a look and the instants it reads from them, shared by the step's jobs of one
-     * schedule: many jobs share one (at 100,000 jobs the benchmark's have 5,763 schedules), and a cron's timetable is
-     * parsed and walked once a step. Kept for a step only, so bounded by its jobs whatever their schedules and windows.
+     * The timetables of a look, and the instants a step reads from them, shared by the jobs of one schedule: many
+     * jobs share one (at 100,000 jobs the benchmark's have 5,763 schedules), and a cron's timetable is parsed once a
+     * look and walked once a step. The instants, which differ with each job's window, are kept for a step only.
      */
     private static final class Timetables {
 
@@ -218,6 +220,10 @@ class LostFires implements DisposableBean {
             return bySchedule.computeIfAbsent(schedule, Timetable::of);
         }
 
+        void stepEnded() {
+            instants.clear();
+        }
+
         List<ScheduledInstant> between(Schedule schedule, Instant from, Instant to) {
             return instants.computeIfAbsent(List.of(schedule, from, to),
                     key -> of(schedule).between(from, to, MAX_PER_JOB));
@@ -225,9 +231,8 @@ class LostFires implements DisposableBean {
     }
 
     /** @return the lost instants of the jobs of one step, by job, in order */
-    private Map<String, List<Instant>> lost(List<Looked> step, Instant now, Map<String, Set<Instant>> running)
-            throws SchedulerException {
-        Timetables timetables = new Timetables();
+    private Map<String, List<Instant>> lost(List<Looked> step, Instant now, Map<String, Set<Instant>> running,
+                                            Timetables timetables) throws SchedulerException {
         Map<String, ScheduleTriggers.Times> times = triggers.times(step.stream().map(Looked::scheduleKey).distinct()
                 .toList());
         List<Passed> passed = new ArrayList<>();

@@ -98,7 +98,7 @@ public class ScheduleTriggers {
     }
 
     /** A schedule trigger's times, as Quartz stores them; null where it has none. */
-    public record Times(Instant nextFire, Instant start) {
+    record Times(Instant nextFire, Instant start) {
     }
 
     /**
@@ -107,6 +107,9 @@ public class ScheduleTriggers {
      */
     Map<String, Times> times(List<String> scheduleKeys) throws SchedulerException {
         Map<String, Times> times = new HashMap<>();
+        if (scheduleKeys.isEmpty()) {
+            return times;
+        }
         jdbc.sql("""
                         SELECT trigger_name, next_fire_time, start_time FROM qrtz_triggers
                         WHERE sched_name = ? AND trigger_group = ? AND trigger_name = ANY(?::varchar[])

@@ -56,8 +56,6 @@ public class MonitorCheck {
     private static final Duration CATALOG_MARGIN = Duration.ofMinutes(1);
     /** a batch's fires written below the ledger's mark commit within this after it (a batch takes milliseconds) */
     private static final Duration FIRE_MARGIN = Duration.ofSeconds(10);
-    /** Jobs judged between two checkpoints of a stop (about 28 microseconds each). */
-    private static final int CHECKPOINT_EVERY = 1_000;
     /**
      * How long past its grace a miss that no fault period explains waits while a database fault is near (see {@link
      * #run}): as long as a period lasts past its last failure, within which a replica that could not write its periods
@@ -142,9 +140,7 @@ public class MonitorCheck {
         Map<Schedule, Timetable> timetables = new HashMap<>();
         Map<List<Object>, List<ScheduledInstant>> shared = new HashMap<>();
         for (Judged judged : judgedHere(standings, candidates == null)) {
-            if (walks.size() % CHECKPOINT_EVERY == 0) {
-                checkpoint();
-            }
+            checkpoint();
             PeriodicJob job = judged.job();
             Standing standing = judged.standing();
             Progress progress = before.get(job.name());
@@ -179,11 +175,8 @@ public class MonitorCheck {
         List<JobEventSink.Judged> judged = new ArrayList<>();
         List<Progress> changed = new ArrayList<>();
         int judgedCount = 0;
-        int walked = 0;
         for (JobWalk walk : walks) {
-            if (walked++ % CHECKPOINT_EVERY == 0) {
-                checkpoint();
-            }
+            checkpoint();
             judgedCount += walk(walk, slots.getOrDefault(walk.job.name(), Map.of()),
                     running.getOrDefault(walk.job.name(), Set.of()), timetables.get(walk.job.schedule()), now, node,
                     events, judged, faults, faultingHere);
@@ -193,9 +186,10 @@ public class MonitorCheck {
         }
         checkpoint();
         List<Event> written = transactions.execute(status -> {
+            // the progress first, where a stop may end the write (rolled back): no stop comes after the sinks
+            table.save(changed, now, this::checkpoint);
             List<Event> inserted = table.insert(events);
             sinks.orderedStream().forEach(sink -> sink.record(inserted, judged));
-            table.save(changed, now, this::checkpoint);
             return inserted;
         });
         written.forEach(metrics::event);
@@ -206,10 +200,11 @@ public class MonitorCheck {
     }
 
     /**
-     * Ends every check from now on at its next checkpoint ({@link Stopped}): before it writes, or between the statements
-     * of its write, which is then rolled back. At a million jobs a check that judges every job runs for seconds, and
-     * writes for seconds more; one the closing pool cut off failed its rollback too. Its statements are of 10,000 jobs
-     * at most, each bounded by the driver's socket timeout.
+     * Ends every check from now on at its next checkpoint ({@link Stopped}): between its reads, at each job it judges,
+     * or between the statements of its write, which is then rolled back. At a million jobs a check that judges every
+     * job runs for seconds and writes for seconds more; one the closing pool cut off failed its rollback too. A read
+     * under way is not cancelled: a check that judges every job reads the progress, the catalog and the running fires
+     * whole, a statement each.
      */
     void stop() {
         stopping = true;

@@ -126,8 +126,8 @@ public class MonitorTable {
     /**
      * Saves the progress of the jobs a check judged, in the caller's transaction.
      *
-     * @param beforeEachStatement run before each statement of {@value #ROWS_PER_STATEMENT} rows: a check that judged every
-     *     job of a million writes for seconds, and a shutdown ends it there, rolled back
+     * @param beforeEachStatement run before each statement of {@value #ROWS_PER_STATEMENT} rows: a check that judged
+     *     every job of a million writes for seconds, and a shutdown ends it there, rolled back
      */
     void save(List<Progress> progress, Instant now, Runnable beforeEachStatement) {
         for (List<Progress> chunk : StatementChunks.of(progress, ROWS_PER_STATEMENT)) {

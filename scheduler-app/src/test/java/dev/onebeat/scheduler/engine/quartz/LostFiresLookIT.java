@@ -92,8 +92,8 @@ class LostFiresLookIT {
             Set<String> wholeHandedBack = handedBack();
             unscheduleHandedBack();
             // then one of job a's instants is found committed, and job c paused: neither is handed back again
-            String committed = wholeHandedBack.stream().filter(trigger -> trigger.startsWith("lost-look-a@")).findFirst()
-                    .orElseThrow();
+            String committed = wholeHandedBack.stream().filter(trigger -> trigger.startsWith("lost-look-a@"))
+                    .findFirst().orElseThrow();
             Instant committedAt = Instant.ofEpochMilli(Long.parseLong(committed.substring(committed.indexOf('@') + 1,
                     committed.indexOf('#'))));
             jdbc.sql("""
@@ -124,7 +124,8 @@ class LostFiresLookIT {
     }
 
     private void unscheduleHandedBack() throws SchedulerException {
-        scheduler.unscheduleJobs(List.copyOf(scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))));
+        scheduler.unscheduleJobs(List.copyOf(scheduler.getTriggerKeys(
+                GroupMatcher.triggerGroupEquals(HandBack.GROUP))));
     }
 
     private LostFires lostFires() {
