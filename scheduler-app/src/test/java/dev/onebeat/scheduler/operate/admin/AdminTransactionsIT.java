@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.onebeat.scheduler.SchedulerIT;
 import dev.onebeat.scheduler.SchedulerTestDatabase;
+import dev.onebeat.scheduler.engine.quartz.QuartzTriggers;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
 import dev.onebeat.scheduler.engine.registry.JobsProperties.Definition;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -15,8 +20,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.quartz.Scheduler;
+import org.quartz.TriggerKey;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -44,7 +51,8 @@ class AdminTransactionsIT {
     JdbcClient jdbc;
     @Autowired
     JobCatalog catalog;
-
+    @Autowired
+    DataSource dataSource;
 
     @Test
     void changeWhoseAuditRowFailsIsRolledBack() throws Exception {
@@ -62,6 +70,70 @@ class AdminTransactionsIT {
             jdbc.sql("DROP TRIGGER refuse_audit ON onebeat_audit").update();
             jdbc.sql("DROP FUNCTION refuse_audit()").update();
         }
+    }
+
+    @Test
+    void aChangeWhoseWaitForQuartzsLockFailedOnceCommitsWhole() throws Exception {
+        // another session holds Quartz's trigger lock (a replica that froze holding it); the change's first wait for
+        // it fails (cancelled here, as the server's lock_timeout ends it after 3 s), Quartz tries again and gets it.
+        // Quartz rolled its connection back before trying again, and so undid the change's own statements made
+        // before, in the same transaction, which went on and committed the rest
+        String name = "lock-retried";
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement();
+                 ResultSet locked = statement.executeQuery("SELECT count(*) FROM (SELECT * FROM qrtz_locks "
+                         + "WHERE sched_name = 'onebeat' AND lock_name = 'TRIGGER_ACCESS' FOR UPDATE) l")) {
+                locked.next();
+                assertThat(locked.getInt(1)).as("Quartz's trigger lock held by another session").isOne();
+            }
+            Future<?> create = thread.submit(() -> runtimeJobs.create(Definition.builder(name)
+                    .cron("17 3 2 2 *").task("ops.retried").build()));
+            Waiting first = awaitWaitingForQuartzsLock(null);
+            assertThat(jdbc.sql("SELECT pg_cancel_backend(?)").param(first.pid()).query(Boolean.class).single())
+                    .isTrue();
+            // Quartz's next try, 100 ms later, waits again
+            awaitWaitingForQuartzsLock(first);
+            other.rollback();
+            create.get(30, TimeUnit.SECONDS);
+        } finally {
+            thread.shutdownNow();
+        }
+
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_runtime_job WHERE name = ?").param(name)
+                .query(Long.class).single()).as("the runtime job's row").isOne();
+        assertThat(catalog.find(name)).as("its catalog row").isPresent();
+        assertThat(scheduler.getTrigger(new TriggerKey(catalog.find(name).orElseThrow().scheduleKey(),
+                QuartzTriggers.SCHEDULE_GROUP))).as("its schedule's trigger").isNotNull();
+        assertThat(jdbc.sql("SELECT action FROM onebeat_audit WHERE target = ?").param(name).query(String.class)
+                .list()).as("its audit row").containsExactly("job.create");
+    }
+
+    /** A session waiting for a lock, and since when its statement runs. */
+    private record Waiting(int pid, Timestamp since) {
+    }
+
+    /**
+     * Waits until the change's session waits for Quartz's lock: first one that has written before (so has a
+     * transaction id), then, after {@code failed}, the same session in a later statement.
+     */
+    private Waiting awaitWaitingForQuartzsLock(Waiting failed) throws InterruptedException {
+        for (int attempt = 0; attempt < 500; attempt++) {
+            List<Waiting> waiting = jdbc.sql("""
+                            SELECT pid, query_start FROM pg_stat_activity WHERE datname = current_database()
+                            AND wait_event_type = 'Lock' AND query ILIKE '%LOCKS%FOR UPDATE%'
+                            AND (? OR backend_xid IS NOT NULL)
+                            AND (pid = ? OR ? < 0) AND query_start > ?""")
+                    .params(failed != null, failed == null ? -1 : failed.pid(), failed == null ? -1 : failed.pid(),
+                            failed == null ? new Timestamp(0) : failed.since())
+                    .query((rs, row) -> new Waiting(rs.getInt(1), rs.getTimestamp(2))).list();
+            if (waiting.size() == 1) {
+                return waiting.get(0);
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the change never waited for Quartz's lock" + (failed == null ? "" : " again"));
     }
 
     @Test
