@@ -16,9 +16,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The transactions of a background task that a shutdown stops, rolled back, instead of leaving them to the closing
  * pool. The pool aborts a connection still in use when it closes: a task that read the whole catalog at a million jobs
  * (seconds) then failed in the middle, its rollback failed too, and the shutdown logged an error for what was only a
- * task cut short. {@link #stop} keeps new transactions from starting, cancels the statement the running one waits on
- * (again every {@value #CANCEL_EVERY_MS} ms, so that one caught between two statements is cancelled in its next,
- * if that runs longer) and waits for it to roll back. A task of many short statements calls {@link #checkpoint}
+ * task cut short. {@link #beginStop}, as the shutdown begins, keeps new transactions from starting and cancels the
+ * statement the running one waits on (again every {@value #CANCEL_EVERY_MS} ms, so that one caught between two
+ * statements is cancelled in its next, if that runs longer); {@link #stop}, before the pool closes, waits for it to
+ * roll back. A task of many short statements calls {@link #checkpoint}
  * between them, which ends it at the first after the stop began.
  *
  * <p>The cancel is the driver's ({@code PGConnection.cancelQuery}): it goes to the task's own session, by the key the
@@ -43,6 +44,8 @@ public final class StoppableTransactions {
     /** Guards {@link #session}: the stop cancels only while the task's statements run on that session. */
     private final Object sessionLock = new Object();
     private PGConnection session;
+    /** The thread that cancels the running task's statements once a stop has begun; guarded by {@link #sessionLock}. */
+    private Thread canceller;
     private volatile boolean stopping;
     private volatile boolean cancelled;
 
@@ -123,30 +126,58 @@ public final class StoppableTransactions {
     }
 
     /**
+     * Begins a stop without waiting for it: keeps new transactions from starting, and, on a thread of its own, cancels
+     * the running one's statements until it has ended (rolled back). Called as the shutdown begins, so that the task
+     * ends while the replica's fires and relay finish, before {@link #stop} waits for it; a second call does nothing.
+     */
+    public void beginStop() {
+        synchronized (sessionLock) {
+            if (canceller != null) {
+                return;
+            }
+            stopping = true;
+            canceller = new Thread(this::cancelUntilEnded, "onebeat-stop-" + task.replace(' ', '-'));
+            canceller.setDaemon(true);
+            canceller.start();
+        }
+    }
+
+    private void cancelUntilEnded() {
+        try {
+            while (!running.tryLock(CANCEL_EVERY_MS, TimeUnit.MILLISECONDS)) {
+                cancelRunningStatement();
+            }
+            running.unlock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * Keeps new transactions from starting, cancels the running one's statements until it ends (rolled back), and
-     * waits for that up to {@code atMost}.
+     * waits for that up to {@code atMost} ({@link #beginStop}, if it has not begun, then the wait).
      *
      * @return whether no transaction runs any more
      */
     public boolean stop(Duration atMost) {
-        stopping = true;
-        long deadline = System.nanoTime() + atMost.toNanos();
+        beginStop();
+        Thread cancelling;
+        synchronized (sessionLock) {
+            cancelling = canceller;
+        }
         try {
-            while (!running.tryLock(CANCEL_EVERY_MS, TimeUnit.MILLISECONDS)) {
-                cancelRunningStatement();
-                if (System.nanoTime() - deadline > 0) {
-                    log.warn("still running after the shutdown asked it to stop, left to the pool's close task={} "
-                            + "waitedMs={}", task, atMost.toMillis());
-                    return false;
-                }
-            }
-            running.unlock();
-            return true;
+            cancelling.join(atMost.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.warn("stop interrupted, not waited for, left to the pool's close task={}", task);
             return false;
         }
+        if (cancelling.isAlive()) {
+            log.warn("still running after the shutdown asked it to stop, left to the pool's close task={} waitedMs={}",
+                    task, atMost.toMillis());
+            return false;
+        }
+        return true;
     }
 
     private void cancelRunningStatement() {

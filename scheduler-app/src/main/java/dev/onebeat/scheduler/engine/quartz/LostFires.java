@@ -35,6 +35,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -57,7 +60,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * second scan would find the same instants, armed already or fired.
  */
 @Component
-class LostFires implements DisposableBean {
+class LostFires implements ApplicationContextAware, DisposableBean {
 
     /** The counter of lost instants fired again, {@code onebeat_failover_refired_total}. */
     static final String METRIC = "onebeat.failover.refired";
@@ -87,6 +90,7 @@ class LostFires implements DisposableBean {
         daemon.setDaemon(true);
         return daemon;
     });
+    private ApplicationContext context;
 
     LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
               StrandedTriggers stranded, ScheduleTriggers triggers, TransactionTemplate transactions, JdbcClient jdbc,
@@ -106,6 +110,11 @@ class LostFires implements DisposableBean {
         this.refired = Counter.builder(METRIC)
                 .description("instants whose fire was lost with a failed-over database server, fired again")
                 .register(meters);
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
     }
 
     /**
@@ -287,6 +296,17 @@ class LostFires implements DisposableBean {
             lost.addAll(0, late.subList(Math.max(0, late.size() - job.maxCatchUp()), late.size()));
         }
         return lost;
+    }
+
+    /**
+     * Ends a look under way as the shutdown begins, rolled back (the instants it handed back with it), while the
+     * replica's fires and relay finish; {@link #destroy} waits for it.
+     */
+    @EventListener
+    void shutdownBegins(ContextClosedEvent closed) {
+        if (closed.getApplicationContext() == context) {
+            transactions.beginStop();
+        }
     }
 
     /** Ends a look under way, rolled back (the instants it handed back with it), before the pool closes. */

@@ -14,7 +14,10 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -34,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * job does not fire; the missed-fire detector reports its instants missed.
  */
 @Component
-class Orphans implements DisposableBean {
+class Orphans implements ApplicationContextAware, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(Orphans.class);
 
@@ -65,6 +68,7 @@ class Orphans implements DisposableBean {
         daemon.setDaemon(true);
         return daemon;
     });
+    private ApplicationContext context;
 
     Orphans(JobCatalog catalog, OrphanJudgements judgements, LiveNodes nodes, TransactionTemplate transactions,
             JdbcClient jdbc, DataSource dataSource) {
@@ -76,8 +80,13 @@ class Orphans implements DisposableBean {
         this.judgementTransactions = new StoppableTransactions(transactions, dataSource, "orphan judgement");
     }
 
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
+    }
+
     @EventListener(ApplicationReadyEvent.class)
-    void start() {
+    void startTurns() {
         long every = nodes.checkinInterval().multipliedBy(2).toMillis();
         thread.scheduleWithFixedDelay(this::turn, every, every, TimeUnit.MILLISECONDS);
     }
@@ -196,6 +205,17 @@ class Orphans implements DisposableBean {
         return jdbc.sql(wait ? "SELECT pg_advisory_xact_lock(hashtextextended('onebeat.orphans', 0)) IS NOT NULL"
                         : "SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.orphans', 0))")
                 .query(Boolean.class).single();
+    }
+
+    /**
+     * Cancels a judgement under way as the shutdown begins, so that it rolls back while the replica's fires and relay
+     * finish; {@link #destroy} waits for it.
+     */
+    @EventListener
+    void shutdownBegins(ContextClosedEvent closed) {
+        if (closed.getApplicationContext() == context) {
+            judgementTransactions.beginStop();
+        }
     }
 
     /** Cancels a judgement under way, which rolls back, and waits for it to end before the pool closes. */

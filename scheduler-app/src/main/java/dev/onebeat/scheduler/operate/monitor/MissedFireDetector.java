@@ -15,7 +15,10 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -27,7 +30,7 @@ import org.springframework.stereotype.Component;
  * per-job gauges from the detector's progress after its turn, whoever ran the check.
  */
 @Component
-class MissedFireDetector implements DisposableBean {
+class MissedFireDetector implements ApplicationContextAware, DisposableBean {
 
     static final String LOCK = "onebeat-monitor";
     /**
@@ -51,6 +54,7 @@ class MissedFireDetector implements DisposableBean {
         daemon.setDaemon(true);
         return daemon;
     });
+    private ApplicationContext context;
 
     MissedFireDetector(MonitorCheck check, MonitorTable table, InstantRecords records, MonitorMetrics metrics,
                        LockProvider locks, ClusterState cluster, Clock clock, MonitorProperties properties) {
@@ -64,9 +68,14 @@ class MissedFireDetector implements DisposableBean {
         this.properties = properties;
     }
 
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
+    }
+
     /** Starts once the replica is up: its jobs registered and stored in the catalog. */
     @EventListener(ApplicationReadyEvent.class)
-    void start() {
+    void startChecks() {
         if (!properties.enabled()) {
             log.info("missed-fire detector off on this replica (onebeat.monitor.enabled=false)");
             return;
@@ -122,6 +131,18 @@ class MissedFireDetector implements DisposableBean {
     private static Duration lockAtMostFor(Duration interval) {
         Duration tenIntervals = interval.multipliedBy(10);
         return tenIntervals.compareTo(Duration.ofMinutes(5)) > 0 ? tenIntervals : Duration.ofMinutes(5);
+    }
+
+    /**
+     * Starts no more checks and ends the one under way at its next checkpoint (it writes nothing and releases its
+     * lock) as the shutdown begins, while the replica's fires and relay finish; {@link #destroy} waits for it.
+     */
+    @EventListener
+    void shutdownBegins(ContextClosedEvent closed) {
+        if (closed.getApplicationContext() == context) {
+            check.stop();
+            thread.shutdown();
+        }
     }
 
     /**

@@ -114,6 +114,39 @@ class StoppableTransactionsIT {
     }
 
     @Test
+    void aStopBegunWhileTheTaskIsBetweenStatementsReturnsAtOnceAndCancelsItsNextStatement() throws Exception {
+        // the shutdown begins the stop and goes on (its fires, its relay) before it waits: the task, between two
+        // statements when the stop began, is cancelled in the next one it starts
+        CountDownLatch between = new CountDownLatch(1);
+        CountDownLatch stopBegun = new CountDownLatch(1);
+        Future<Object> task = thread.submit(() -> transactions.execute(() -> {
+            jdbc.sql("INSERT INTO written VALUES (1)").update();
+            between.countDown();
+            try {
+                assertThat(stopBegun.await(10, TimeUnit.SECONDS)).isTrue();
+                // a cancel sent now finds the session idle and is ignored by the server
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return jdbc.sql("SELECT pg_sleep(30)").query(Object.class).single();
+        }));
+        assertThat(between.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // returns at once: were it to wait for the task, the task would wait for it
+        transactions.beginStop();
+        stopBegun.countDown();
+
+        assertThatThrownBy(() -> task.get(5, TimeUnit.SECONDS)).as("not the statement's 30 s")
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(StoppableTransactions.Stopped.class)
+                .rootCause().isInstanceOf(SQLException.class)
+                .satisfies(error -> assertThat(((SQLException) error).getSQLState()).isEqualTo("57014"));
+        assertThat(transactions.stop(Duration.ofSeconds(1))).as("the wait finds it ended").isTrue();
+        assertThat(jdbc.sql("SELECT count(*) FROM written").query(Integer.class).single()).as("rolled back").isZero();
+    }
+
+    @Test
     void noTransactionStartsOnceTheStopHasBegun() {
         transactions.stop(Duration.ofSeconds(1));
         AtomicBoolean ran = new AtomicBoolean();

@@ -33,6 +33,8 @@ import org.quartz.SchedulerException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -57,6 +59,8 @@ class LostFiresLookIT {
     ScheduleTriggers scheduleTriggers;
     @Autowired
     TransactionTemplate transactions;
+    @Autowired
+    ApplicationContext context;
     @Autowired
     JdbcClient jdbc;
     @Autowired
@@ -129,8 +133,10 @@ class LostFiresLookIT {
     }
 
     private LostFires lostFires() {
-        return new LostFires(scheduler, registry, catalog, records, stranded, scheduleTriggers, transactions, jdbc,
-                dataSource, Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+        LostFires lostFires = new LostFires(scheduler, registry, catalog, records, stranded, scheduleTriggers,
+                transactions, jdbc, dataSource, Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+        lostFires.setApplicationContext(context);
+        return lostFires;
     }
 
     @Test
@@ -155,6 +161,30 @@ class LostFiresLookIT {
                     .hasRootCauseMessage("ERROR: canceling statement due to user request");
             other.rollback();
         } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void theShutdownsBeginningEndsALookUnderWayBeforeAnythingWaitsForIt() throws Exception {
+        LostFires lostFires = lostFires();
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (Connection other = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement()) {
+                statement.execute("LOCK TABLE onebeat_job IN ACCESS EXCLUSIVE MODE");
+            }
+            Future<Integer> look = thread.submit(() -> lostFires.refire());
+            awaitWaitingForTheCatalog();
+
+            lostFires.shutdownBegins(new ContextClosedEvent(context));
+
+            assertThatThrownBy(() -> look.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(StoppableTransactions.Stopped.class)
+                    .hasRootCauseMessage("ERROR: canceling statement due to user request");
+            other.rollback();
+        } finally {
+            lostFires.destroy();
             thread.shutdownNow();
         }
     }

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -51,6 +54,8 @@ class OrphanJudgementIT {
     JdbcClient jdbc;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    ApplicationContext context;
 
     @BeforeEach
     void noJudgementRecordedAndThisReplicaCheckedIn() {
@@ -207,6 +212,38 @@ class OrphanJudgementIT {
                 .as("the cancelled judgement recorded nothing").isZero();
     }
 
+    @Test
+    void theShutdownsBeginningCancelsAJudgementUnderWayBeforeAnythingWaitsForIt() throws Exception {
+        // the judgement rolls back while the replica's fires and relay finish, not once the pool is about to close
+        Orphans judging = replica();
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (Connection other = dataSource.getConnection();
+             GenericApplicationContext another = new GenericApplicationContext()) {
+            other.setAutoCommit(false);
+            try (Statement statement = other.createStatement()) {
+                statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('onebeat.orphans', 0))");
+            }
+            Future<Integer> judgement = thread.submit(() -> judging.judge(true));
+            awaitWaitingForTheJudgementsLock();
+
+            judging.shutdownBegins(new ContextClosedEvent(another));
+            Thread.sleep(300);
+            assertThat(judgement).as("another context's close (a child's) ends nothing").isNotDone();
+
+            judging.shutdownBegins(new ContextClosedEvent(context));
+
+            assertThatThrownBy(() -> judgement.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(StoppableTransactions.Stopped.class)
+                    .hasRootCauseMessage("ERROR: canceling statement due to user request");
+            other.rollback();
+        } finally {
+            judging.destroy();
+            thread.shutdownNow();
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM onebeat_orphan_judgement").query(Integer.class).single())
+                .as("the cancelled judgement recorded nothing").isZero();
+    }
+
     private void awaitWaitingForTheJudgementsLock() throws InterruptedException {
         for (int attempt = 0; attempt < 200; attempt++) {
             if (jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
@@ -220,7 +257,9 @@ class OrphanJudgementIT {
     }
 
     private Orphans replica() {
-        return new Orphans(catalog, judgements, nodes, transactions, jdbc, dataSource);
+        Orphans replica = new Orphans(catalog, judgements, nodes, transactions, jdbc, dataSource);
+        replica.setApplicationContext(context);
+        return replica;
     }
 
     /** Writes a replica's check-in as Quartz does; the database stamps when it saw it (migration 017). */

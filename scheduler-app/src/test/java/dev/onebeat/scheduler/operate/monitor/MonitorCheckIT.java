@@ -23,12 +23,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -57,6 +60,8 @@ class MonitorCheckIT {
     private static final Instant T0 = Instant.parse("2027-06-01T00:00:00Z");
 
 
+    @Autowired
+    ApplicationContext context;
     @Autowired
     MonitorCheck check;
     @Autowired
@@ -357,7 +362,7 @@ class MonitorCheckIT {
                                                          successes_in_row, updated_at)
                         VALUES ('flaky', now(), false, 0, 0, now())""");
             }
-            detector.start();
+            detector.startChecks();
             awaitCheckWaitingForTheRow();
 
             detector.destroy();
@@ -373,6 +378,25 @@ class MonitorCheckIT {
         } finally {
             detector.destroy();
             jdbc.sql("DELETE FROM shedlock WHERE name = ?").param(MissedFireDetector.LOCK).update();
+        }
+    }
+
+    @Test
+    void theShutdownsBeginningStopsTheChecksBeforeAnythingWaitsForThem() throws Exception {
+        MonitorCheck own = ownCheck();
+        MissedFireDetector detector = new MissedFireDetector(own, table, records, metrics, locks, cluster,
+                Clock.systemUTC(), new MonitorProperties(true, Duration.ofMillis(200), Duration.ofSeconds(10), 1000,
+                10, 20_000, 10_000));
+        detector.setApplicationContext(context);
+        try {
+            detector.shutdownBegins(new ContextClosedEvent(context));
+
+            assertThatThrownBy(() -> own.run(Instant.now(), "n1")).as("its checks end at their first checkpoint")
+                    .isInstanceOf(MonitorCheck.Stopped.class);
+            assertThatThrownBy(detector::startChecks).as("no check is scheduled any more")
+                    .isInstanceOf(RejectedExecutionException.class);
+        } finally {
+            detector.destroy();
         }
     }
 
