@@ -44,9 +44,16 @@ public final class StoppableTransactions {
     /** Guards {@link #session}: the stop cancels only while the task's statements run on that session. */
     private final Object sessionLock = new Object();
     private PGConnection session;
-    /** The thread that cancels the running task's statements once a stop has begun; guarded by {@link #sessionLock}. */
+    /**
+     * The thread that cancels the running task's statements once a stop has begun; guarded by {@link #stopLock}, not
+     * by {@link #sessionLock}, which a cancel holds while the driver reaches the server (up to its
+     * {@code cancelSignalTimeout}).
+     */
     private Thread canceller;
+    private final Object stopLock = new Object();
     private volatile boolean stopping;
+    /** Set when a stop gave up waiting: the pool's close ends the task, and the canceller sends no more. */
+    private volatile boolean gaveUp;
     private volatile boolean cancelled;
 
     /**
@@ -131,7 +138,7 @@ public final class StoppableTransactions {
      * ends while the replica's fires and relay finish, before {@link #stop} waits for it; a second call does nothing.
      */
     public void beginStop() {
-        synchronized (sessionLock) {
+        synchronized (stopLock) {
             if (canceller != null) {
                 return;
             }
@@ -145,6 +152,9 @@ public final class StoppableTransactions {
     private void cancelUntilEnded() {
         try {
             while (!running.tryLock(CANCEL_EVERY_MS, TimeUnit.MILLISECONDS)) {
+                if (gaveUp) {
+                    return;
+                }
                 cancelRunningStatement();
             }
             running.unlock();
@@ -162,17 +172,20 @@ public final class StoppableTransactions {
     public boolean stop(Duration atMost) {
         beginStop();
         Thread cancelling;
-        synchronized (sessionLock) {
+        synchronized (stopLock) {
             cancelling = canceller;
         }
         try {
-            cancelling.join(atMost.toMillis());
+            // at least 1 ms: join(0) would wait for ever
+            cancelling.join(Math.max(1, atMost.toMillis()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            gaveUp = true;
             log.warn("stop interrupted, not waited for, left to the pool's close task={}", task);
             return false;
         }
         if (cancelling.isAlive()) {
+            gaveUp = true;
             log.warn("still running after the shutdown asked it to stop, left to the pool's close task={} waitedMs={}",
                     task, atMost.toMillis());
             return false;

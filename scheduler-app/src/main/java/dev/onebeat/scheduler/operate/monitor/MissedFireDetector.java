@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -81,7 +82,12 @@ class MissedFireDetector implements ApplicationContextAware, DisposableBean {
             return;
         }
         long every = properties.checkInterval().toMillis();
-        thread.scheduleWithFixedDelay(this::turn, every, every, TimeUnit.MILLISECONDS);
+        try {
+            thread.scheduleWithFixedDelay(this::turn, every, every, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // a shutdown began while the replica was starting
+            log.info("missed-fire detector not started: the replica is shutting down");
+        }
     }
 
     private void turn() {

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.operate.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -23,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
@@ -393,8 +393,8 @@ class MonitorCheckIT {
 
             assertThatThrownBy(() -> own.run(Instant.now(), "n1")).as("its checks end at their first checkpoint")
                     .isInstanceOf(MonitorCheck.Stopped.class);
-            assertThatThrownBy(detector::startChecks).as("no check is scheduled any more")
-                    .isInstanceOf(RejectedExecutionException.class);
+            // a shutdown that began while the replica was starting: its ready event starts nothing and fails nothing
+            assertThatCode(detector::startChecks).doesNotThrowAnyException();
         } finally {
             detector.destroy();
         }
