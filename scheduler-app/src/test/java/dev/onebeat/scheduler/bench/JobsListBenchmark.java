@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,6 +117,9 @@ public final class JobsListBenchmark {
             commitsPerView(replica);
             changeCosts(replica);
             lostFiresLook(replica);
+            if (options.lostJobs() > 0) {
+                lostFiresHandedBack(replica);
+            }
         }
         System.out.printf(Locale.ROOT, "fires recorded while measuring (must be 0): %d%n", fires());
         printTables(http, stages);
@@ -193,15 +197,130 @@ public final class JobsListBenchmark {
      * the looks it schedules for later are stopped with the replica.
      */
     private void lostFiresLook(OnebeatInstance replica) {
-        Instant now = Instant.now();
-        DatabaseServerChanged change = new DatabaseServerChanged(
-                new DatabaseIncarnation("bench-before", 5432, now.minus(Duration.ofHours(1)), false),
-                new DatabaseIncarnation("bench-after", 5432, now, false), now.minusSeconds(1));
         long start = System.nanoTime();
-        replica.publish(change);
+        publishServerChange(replica);
         System.out.printf(Locale.ROOT, "a database server change, its stranded records' sweep and first look for lost "
                         + "fires over %,d jobs: %.1f s, %,.0f instants refired%n", options.jobs(), seconds(start),
                 replica.bean(MeterRegistry.class).counter("onebeat.failover.refired").count());
+    }
+
+    /** Publishes a database server change inside the replica, which answers it on this thread. */
+    private static void publishServerChange(OnebeatInstance replica) {
+        Instant now = Instant.now();
+        replica.publish(new DatabaseServerChanged(
+                new DatabaseIncarnation("bench-before", 5432, now.minus(Duration.ofHours(1)), false),
+                new DatabaseIncarnation("bench-after", 5432, now, false), now.minusSeconds(1)));
+    }
+
+    /**
+     * Times a look that hands many instants back: {@code --lost-jobs} runtime jobs on one schedule, every 5 s, whose
+     * trigger has passed the instants of their last half minute with nothing of them recorded, as a failover that lost
+     * those commits leaves them. Their schedule's trigger is paused first, so that nothing fires them meanwhile; the
+     * instants handed back are fired by the replica once the look commits. A probe beside it tries Quartz's trigger
+     * lock without waiting, every 20 ms, and reports the longest time it found the lock held: while it is held, no
+     * replica acquires a trigger.
+     */
+    private void lostFiresHandedBack(OnebeatInstance replica) throws Exception {
+        int count = options.lostJobs();
+        RuntimeJobs admin = replica.bean(RuntimeJobs.class);
+        long created = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            // through the admin service: it stores the catalog row and the schedule's trigger, as an operator would
+            admin.create(JobsProperties.Definition.builder(String.format(Locale.ROOT, "lost-%06d", i)).every("5s")
+                    .task("bench.lost").build());
+        }
+        System.out.printf(Locale.ROOT, "%,d jobs every 5 s created through the admin service in %.1f s%n", count,
+                seconds(created));
+        try (Connection connection = database.connect()) {
+            String key = awaitLostJobsStored(connection, count);
+            replica.bean(org.quartz.Scheduler.class).pauseTrigger(
+                    dev.onebeat.scheduler.engine.quartz.QuartzTriggers.scheduleTrigger(key));
+            try (Statement statement = connection.createStatement()) {
+                // what fired before the pause is lost too; the jobs joined, and their trigger began, 30 s earlier
+                statement.executeUpdate("DELETE FROM onebeat_fire WHERE job_name LIKE 'lost-%'");
+                statement.executeUpdate("DELETE FROM onebeat_fire_attempt WHERE job_name LIKE 'lost-%'");
+                statement.executeUpdate("UPDATE onebeat_job SET member_since = member_since - interval '30 seconds' "
+                        + "WHERE name LIKE 'lost-%'");
+                statement.executeUpdate("UPDATE qrtz_triggers SET start_time = start_time - 30000 "
+                        + "WHERE trigger_group = 'onebeat-schedule' AND trigger_name = '" + key + "'");
+            }
+        }
+        double before = replica.bean(MeterRegistry.class).counter("onebeat.failover.refired").count();
+        try (LockProbe probe = new LockProbe()) {
+            long start = System.nanoTime();
+            publishServerChange(replica);
+            System.out.printf(Locale.ROOT, "the first look after a database server change that lost the last half "
+                            + "minute of %,d jobs: %.1f s, %,.0f instants handed back; Quartz's trigger lock found held "
+                            + "for up to %.1f s at a time%n", count, seconds(start),
+                    replica.bean(MeterRegistry.class).counter("onebeat.failover.refired").count() - before,
+                    probe.longestHeld().toMillis() / 1000.0);
+        }
+    }
+
+    /** @return the lost jobs' schedule key, once the replica's catalog holds every one of them */
+    private static String awaitLostJobsStored(Connection connection, int count) throws SQLException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet row = statement.executeQuery("SELECT count(*), min(schedule_key), max(schedule_key) "
+                         + "FROM onebeat_job WHERE name LIKE 'lost-%'")) {
+                row.next();
+                if (row.getInt(1) == count && row.getString(2).equals(row.getString(3))) {
+                    return row.getString(2);
+                }
+            }
+            BenchDatabase.sleep(Duration.ofMillis(100));
+        }
+        throw new IllegalStateException("the lost jobs were not in the catalog after 5 minutes");
+    }
+
+    /** Tries Quartz's trigger lock every 20 ms without waiting (SKIP LOCKED), and keeps the longest run held. */
+    private final class LockProbe implements AutoCloseable {
+
+        private final Thread thread;
+        private volatile boolean running = true;
+        private volatile long longestNanos;
+
+        LockProbe() {
+            thread = new Thread(this::probe, "bench-lock-probe");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void probe() {
+            try (Connection connection = database.connect();
+                 PreparedStatement select = connection.prepareStatement("SELECT lock_name FROM qrtz_locks "
+                         + "WHERE sched_name = 'onebeat' AND lock_name = 'TRIGGER_ACCESS' FOR UPDATE SKIP LOCKED")) {
+                long heldSince = -1;
+                while (running) {
+                    boolean free;
+                    try (ResultSet row = select.executeQuery()) {
+                        free = row.next();
+                    }
+                    long now = System.nanoTime();
+                    if (free) {
+                        heldSince = -1;
+                    } else if (heldSince < 0) {
+                        heldSince = now;
+                    } else {
+                        longestNanos = Math.max(longestNanos, now - heldSince);
+                    }
+                    BenchDatabase.sleep(Duration.ofMillis(20));
+                }
+            } catch (SQLException e) {
+                System.out.println("  lock probe failed: " + e);
+            }
+        }
+
+        Duration longestHeld() {
+            return Duration.ofNanos(longestNanos);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
     }
 
     private OnebeatInstance serve() {
@@ -307,7 +426,7 @@ public final class JobsListBenchmark {
 
     private long fires() throws Exception {
         try (Connection connection = database.connect(); Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("SELECT count(*) FROM onebeat_fire")) {
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM onebeat_fire WHERE job_name NOT LIKE 'lost-%'")) {
             row.next();
             return row.getLong(1);
         }

@@ -14,12 +14,15 @@ import java.util.Map;
  * @param analyze whether to {@code ANALYZE} the tables once the jobs are stored, as autovacuum
  *        would soon after; without it, a server with autovacuum off plans with the statistics of
  *        empty Quartz tables
+ * @param lostJobs runtime jobs added last whose recent instants a database server change lost, for the look that hands
+ *        them back; 0 for none
  */
-record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int breakdownRounds, boolean analyze) {
+record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int breakdownRounds, boolean analyze,
+                       int lostJobs) {
 
     static final String USAGE = """
             usage: jobs.sh [--jobs=10000] [--warmups=100] [--rounds=500] [--breakdown-rounds=100]
-                           [--no-analyze] [--help]
+                           [--no-analyze] [--lost-jobs=0] [--help]
             environment: %s (default %s)
             """.formatted(BenchOptions.URL_VARIABLE, BenchOptions.DEFAULT_ADMIN_URL);
 
@@ -29,6 +32,7 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
         BenchOptions.requireAtLeast("warmups", warmups, 0);
         BenchOptions.requireAtLeast("rounds", rounds, 1);
         BenchOptions.requireAtLeast("breakdown-rounds", breakdownRounds, 0);
+        BenchOptions.requireAtLeast("lost-jobs", lostJobs, 0);
         if (!adminUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException(BenchOptions.URL_VARIABLE + " must be a jdbc:postgresql: URL");
         }
@@ -42,6 +46,7 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
         int rounds = 500;
         int breakdownRounds = 100;
         boolean analyze = true;
+        int lostJobs = 0;
         for (String arg : args) {
             String name = BenchOptions.argName(arg);
             String value = BenchOptions.argValue(arg);
@@ -51,9 +56,10 @@ record JobsListOptions(String adminUrl, int jobs, int warmups, int rounds, int b
                 case "--rounds" -> rounds = BenchOptions.number(name, value);
                 case "--breakdown-rounds" -> breakdownRounds = BenchOptions.number(name, value);
                 case "--no-analyze" -> analyze = false;
+                case "--lost-jobs" -> lostJobs = BenchOptions.number(name, value);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new JobsListOptions(adminUrl, jobs, warmups, rounds, breakdownRounds, analyze);
+        return new JobsListOptions(adminUrl, jobs, warmups, rounds, breakdownRounds, analyze, lostJobs);
     }
 }
