@@ -71,6 +71,8 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     /** Jobs looked at per step: their triggers are read in one statement, their ledger rows in two more. */
     private static final int STEP = 10_000;
+    /** Instants handed back per transaction: some 0.4-0.6 ms each, under Quartz's trigger lock (BENCHMARKS.md). */
+    private static final int HAND_BACKS_PER_TRANSACTION = 200;
 
     private final Scheduler scheduler;
     private final JobRegistry registry;
@@ -162,11 +164,24 @@ class LostFires implements ApplicationContextAware, DisposableBean {
 
     /** {@link #refire()}, {@code step} jobs a step. */
     int refire(int step) {
-        Integer count = QuartzWork.inTransaction(transactions, () -> {
-            // one replica at a time: the others would find the same instants
+        return refire(step, HAND_BACKS_PER_TRANSACTION);
+    }
+
+    /**
+     * {@link #refire()}, {@code step} jobs a step, the instants found handed back {@code perTransaction} a transaction.
+     * The look reads in one transaction, under the advisory lock; each batch of hand-backs commits on its own, so that
+     * Quartz's trigger lock, which a hand-back takes and no replica can then take to acquire a trigger, is held for one
+     * batch only: 81,925 hand-backs in the look's own transaction held it 52 s (bench/jobs.sh --lost-jobs,
+     * BENCHMARKS.md).
+     * A batch that fails rolls back alone: those before it stand, the look fails, and the next round looks again.
+     */
+    int refire(int step, int perTransaction) {
+        List<Lost> lost = QuartzWork.inTransaction(transactions, () -> {
+            // one replica at a time: the others would find the same instants (one that looks while this one is still
+            // handing back finds those not handed back yet, and its hand-backs of them are refused as existing)
             if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.lost-fires', 0))")
                     .query(Boolean.class).single()) {
-                return -1;
+                return null;
             }
             Instant now = records.databaseNow();
             // read once for every job: a scan of 10,000 jobs must not read the whole lock table 10,000 times
@@ -182,29 +197,36 @@ class LostFires implements ApplicationContextAware, DisposableBean {
             }
             // a step of jobs at a time, their triggers and ledger rows read in a statement each: a trigger and a ledger
             // read per job took 46-49 s at 100,000 jobs (bench/jobs.sh, BENCHMARKS.md)
-            Map<String, List<Instant>> handBacks = new LinkedHashMap<>();
+            List<Lost> found = new ArrayList<>();
             Timetables timetables = new Timetables();
             for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
-                handBacks.putAll(lost(jobs, now, running, timetables));
+                lost(jobs, now, running, timetables).forEach((job, instants) ->
+                        instants.forEach(at -> found.add(new Lost(job, at))));
                 timetables.stepEnded();
             }
-            // handed back once everything is read: the first hand-back takes Quartz's trigger lock, which every
-            // replica's trigger acquisition then waits for until this transaction ends
-            int total = 0;
-            for (Map.Entry<String, List<Instant>> job : handBacks.entrySet()) {
-                for (Instant at : job.getValue()) {
-                    transactions.checkpoint();
-                    HandBack.recover(scheduler, job.getKey(), at, clock);
-                    total++;
-                }
-            }
-            return total;
+            return found;
         });
-        if (count > 0) {
-            refired.increment(count);
+        if (lost == null) {
+            return -1;
         }
-        return count;
+        int total = 0;
+        for (List<Lost> batch : StatementChunks.of(lost, perTransaction)) {
+            QuartzWork.inTransaction(transactions, () -> {
+                for (Lost instant : batch) {
+                    transactions.checkpoint();
+                    HandBack.recover(scheduler, instant.job(), instant.at(), clock);
+                }
+                return null;
+            });
+            total += batch.size();
+            refired.increment(batch.size());
+        }
+        return total;
+    }
+
+    /** An instant found lost, of a job. */
+    private record Lost(String job, Instant at) {
     }
 
     /** A job looked at, its schedule's key, and since when it has been a member of that schedule. */
@@ -299,8 +321,8 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     }
 
     /**
-     * Ends a look under way as the shutdown begins, rolled back (the instants it handed back with it), while the
-     * replica's fires and relay finish; {@link #destroy} waits for it.
+     * Ends a look under way as the shutdown begins, rolled back (its reads, or the batch it was handing back), while
+     * the replica's fires and relay finish; {@link #destroy} waits for it.
      */
     @EventListener
     void shutdownBegins(ContextClosedEvent closed) {
@@ -309,7 +331,7 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         }
     }
 
-    /** Ends a look under way, rolled back (the instants it handed back with it), before the pool closes. */
+    /** Ends a look under way, rolled back (its reads, or the batch it was handing back), before the pool closes. */
     @Override
     public void destroy() {
         transactions.stop(STOP_WAIT);

@@ -77,20 +77,8 @@ class LostFiresLookIT {
         // five jobs on two schedules whose triggers have passed instants of the last half minute with no fire recorded,
         // as a failover that lost their commits leaves them
         List<String> names = List.of("lost-look-a", "lost-look-b", "lost-look-c", "lost-look-d", "lost-look-e");
-        for (int i = 0; i < names.size(); i++) {
-            admin.create(JobsProperties.Definition.builder(names.get(i)).every(i % 2 == 0 ? "7s" : "11s")
-                    .task("lost.look").build());
-        }
         try {
-            String[] jobs = names.toArray(String[]::new);
-            // joined, and their triggers begun, half a minute ago; each trigger's next fire stays where it is
-            jdbc.sql("UPDATE onebeat_job SET member_since = member_since - interval '30 seconds' "
-                    + "WHERE name = ANY(?::varchar[])").param(jobs).update();
-            jdbc.sql("""
-                            UPDATE qrtz_triggers SET start_time = start_time - 30000
-                            WHERE trigger_group = ? AND trigger_name IN (SELECT schedule_key FROM onebeat_job
-                                                                         WHERE name = ANY(?::varchar[]))""")
-                    .params(QuartzTriggers.SCHEDULE_GROUP, jobs).update();
+            lostHalfAMinute(names);
             LostFires lostFires = lostFires();
 
             int whole = lostFires.refire(10_000);
@@ -117,17 +105,78 @@ class LostFiresLookIT {
             assertThat(handedBack()).as("two jobs a step").isEqualTo(expected);
             assertThat(stepped).isEqualTo(expected.size());
         } finally {
-            unscheduleHandedBack();
-            // their schedules' triggers too, which a job's delete leaves to the next fire (Quartz is stopped here): a
-            // later class of this shared context counts the schedule triggers it finds
-            List<String> keys = jdbc.sql("SELECT DISTINCT schedule_key FROM onebeat_job WHERE name = ANY(?::varchar[])")
-                    .param(names.toArray(String[]::new)).query(String.class).list();
-            names.forEach(admin::delete);
-            for (String key : keys) {
-                scheduler.unscheduleJob(QuartzTriggers.scheduleTrigger(key));
-            }
-            jdbc.sql("DELETE FROM onebeat_fire WHERE job_name LIKE 'lost-look-%'").update();
+            removeJobs(names);
         }
+    }
+
+    @Test
+    void eachBatchOfHandBacksCommitsOnItsOwnAndOneThatFailsLeavesThoseBeforeIt() throws Exception {
+        // a hand-back holds Quartz's trigger lock until its transaction ends, and no replica acquires a trigger
+        // meanwhile: 81,925 in the look's own transaction held it 52 s. Here the fifth hand-back fails
+        List<String> names = List.of("lost-batch-a", "lost-batch-b", "lost-batch-c");
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        jdbc.sql("""
+                CREATE FUNCTION refuse_fifth_hand_back() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF (SELECT count(*) FROM qrtz_triggers WHERE trigger_group = NEW.trigger_group) >= 4 THEN
+                        RAISE EXCEPTION 'hand-back refused: %', NEW.trigger_name;
+                    END IF;
+                    RETURN NEW;
+                END $$""").update();
+        jdbc.sql("CREATE TRIGGER refuse_fifth_hand_back BEFORE INSERT ON qrtz_triggers FOR EACH ROW "
+                + "WHEN (NEW.trigger_group = '" + HandBack.GROUP + "') EXECUTE FUNCTION refuse_fifth_hand_back()")
+                .update();
+        try {
+            lostHalfAMinute(names);
+            LostFires lostFires = lostFires(meters);
+
+            assertThatThrownBy(() -> lostFires.refire(10_000, 2)).hasStackTraceContaining("hand-back refused");
+
+            assertThat(handedBack()).as("the two batches before the one that failed").hasSize(4)
+                    .allSatisfy(trigger -> assertThat(names).anyMatch(name -> trigger.startsWith(name + "@")));
+            assertThat(meters.counter(LostFires.METRIC).count()).as("counted as they committed").isEqualTo(4);
+        } finally {
+            jdbc.sql("DROP TRIGGER refuse_fifth_hand_back ON qrtz_triggers").update();
+            jdbc.sql("DROP FUNCTION refuse_fifth_hand_back()").update();
+            removeJobs(names);
+        }
+    }
+
+    /**
+     * Creates the jobs on schedules of 7 and 11 s, joined, and their triggers begun, half a minute ago, with no fire
+     * recorded since: their triggers have passed instants, each next fire staying where it is, as a failover that
+     * lost their commits leaves them.
+     */
+    private void lostHalfAMinute(List<String> names) {
+        for (int i = 0; i < names.size(); i++) {
+            admin.create(JobsProperties.Definition.builder(names.get(i)).every(i % 2 == 0 ? "7s" : "11s")
+                    .task("lost.look").build());
+        }
+        String[] jobs = names.toArray(String[]::new);
+        jdbc.sql("UPDATE onebeat_job SET member_since = member_since - interval '30 seconds' "
+                + "WHERE name = ANY(?::varchar[])").param(jobs).update();
+        jdbc.sql("""
+                        UPDATE qrtz_triggers SET start_time = start_time - 30000
+                        WHERE trigger_group = ? AND trigger_name IN (SELECT schedule_key FROM onebeat_job
+                                                                     WHERE name = ANY(?::varchar[]))""")
+                .params(QuartzTriggers.SCHEDULE_GROUP, jobs).update();
+    }
+
+    /**
+     * Removes the jobs, the instants handed back, their fires and their schedules' triggers, which a job's delete
+     * leaves to the next fire (Quartz is stopped here): a later class of this shared context counts the schedule
+     * triggers it finds.
+     */
+    private void removeJobs(List<String> names) throws SchedulerException {
+        unscheduleHandedBack();
+        String[] jobs = names.toArray(String[]::new);
+        List<String> keys = jdbc.sql("SELECT DISTINCT schedule_key FROM onebeat_job WHERE name = ANY(?::varchar[])")
+                .param(jobs).query(String.class).list();
+        names.forEach(admin::delete);
+        for (String key : keys) {
+            scheduler.unscheduleJob(QuartzTriggers.scheduleTrigger(key));
+        }
+        jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = ANY(?::varchar[])").param(jobs).update();
     }
 
     private Set<String> handedBack() throws SchedulerException {
@@ -141,8 +190,12 @@ class LostFiresLookIT {
     }
 
     private LostFires lostFires() {
+        return lostFires(new SimpleMeterRegistry());
+    }
+
+    private LostFires lostFires(SimpleMeterRegistry meters) {
         LostFires lostFires = new LostFires(scheduler, registry, catalog, records, stranded, scheduleTriggers,
-                transactions, jdbc, dataSource, Clock.systemUTC(), failover, new SimpleMeterRegistry(), 60_000);
+                transactions, jdbc, dataSource, Clock.systemUTC(), failover, meters, 60_000);
         lostFires.setApplicationContext(context);
         return lostFires;
     }
