@@ -72,11 +72,12 @@ final class HandBack {
      * Hands to the cluster the fire of {@code job} for {@code scheduledAt} whose commit was lost with a failed-over
      * database server ({@link LostFires}): fired as a recovery, with the keys of the schedule's own fire.
      *
-     * @throws SchedulerException when it could not be handed back: the look fails and is rolled back (a failed
+     * @return whether it was handed back now; false if it had been already (the same trigger exists)
+     * @throws SchedulerException when it could not be handed back: the look's batch fails and is rolled back (a failed
      *     statement has aborted its transaction anyway), and a later round, if one is left, looks again. A fire is not
      *     counted lost here, nor one whose write a shutdown cancelled
      */
-    static void recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) throws SchedulerException {
+    static boolean recover(Scheduler scheduler, String job, Instant scheduledAt, Clock clock) throws SchedulerException {
         JobDataMap data = new JobDataMap();
         data.put(QuartzTriggers.JOB_NAME, job);
         data.put(INSTANT, scheduledAt.toEpochMilli());
@@ -84,8 +85,10 @@ final class HandBack {
         Trigger trigger = retry(job, scheduledAt, 1, data, clock);
         try {
             scheduler.scheduleJob(trigger);
+            return true;
         } catch (ObjectAlreadyExistsException e) {
             log.debug("fire handed back already job={} scheduledAt={} trigger={}", job, scheduledAt, trigger.getKey());
+            return false;
         }
     }
 

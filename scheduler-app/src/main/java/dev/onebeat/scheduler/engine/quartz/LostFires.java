@@ -24,11 +24,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
@@ -39,7 +44,6 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -56,8 +60,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>Instants are looked for back to {@link FailoverProperties#lookBack()} (Quartz's misfire threshold by default:
  * an instant that late is still fired as the schedule's own), narrowed by each job's catch-up window; past the
  * misfire threshold only a {@code FIRE_ALL_MISSED} job has its lost instants fired, its most recent
- * {@code maxCatchUp}. One replica scans at a time (an advisory lock); another finding it busy leaves the turn: a
- * second scan would find the same instants, armed already or fired.
+ * {@code maxCatchUp}. One replica looks at a time (a ShedLock lease, {@value #TURN}, held through its hand-backs);
+ * another finding it busy leaves the turn: a second look would find the same instants, armed already or fired.
  */
 @Component
 class LostFires implements ApplicationContextAware, DisposableBean {
@@ -71,6 +75,9 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     /** Jobs looked at per step: their triggers are read in one statement, their ledger rows in two more. */
     private static final int STEP = 10_000;
+    /** The lease a look holds, on one replica at a time ({@code shedlock}), and for how long at most. */
+    static final String TURN = "onebeat-lost-fires";
+    private static final Duration TURN_AT_MOST = Duration.ofMinutes(10);
     /** Instants handed back per transaction: some 0.4-0.6 ms each, under Quartz's trigger lock (BENCHMARKS.md). */
     private static final int HAND_BACKS_PER_TRANSACTION = 200;
 
@@ -82,11 +89,13 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     private final ScheduleTriggers triggers;
     /** A look's transaction, which a shutdown ends: at a million jobs a look reads each job's trigger and ledger. */
     private final StoppableTransactions transactions;
-    private final JdbcClient jdbc;
     private final Clock clock;
     private final FailoverProperties properties;
     private final Duration misfireThreshold;
     private final Counter refired;
+    /** The looks of this replica, one after the other: a later round waits for one still handing back. */
+    private final ReentrantLock looking = new ReentrantLock();
+    private final LockProvider locks;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread daemon = new Thread(runnable, "onebeat-lost-fires");
         daemon.setDaemon(true);
@@ -95,8 +104,8 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     private ApplicationContext context;
 
     LostFires(Scheduler scheduler, JobRegistry registry, JobCatalog catalog, InstantRecords records,
-              StrandedTriggers stranded, ScheduleTriggers triggers, TransactionTemplate transactions, JdbcClient jdbc,
-              DataSource dataSource, Clock clock, FailoverProperties properties, MeterRegistry meters,
+              StrandedTriggers stranded, ScheduleTriggers triggers, TransactionTemplate transactions,
+              DataSource dataSource, LockProvider locks, Clock clock, FailoverProperties properties, MeterRegistry meters,
               @Value("${spring.quartz.properties.org.quartz.jobStore.misfireThreshold:60000}") long misfireMillis) {
         this.scheduler = scheduler;
         this.registry = registry;
@@ -105,7 +114,7 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         this.stranded = stranded;
         this.triggers = triggers;
         this.transactions = new StoppableTransactions(transactions, dataSource, "lost-fire look");
-        this.jdbc = jdbc;
+        this.locks = locks;
         this.clock = clock;
         this.properties = properties;
         this.misfireThreshold = Duration.ofMillis(misfireMillis);
@@ -169,20 +178,36 @@ class LostFires implements ApplicationContextAware, DisposableBean {
 
     /**
      * {@link #refire()}, {@code step} jobs a step, the instants found handed back {@code perTransaction} a transaction.
-     * The look reads in one transaction, under the advisory lock; each batch of hand-backs commits on its own, so that
+     * The look reads in one transaction, under its lease; each batch of hand-backs commits on its own, so that
      * Quartz's trigger lock, which a hand-back takes and no replica can then take to acquire a trigger, is held for one
      * batch only: 81,925 hand-backs in the look's own transaction held it 52 s (bench/jobs.sh --lost-jobs,
      * BENCHMARKS.md).
      * A batch that fails rolls back alone: those before it stand, the look fails, and the next round looks again.
      */
     int refire(int step, int perTransaction) {
-        List<Lost> lost = QuartzWork.inTransaction(transactions, () -> {
-            // one replica at a time: the others would find the same instants (one that looks while this one is still
-            // handing back finds those not handed back yet, and its hand-backs of them are refused as existing)
-            if (!jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended('onebeat.lost-fires', 0))")
-                    .query(Boolean.class).single()) {
-                return null;
+        looking.lock();
+        try {
+            // one replica at a time, for the whole look, hand-backs included: another would find the instants not
+            // handed back yet, and hand back again those whose hand-back had fired meanwhile. A lease in the database
+            // (ShedLock, database time), not a session's advisory lock, which a transaction pooler would not keep
+            Optional<SimpleLock> turn = locks.lock(new LockConfiguration(clock.instant(), TURN, TURN_AT_MOST,
+                    Duration.ZERO));
+            if (turn.isEmpty()) {
+                return -1;
             }
+            try {
+                return handBack(look(step), perTransaction);
+            } finally {
+                turn.get().unlock();
+            }
+        } finally {
+            looking.unlock();
+        }
+    }
+
+    /** @return the lost instants of the jobs this replica registers, read in one transaction */
+    private List<Lost> look(int step) {
+        return QuartzWork.inTransaction(transactions, () -> {
             Instant now = records.databaseNow();
             // read once for every job: a scan of 10,000 jobs must not read the whole lock table 10,000 times
             Map<String, JobCatalog.Standing> standings = catalog.standings();
@@ -207,22 +232,33 @@ class LostFires implements ApplicationContextAware, DisposableBean {
             }
             return found;
         });
-        if (lost == null) {
-            return -1;
-        }
+    }
+
+    /** @return how many of {@code lost} were handed back now, {@code perTransaction} a transaction */
+    private int handBack(List<Lost> lost, int perTransaction) {
         int total = 0;
-        for (List<Lost> batch : StatementChunks.of(lost, perTransaction)) {
-            QuartzWork.inTransaction(transactions, () -> {
-                for (Lost instant : batch) {
-                    transactions.checkpoint();
-                    HandBack.recover(scheduler, instant.job(), instant.at(), clock);
-                }
-                return null;
-            });
-            total += batch.size();
-            refired.increment(batch.size());
+        try {
+            for (List<Lost> batch : StatementChunks.of(lost, perTransaction)) {
+                int created = QuartzWork.inTransaction(transactions, () -> {
+                    int now = 0;
+                    for (Lost instant : batch) {
+                        transactions.checkpoint();
+                        if (HandBack.recover(scheduler, instant.job(), instant.at(), clock)) {
+                            now++;
+                        }
+                    }
+                    return now;
+                });
+                total += created;
+                refired.increment(created);
+            }
+            return total;
+        } catch (RuntimeException e) {
+            if (total > 0) {
+                log.warn("lost fires handed back before the look ended handedBack={} of={}", total, lost.size());
+            }
+            throw e;
         }
-        return total;
     }
 
     /** An instant found lost, of a job. */

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.HashSet;
@@ -45,8 +46,7 @@ public class SavepointRowLockSemaphore extends StdRowLockSemaphore {
             return;
         }
         Set<String> held = heldInThisTransaction();
-        if (held.contains(lockName)) {
-            lockAgain(connection, lockName, sql);
+        if (held.contains(lockName) && lockAgain(connection, lockName, sql)) {
             return;
         }
         Savepoint savepoint;
@@ -68,11 +68,16 @@ public class SavepointRowLockSemaphore extends StdRowLockSemaphore {
     /**
      * Takes again a lock this transaction holds: the statement finds the row locked by the transaction itself, so it
      * neither waits nor retries. A failure (a cancel, a broken connection) fails the caller's transaction as a whole.
+     *
+     * @return false when the row is not there: the transaction inserted it (Quartz writes its lock rows when first
+     *     taken) and a rollback to a savepoint of its own removed it since; the lock is then taken as a first time
      */
-    private static void lockAgain(Connection connection, String lockName, String sql) throws LockException {
+    private static boolean lockAgain(Connection connection, String lockName, String sql) throws LockException {
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setString(1, lockName);
-            select.executeQuery().close();
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
         } catch (SQLException e) {
             throw new LockException("Failure taking again lock " + lockName + " the transaction holds: "
                     + e.getMessage(), e);

@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +34,9 @@ import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.matchers.GroupMatcher;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
@@ -71,6 +75,8 @@ class LostFiresLookIT {
 
     @Autowired
     RuntimeJobs admin;
+    @Autowired
+    LockProvider locks;
 
     @Test
     void aLookFindsTheSameLostInstantsWhateverItsStep() throws Exception {
@@ -135,11 +141,47 @@ class LostFiresLookIT {
             assertThat(handedBack()).as("the two batches before the one that failed").hasSize(4)
                     .allSatisfy(trigger -> assertThat(names).anyMatch(name -> trigger.startsWith(name + "@")));
             assertThat(meters.counter(LostFires.METRIC).count()).as("counted as they committed").isEqualTo(4);
+
+            dropRefusal();
+            int rest = lostFires.refire(10_000, 2);
+            assertThat(rest).as("the next round, its turn let go by the failed one: the rest only").isPositive();
+            assertThat(handedBack()).hasSize(4 + rest);
+            assertThat(meters.counter(LostFires.METRIC).count()).as("the four already there not counted again")
+                    .isEqualTo(4 + rest);
         } finally {
-            jdbc.sql("DROP TRIGGER refuse_fifth_hand_back ON qrtz_triggers").update();
-            jdbc.sql("DROP FUNCTION refuse_fifth_hand_back()").update();
+            dropRefusal();
             removeJobs(names);
         }
+    }
+
+    @Test
+    void aReplicaLooksOnlyWhileNoOtherHoldsTheTurnThroughItsHandBacks() throws Exception {
+        List<String> names = List.of("lost-turn-a", "lost-turn-b");
+        try {
+            lostHalfAMinute(names);
+            LostFires lostFires = lostFires();
+            SimpleLock other = locks.lock(new LockConfiguration(Instant.now(), LostFires.TURN, Duration.ofMinutes(1),
+                    Duration.ZERO)).orElseThrow();
+            try {
+                assertThat(lostFires.refire()).as("another replica is looking").isEqualTo(-1);
+                assertThat(handedBack()).isEmpty();
+            } finally {
+                other.unlock();
+            }
+
+            assertThat(lostFires.refire()).isPositive();
+            assertThat(handedBack()).isNotEmpty();
+            assertThat(locks.lock(new LockConfiguration(Instant.now(), LostFires.TURN, Duration.ofMinutes(1),
+                    Duration.ZERO))).as("let go once its hand-backs committed").isPresent().get()
+                    .satisfies(SimpleLock::unlock);
+        } finally {
+            removeJobs(names);
+        }
+    }
+
+    private void dropRefusal() {
+        jdbc.sql("DROP TRIGGER IF EXISTS refuse_fifth_hand_back ON qrtz_triggers").update();
+        jdbc.sql("DROP FUNCTION IF EXISTS refuse_fifth_hand_back()").update();
     }
 
     /**
@@ -172,9 +214,14 @@ class LostFiresLookIT {
         String[] jobs = names.toArray(String[]::new);
         List<String> keys = jdbc.sql("SELECT DISTINCT schedule_key FROM onebeat_job WHERE name = ANY(?::varchar[])")
                 .param(jobs).query(String.class).list();
-        names.forEach(admin::delete);
+        // those created: a failed setup must not hide its failure behind the clean-up's
+        jdbc.sql("SELECT name FROM onebeat_runtime_job WHERE name = ANY(?::varchar[])").param(jobs)
+                .query(String.class).list().forEach(admin::delete);
         for (String key : keys) {
-            scheduler.unscheduleJob(QuartzTriggers.scheduleTrigger(key));
+            if (jdbc.sql("SELECT count(*) FROM onebeat_job WHERE schedule_key = ?").param(key).query(Integer.class)
+                    .single() == 0) {
+                scheduler.unscheduleJob(QuartzTriggers.scheduleTrigger(key));
+            }
         }
         jdbc.sql("DELETE FROM onebeat_fire WHERE job_name = ANY(?::varchar[])").param(jobs).update();
     }
@@ -195,7 +242,7 @@ class LostFiresLookIT {
 
     private LostFires lostFires(SimpleMeterRegistry meters) {
         LostFires lostFires = new LostFires(scheduler, registry, catalog, records, stranded, scheduleTriggers,
-                transactions, jdbc, dataSource, Clock.systemUTC(), failover, meters, 60_000);
+                transactions, dataSource, locks, Clock.systemUTC(), failover, meters, 60_000);
         lostFires.setApplicationContext(context);
         return lostFires;
     }
@@ -243,12 +290,12 @@ class LostFiresLookIT {
         }
     }
 
-    /** @return sessions waiting for the catalog that hold the look's lock (advisory: the only one taken here) */
+    /** @return sessions waiting for the catalog in the look's first read of it, that of every job's standing */
     private int lookWaitingForTheCatalog() {
         return jdbc.sql("""
-                        SELECT count(*) FROM pg_locks waiting JOIN pg_locks look ON look.pid = waiting.pid
-                        WHERE waiting.relation = 'onebeat_job'::regclass AND NOT waiting.granted
-                          AND look.locktype = 'advisory' AND look.granted""")
+                        SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+                          AND wait_event_type = 'Lock'
+                          AND query = 'SELECT name, member_since, paused, orphaned, schedule FROM onebeat_job'""")
                 .query(Integer.class).single();
     }
 
