@@ -75,9 +75,12 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     /** Jobs looked at per step: their triggers are read in one statement, their ledger rows in two more. */
     private static final int STEP = 10_000;
-    /** The lease a look holds, on one replica at a time ({@code shedlock}), and for how long at most. */
+    /**
+     * The lease a look holds, on one replica at a time ({@code shedlock}), and how long it lasts unless renewed: the
+     * later rounds of other replicas come {@code stranded-after + sweep-interval + 1 s} apart (16 s by default).
+     */
     static final String TURN = "onebeat-lost-fires";
-    private static final Duration TURN_AT_MOST = Duration.ofMinutes(10);
+    private static final Duration TURN_AT_MOST = Duration.ofSeconds(30);
     /** Instants handed back per transaction: some 0.4-0.6 ms each, under Quartz's trigger lock (BENCHMARKS.md). */
     private static final int HAND_BACKS_PER_TRANSACTION = 200;
 
@@ -187,26 +190,68 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     int refire(int step, int perTransaction) {
         looking.lock();
         try {
+            // a round that waited for one the shutdown ended takes no turn
+            transactions.checkpoint();
             // one replica at a time, for the whole look, hand-backs included: another would find the instants not
             // handed back yet, and hand back again those whose hand-back had fired meanwhile. A lease in the database
-            // (ShedLock, database time), not a session's advisory lock, which a transaction pooler would not keep
-            Optional<SimpleLock> turn = locks.lock(new LockConfiguration(clock.instant(), TURN, TURN_AT_MOST,
+            // (ShedLock, database time), not a session's advisory lock, which a transaction pooler would not keep;
+            // short and renewed as the look goes on, so that a replica that dies looking holds up the others' later
+            // rounds for TURN_AT_MOST at most
+            Optional<SimpleLock> lease = locks.lock(new LockConfiguration(clock.instant(), TURN, TURN_AT_MOST,
                     Duration.ZERO));
-            if (turn.isEmpty()) {
+            if (lease.isEmpty()) {
                 return -1;
             }
-            try {
-                return handBack(look(step), perTransaction);
-            } finally {
-                turn.get().unlock();
+            try (Turn turn = new Turn(lease.get())) {
+                return handBack(look(step, turn), perTransaction, turn);
             }
         } finally {
             looking.unlock();
         }
     }
 
+    /** This replica's turn to look: a lease renewed at each step and batch, let go at the end. */
+    private static final class Turn implements AutoCloseable {
+
+        private SimpleLock lease;
+
+        Turn(SimpleLock lease) {
+            this.lease = lease;
+        }
+
+        /**
+         * Renews the lease for another {@code TURN_AT_MOST}. One that could not be renewed (it ran out, another
+         * replica took it) is left to end: that replica may look too, and its hand-backs of the instants this one
+         * handed back are refused as existing.
+         */
+        void renew() {
+            if (lease == null) {
+                return;
+            }
+            Optional<SimpleLock> renewed = lease.extend(TURN_AT_MOST, Duration.ZERO);
+            lease = renewed.orElse(null);
+            if (renewed.isEmpty()) {
+                log.warn("lost-fire look's turn could not be renewed, another replica may look too lease={}", TURN);
+            }
+        }
+
+        /** Lets the lease go; a failure to is logged, not thrown over what ended the look. */
+        @Override
+        public void close() {
+            if (lease == null) {
+                return;
+            }
+            try {
+                lease.unlock();
+            } catch (RuntimeException e) {
+                log.warn("lost-fire look's turn not let go, it ends by itself within {} lease={} error={}",
+                        TURN_AT_MOST, TURN, e.toString());
+            }
+        }
+    }
+
     /** @return the lost instants of the jobs this replica registers, read in one transaction */
-    private List<Lost> look(int step) {
+    private List<Lost> look(int step, Turn turn) {
         return QuartzWork.inTransaction(transactions, () -> {
             Instant now = records.databaseNow();
             // read once for every job: a scan of 10,000 jobs must not read the whole lock table 10,000 times
@@ -226,6 +271,7 @@ class LostFires implements ApplicationContextAware, DisposableBean {
             Timetables timetables = new Timetables();
             for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
+                turn.renew();
                 lost(jobs, now, running, timetables).forEach((job, instants) ->
                         instants.forEach(at -> found.add(new Lost(job, at))));
                 timetables.stepEnded();
@@ -235,10 +281,11 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     }
 
     /** @return how many of {@code lost} were handed back now, {@code perTransaction} a transaction */
-    private int handBack(List<Lost> lost, int perTransaction) {
+    private int handBack(List<Lost> lost, int perTransaction, Turn turn) {
         int total = 0;
         try {
             for (List<Lost> batch : StatementChunks.of(lost, perTransaction)) {
+                turn.renew();
                 int created = QuartzWork.inTransaction(transactions, () -> {
                     int now = 0;
                     for (Lost instant : batch) {
