@@ -27,9 +27,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * trigger and audit row without its own row (and without the advisory locks that order changes to one job).
  *
  * <p>Here, inside a Spring transaction, the lock's tries run behind a savepoint, and Quartz's rollback goes back to
- * it: a failed try undoes only itself. A lock the transaction already holds is taken again by one plain statement,
- * which cannot wait for it (the row stays locked until the transaction ends), so a transaction of many Quartz changes
- * (a sync of 500 jobs, a look handing back many instants) pays for the savepoint once per lock. Out of a transaction
+ * it: a failed try undoes only itself (when the connection is the transaction's, not one in auto-commit). A lock the
+ * transaction already holds is taken again by one plain statement, which cannot wait for it (the row stays locked
+ * until the transaction ends), so a transaction of many Quartz changes (a sync of 500 jobs, a look handing back many
+ * instants) pays for the savepoint once per lock. Out of a transaction
  * (Quartz's own work on its own connections) nothing changes. Written by hand because Quartz has no setting for it
  * and no other lock handler fits PostgreSQL.
  */
@@ -41,7 +42,7 @@ public class SavepointRowLockSemaphore extends StdRowLockSemaphore {
     @Override
     protected void executeSQL(Connection connection, String lockName, String sql, String insertSql)
             throws LockException {
-        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive() || autoCommit(connection)) {
             super.executeSQL(connection, lockName, sql, insertSql);
             return;
         }
@@ -63,6 +64,21 @@ public class SavepointRowLockSemaphore extends StdRowLockSemaphore {
             throw new LockException("Failure releasing the savepoint of lock " + lockName + ": " + e.getMessage(), e);
         }
         held.add(lockName);
+    }
+
+    /**
+     * @return whether the connection commits each statement: not the Spring transaction's, though one is active on
+     *     this thread (Quartz's connection provider is a JVM-wide registry by scheduler name, so two application
+     *     contexts in one JVM share the first one's data source): nothing of the caller's to undo, and no savepoint
+     *     to set
+     */
+    private static boolean autoCommit(Connection connection) {
+        try {
+            return connection.getAutoCommit();
+        } catch (SQLException e) {
+            // a broken connection: Quartz's own handling reports it
+            return true;
+        }
     }
 
     /**
