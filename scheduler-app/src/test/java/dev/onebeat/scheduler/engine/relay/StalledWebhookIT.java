@@ -93,7 +93,12 @@ class StalledWebhookIT {
                         .asString().contains("stalled");
 
                 server.answerNormally();
-                try (TestRelay other = TestRelay.start(database, "relay-other", settings, RelayHook.NONE,
+                // the relay that takes over waits as long as the transport's default lets a request take: its
+                // first request, on a loaded machine, may take longer than the hung route's 500 ms, and a retry
+                // there would be counted as one more attempt than the takeover itself
+                RelayProperties patient = TestRelay.settings("http", server.baseUrl(), lease, 10,
+                        Map.of("hung", TestRelay.route("http", Map.of())));
+                try (TestRelay other = TestRelay.start(database, "relay-other", patient, RelayHook.NONE,
                         List.of(new HttpTransportProvider()))) {
                     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(row(outbox, key))
                             .containsEntry("status", "published")
