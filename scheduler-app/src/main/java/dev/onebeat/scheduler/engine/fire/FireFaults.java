@@ -151,9 +151,37 @@ public class FireFaults implements DisposableBean {
             pending = true;
         }
         if (began) {
-            log.error("fires cannot reach the database, instants due meanwhile may not fire node={} stage={} since={} "
-                    + "error={}", node, stage.text(), now, text);
+            log.error("fires {}, instants due meanwhile may not fire node={} stage={} since={} error={}", what(error),
+                    node, stage.text(), now, text);
         }
+    }
+
+    /**
+     * What a database failure says happened, by the first SQLSTATE among its causes: the database was out of reach (no
+     * SQLSTATE, or a connection's, class 08, or the server shutting down, 57P01-57P03), or it answered and refused:
+     * a wait for a lock past {@code lock_timeout} (55P03: another session held it, a frozen replica say), a statement
+     * cancelled or past {@code statement_timeout} (57014), a conflict with another transaction (40001, 40P01), or
+     * another error. A period lumps them together, as they stop fires alike; its first line says which.
+     *
+     * @return the words after "fires" in the line that begins a period
+     */
+    static String what(Throwable error) {
+        String state = null;
+        for (Throwable cause = error; cause != null && state == null;
+             cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                state = sql.getSQLState();
+            }
+        }
+        if (state == null || state.startsWith("08") || state.startsWith("57P0")) {
+            return "cannot reach the database";
+        }
+        return switch (state) {
+            case "55P03" -> "wait past lock_timeout for a lock another session holds (SQLSTATE 55P03)";
+            case "57014" -> "have statements cancelled or cut off by statement_timeout (SQLSTATE 57014)";
+            case "40001", "40P01" -> "conflict with other transactions (SQLSTATE " + state + ")";
+            default -> "fail in the database (SQLSTATE " + state + ")";
+        };
     }
 
     /**

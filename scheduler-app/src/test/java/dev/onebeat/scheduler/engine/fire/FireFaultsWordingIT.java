@@ -1,0 +1,93 @@
+package dev.onebeat.scheduler.engine.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.onebeat.testsupport.PostgresExtension;
+import dev.onebeat.testsupport.TestDatabase;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.quartz.impl.jdbcjobstore.LockException;
+
+/**
+ * The line that begins a period of database faults says what the database did, from real failures of PostgreSQL: a
+ * wait for a lock another session held past {@code lock_timeout} is not an unreachable database (a look for lost fires
+ * that held Quartz's trigger lock 52 s was logged as one), nor is a statement cut off by {@code statement_timeout}; a
+ * refused connection, or a session the server terminated, is.
+ */
+@ExtendWith(PostgresExtension.class)
+class FireFaultsWordingIT {
+
+    @Test
+    void aLockWaitPastLockTimeoutAsQuartzsStoreReportsIt(TestDatabase database) throws Exception {
+        try (Connection holder = database.connect(); Connection waiter = database.connect();
+             Statement holding = holder.createStatement(); Statement waiting = waiter.createStatement()) {
+            holding.execute("CREATE TABLE fault_lock (name text PRIMARY KEY)");
+            holding.execute("INSERT INTO fault_lock VALUES ('TRIGGER_ACCESS')");
+            holder.setAutoCommit(false);
+            holding.execute("SELECT * FROM fault_lock FOR UPDATE");
+            waiting.execute("SET lock_timeout = '100ms'");
+            SQLException timedOut = failure(() -> waiting.execute("SELECT * FROM fault_lock FOR UPDATE"));
+            // as Quartz's row lock semaphore wraps it
+            LockException quartz = new LockException("Failure obtaining db row lock: " + timedOut.getMessage(), timedOut);
+
+            assertThat(FireFaults.what(quartz)).startsWith("wait past lock_timeout for a lock another session holds");
+            holder.rollback();
+        }
+    }
+
+    @Test
+    void aStatementCutOffByStatementTimeout(TestDatabase database) throws Exception {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET statement_timeout = '100ms'");
+            SQLException cut = failure(() -> statement.execute("SELECT pg_sleep(5)"));
+
+            assertThat(FireFaults.what(new IllegalStateException("fire failed", cut)))
+                    .startsWith("have statements cancelled or cut off by statement_timeout");
+        }
+    }
+
+    @Test
+    void aConnectionRefusedOrATerminatedSessionIsUnreachableAMissingDatabaseIsNot(TestDatabase database) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        SQLException refused = failure(() -> DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres?connectTimeout=2", "postgres", "").close());
+        SQLException missing = failure(() -> DriverManager.getConnection(
+                database.jdbcUrl().replace("/" + database.name(), "/" + database.name() + "_gone"),
+                database.username(), database.password()).close());
+
+        SQLException terminated;
+        try (Connection victim = database.connect(); Connection killer = database.connect();
+             Statement statement = victim.createStatement(); Statement kill = killer.createStatement()) {
+            statement.execute("SELECT 1");
+            kill.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                    + "AND pid <> pg_backend_pid()");
+            terminated = failure(() -> statement.execute("SELECT 1"));
+        }
+
+        assertThat(FireFaults.what(refused)).isEqualTo("cannot reach the database");
+        assertThat(FireFaults.what(terminated)).as("its session terminated").isEqualTo("cannot reach the database");
+        assertThat(FireFaults.what(missing)).as("the server answered: no such database").isEqualTo(
+                "fail in the database (SQLSTATE 3D000)");
+    }
+
+    private interface Failing {
+        void run() throws SQLException;
+    }
+
+    private static SQLException failure(Failing failing) {
+        try {
+            failing.run();
+        } catch (SQLException e) {
+            return e;
+        }
+        throw new AssertionError("no failure");
+    }
+}
