@@ -173,6 +173,30 @@ public class ScheduleFire implements DisposableBean {
     }
 
     /**
+     * Fires the jobs of a group hand-back for its instant ({@code HandBack#recover}: instants whose commits a failed-over
+     * database server lost): as a schedule's instant is fired, calendars, planned moments, catch-up windows and
+     * batches included, but only these jobs and never shared, so that thousands of them cost a few transactions, not
+     * a fire each. The ledger lets one fire of each commit: one committed meanwhile is a duplicate.
+     *
+     * @param names the jobs
+     * @param request the instant, as a {@link FireTrigger#RECOVERY}
+     * @return those this replica does not register, left to the caller
+     */
+    public List<String> fireHandedBack(List<String> names, FireRequest request) {
+        List<PeriodicJob> registered = new ArrayList<>();
+        List<String> unregistered = new ArrayList<>();
+        for (String name : names) {
+            registry.find(name).ifPresentOrElse(job -> registered.add(job.job()), () -> unregistered.add(name));
+        }
+        if (!registered.isEmpty()) {
+            fireAt(registered, request, null);
+        }
+        log.info("fires handed back fired scheduledAt={} trigger={} jobs={} unregistered={}", request.scheduledAt(),
+                request.trigger().column(), registered.size(), unregistered.size());
+        return unregistered;
+    }
+
+    /**
      * Fires {@code jobs} for one instant, each no earlier than its planned moment ({@link FireMoments}: the instant
      * plus its spread and jitter): in waves, each wave the jobs whose moment has come, the wait for the next wave
      * {@link #WAVE_TICK} past its first moment so that a wave gathers the jobs of a tick into shared transactions. A

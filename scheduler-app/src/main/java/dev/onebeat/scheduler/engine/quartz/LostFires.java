@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,10 +53,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * committed on the old server and was lost with it (asynchronous replication): the replicated trigger had already
  * passed them, so nothing would fire them again, and the tasks of those not yet published would be lost. An instant
  * is lost when the job's schedule trigger has passed it and there is neither a ledger row nor any attempt record
- * (a skip, a failure) of it, and no fire of it holds the job's lock now. Each is handed to the cluster as a one-shot
- * fire of that instant ({@link HandBack}), fired as a {@code recovery} through the whole fire path by a replica that
- * registers the job, with the keys of its first fire: tasks published before the failover are published again under
- * the same keys, which consumers dedupe by; the ledger lets one fire of it commit.
+ * (a skip, a failure) of it, and no fire of it holds the job's lock now. The lost fires of one instant are handed to
+ * the cluster together, as a one-shot trigger of up to {@value #JOBS_PER_HAND_BACK} jobs ({@link HandBack#recover}),
+ * fired as {@code recovery} fires by the batch path of a replica, calendars and catch-up windows included, with the
+ * keys of their first fires: tasks published before the failover are published again under the same keys, which
+ * consumers dedupe by; the ledger lets one fire of each commit. Jobs that replica does not register are handed back
+ * one by one to a replica that does.
  *
  * <p>Instants are looked for back to {@link FailoverProperties#lookBack()} (Quartz's misfire threshold by default:
  * an instant that late is still fired as the schedule's own), narrowed by each job's catch-up window; past the
@@ -81,8 +84,13 @@ class LostFires implements ApplicationContextAware, DisposableBean {
      */
     static final String TURN = "onebeat-lost-fires";
     private static final Duration TURN_AT_MOST = Duration.ofSeconds(30);
-    /** Instants handed back per transaction: some 0.4-0.6 ms each, under Quartz's trigger lock (BENCHMARKS.md). */
+    /** Hand-backs (triggers) per transaction, under Quartz's trigger lock, which no replica can take meanwhile. */
     private static final int HAND_BACKS_PER_TRANSACTION = 200;
+    /**
+     * The most jobs of one instant handed back as one trigger: fired by the batch path in a few transactions, and
+     * stored as one row of some 30 KB (their names) in Quartz's trigger table.
+     */
+    static final int JOBS_PER_HAND_BACK = 1_000;
 
     private final Scheduler scheduler;
     private final JobRegistry registry;
@@ -280,18 +288,24 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         });
     }
 
-    /** @return how many of {@code lost} were handed back now, {@code perTransaction} a transaction */
+    /**
+     * Hands {@code lost} back, grouped: the jobs of one instant, {@value #JOBS_PER_HAND_BACK} at most, go as one trigger
+     * fired by the batch path ({@link HandBack#recover}); {@code perTransaction} such triggers a transaction.
+     *
+     * @return how many of {@code lost} were handed back now
+     */
     private int handBack(List<Lost> lost, int perTransaction, Turn turn) {
+        List<Group> groups = groups(lost);
         int total = 0;
         try {
-            for (List<Lost> batch : StatementChunks.of(lost, perTransaction)) {
+            for (List<Group> batch : StatementChunks.of(groups, perTransaction)) {
                 turn.renew();
                 int created = QuartzWork.inTransaction(transactions, () -> {
                     int now = 0;
-                    for (Lost instant : batch) {
+                    for (Group group : batch) {
                         transactions.checkpoint();
-                        if (HandBack.recover(scheduler, instant.job(), instant.at(), clock)) {
-                            now++;
+                        if (HandBack.recover(scheduler, group.jobs(), group.at(), clock)) {
+                            now += group.jobs().size();
                         }
                     }
                     return now;
@@ -306,6 +320,24 @@ class LostFires implements ApplicationContextAware, DisposableBean {
             }
             throw e;
         }
+    }
+
+    /** @return the lost instants by instant, oldest first, each instant's jobs sorted and cut into groups */
+    private static List<Group> groups(List<Lost> lost) {
+        Map<Instant, List<String>> byInstant = new TreeMap<>();
+        for (Lost instant : lost) {
+            byInstant.computeIfAbsent(instant.at(), at -> new ArrayList<>()).add(instant.job());
+        }
+        List<Group> groups = new ArrayList<>();
+        byInstant.forEach((at, jobs) -> {
+            List<String> sorted = jobs.stream().distinct().sorted().toList();
+            StatementChunks.of(sorted, JOBS_PER_HAND_BACK).forEach(chunk -> groups.add(new Group(at, chunk)));
+        });
+        return groups;
+    }
+
+    /** Jobs whose lost fires of one instant are handed back together. */
+    private record Group(Instant at, List<String> jobs) {
     }
 
     /** An instant found lost, of a job. */

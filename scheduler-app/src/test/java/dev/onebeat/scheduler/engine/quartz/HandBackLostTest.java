@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.JobDataMap;
@@ -51,7 +52,7 @@ class HandBackLostTest {
         Scheduler scheduler = mock(Scheduler.class);
         when(scheduler.scheduleJob(any(Trigger.class))).thenThrow(new JobPersistenceException("cancelled"));
 
-        assertThatThrownBy(() -> HandBack.recover(scheduler, "nightly", Instant.parse("2027-01-01T00:00:00Z"),
+        assertThatThrownBy(() -> HandBack.recover(scheduler, List.of("nightly"), Instant.parse("2027-01-01T00:00:00Z"),
                 Clock.systemUTC())).isInstanceOf(JobPersistenceException.class);
         Counter lost = registry.find(HandBack.LOST_METRIC).counter();
         assertThat(lost == null ? 0.0 : lost.count()).as("the look rolls back and looks again").isZero();
@@ -62,7 +63,7 @@ class HandBackLostTest {
         Scheduler scheduler = mock(Scheduler.class);
         when(scheduler.scheduleJob(any(Trigger.class))).thenThrow(new ObjectAlreadyExistsException("handed back"));
 
-        HandBack.recover(scheduler, "nightly", Instant.parse("2027-01-01T00:00:00Z"), Clock.systemUTC());
+        HandBack.recover(scheduler, List.of("nightly"), Instant.parse("2027-01-01T00:00:00Z"), Clock.systemUTC());
 
         verify(scheduler).scheduleJob(any(Trigger.class));
     }
