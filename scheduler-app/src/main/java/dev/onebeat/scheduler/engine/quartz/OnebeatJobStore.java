@@ -40,8 +40,13 @@ import org.springframework.scheduling.quartz.LocalDataSourceJobStore;
  */
 public class OnebeatJobStore extends LocalDataSourceJobStore {
 
-    /** The message of the scheduler error sent for each failure of the store's work. */
-    public static final String STORE_FAULT = "onebeat job store: could not reach the database";
+    /**
+     * The message of the scheduler error sent for each failure of the store's work, which Quartz logs at ERROR with the
+     * failure: the database out of reach, or a wait for Quartz's lock past {@code lock_timeout} while another session
+     * held it (the cause says which; {@code FireFaults} names it by its SQLSTATE).
+     */
+    public static final String STORE_FAULT = "onebeat job store: acquiring, firing or completing triggers failed in "
+            + "the database";
 
     private static final Map<String, OnebeatJobStore> STARTED = new ConcurrentHashMap<>();
 

@@ -7,7 +7,7 @@ import org.quartz.listeners.SchedulerListenerSupport;
 import org.springframework.stereotype.Component;
 
 /**
- * Tells {@link FireFaults} each time Quartz's job store could not reach the database ({@link
+ * Tells {@link FireFaults} each time the work of Quartz's job store failed in the database ({@link
  * OnebeatJobStore#STORE_FAULT}): acquiring the next triggers, marking them fired, completing a fire. Quartz logs such
  * an error without the instants it stops, and tries again after
  * {@code org.quartz.scheduler.dbFailureRetryInterval}; the instants whose fires did not begin meanwhile are missed for
