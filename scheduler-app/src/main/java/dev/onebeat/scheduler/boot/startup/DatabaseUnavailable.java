@@ -10,7 +10,7 @@ import java.util.Set;
  * first is worth trying again at start-up. Libraries wrap the driver's exception (Liquibase, Quartz, Spring, Hikari),
  * so the whole cause chain is read.
  */
-final class DatabaseUnavailable {
+public final class DatabaseUnavailable {
 
     /**
      * SQLState classes and codes of a database away or on its way back: {@code 08} connection exceptions (refused,
@@ -27,7 +27,7 @@ final class DatabaseUnavailable {
     }
 
     /** @return whether {@code failure} or one of its causes says the database could not be reached */
-    static boolean test(Throwable failure) {
+    public static boolean test(Throwable failure) {
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < MAX_DEPTH; depth++, cause = cause.getCause()) {
             if (cause instanceof SQLTransientConnectionException || cause instanceof SQLRecoverableException) {

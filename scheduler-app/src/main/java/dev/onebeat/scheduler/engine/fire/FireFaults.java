@@ -1,8 +1,10 @@
 package dev.onebeat.scheduler.engine.fire;
 
+import dev.onebeat.scheduler.boot.startup.DatabaseUnavailable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,6 +50,8 @@ public class FireFaults implements DisposableBean {
     /** Periods ended longer ago than this are deleted when a new period is written. */
     private static final Duration KEEP = Duration.ofDays(90);
     private static final int MAX_ERROR = 300;
+    /** How deep {@link #what} reads a failure's causes. */
+    private static final int MAX_CAUSES = 32;
     private static final Logger log = LoggerFactory.getLogger(FireFaults.class);
 
     /** What could not reach the database. */
@@ -157,23 +161,33 @@ public class FireFaults implements DisposableBean {
     }
 
     /**
-     * What a database failure says happened, by the first SQLSTATE among its causes: the database was out of reach (no
-     * SQLSTATE, or a connection's, class 08, or the server shutting down, 57P01-57P03), or it answered and refused:
-     * a wait for a lock past {@code lock_timeout} (55P03: another session held it, a frozen replica say), a statement
-     * cancelled or past {@code statement_timeout} (57014), a conflict with another transaction (40001, 40P01), or
-     * another error. A period lumps them together, as they stop fires alike; its first line says which.
+     * What a database failure says happened. Out of reach, as start-up judges it ({@link DatabaseUnavailable}: a
+     * connection's SQLSTATE, class 08, a session the server ended, too many connections, a failure Hikari or the driver
+     * calls transient or recoverable), unless it is one of two cases that look alike: every connection of the pool
+     * busy past its timeout (Hikari's timeout with no SQLSTATE: the database answers, the pool's connections wait, on
+     * locks say), or a read-only server (25006, a standby not promoted yet). Otherwise the database answered and
+     * refused, named by the first SQLSTATE among the causes: a wait for a lock past {@code lock_timeout} (55P03:
+     * another session held it, a frozen replica say), a statement cancelled or past {@code statement_timeout}
+     * (57014), a conflict with another transaction (40001, 40P01), or another error. A period lumps them together, as
+     * they stop fires alike; its first line says which.
      *
      * @return the words after "fires" in the line that begins a period
      */
     static String what(Throwable error) {
         String state = null;
-        for (Throwable cause = error; cause != null && state == null;
-             cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof SQLException sql) {
+        Throwable cause = error;
+        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException pool && pool.getSQLState() == null) {
+                return "wait past the connection pool's timeout for a connection, all of them busy";
+            }
+            if (cause instanceof SQLException sql && state == null) {
                 state = sql.getSQLState();
             }
         }
-        if (state == null || state.startsWith("08") || state.startsWith("57P0")) {
+        if ("25006".equals(state)) {
+            return "cannot write: the server is read-only, a standby not promoted yet (SQLSTATE 25006)";
+        }
+        if (state == null || DatabaseUnavailable.test(error)) {
             return "cannot reach the database";
         }
         return switch (state) {
