@@ -173,10 +173,11 @@ public class ScheduleFire implements DisposableBean {
     }
 
     /**
-     * Fires the jobs of a group hand-back for its instant ({@code HandBack#recover}: instants whose commits a failed-over
-     * database server lost): as a schedule's instant is fired, calendars, planned moments, catch-up windows and
-     * batches included, but only these jobs and never shared, so that thousands of them cost a few transactions, not
-     * a fire each. The ledger lets one fire of each commit: one committed meanwhile is a duplicate.
+     * Fires the jobs of a group hand-back for its instant ({@code HandBack#recover}: fires whose commits a failed-over
+     * database server lost): by the instant's calendars, planned moments, catch-up windows and batches, as the
+     * schedule's own fire of it, but only these jobs and never shared, so that thousands of them cost a few
+     * transactions, not a fire each. Their membership and pauses are those the look found, not read again (as for a
+     * lost fire handed back alone). The ledger lets one fire of each commit: one committed meanwhile is a duplicate.
      *
      * @param names the jobs
      * @param request the instant, as a {@link FireTrigger#RECOVERY}
@@ -191,8 +192,8 @@ public class ScheduleFire implements DisposableBean {
         if (!registered.isEmpty()) {
             fireAt(registered, request, null);
         }
-        log.info("fires handed back fired scheduledAt={} trigger={} jobs={} unregistered={}", request.scheduledAt(),
-                request.trigger().column(), registered.size(), unregistered.size());
+        log.info("lost fires handed back together done scheduledAt={} trigger={} jobs={} unregistered={}",
+                request.scheduledAt(), request.trigger().column(), registered.size(), unregistered.size());
         return unregistered;
     }
 

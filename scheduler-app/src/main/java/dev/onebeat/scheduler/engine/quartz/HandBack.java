@@ -2,11 +2,14 @@ package dev.onebeat.scheduler.engine.quartz;
 
 import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Date;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import org.quartz.JobDataMap;
@@ -73,58 +76,85 @@ final class HandBack {
 
     /**
      * Hands to the cluster the fires of {@code jobs} for {@code scheduledAt} whose commits were lost with a failed-over
-     * database server ({@link LostFires}), as one one-shot trigger: the replica that takes it fires them together, as
-     * recoveries with the keys of the schedule's own fire, by the batch path ({@code ScheduleFire#fireHandedBack}),
-     * and hands those it does not register back one by one. One trigger a job and instant made a look after a
-     * failover of 10,000 jobs write 78,240 triggers in 52 s, each then fired alone (BENCHMARKS.md).
+     * database server ({@link LostFires}), as one one-shot trigger of {@link LostFiresJob}: the replica that takes it
+     * fires them together, as recoveries with the keys of the schedule's own fire, by the batch path, and hands those it
+     * does not register back one by one. One trigger a job and instant made a look after a failover of 10,000 jobs
+     * write 78,240 triggers in 52 s, each then fired alone (BENCHMARKS.md).
      *
-     * @param jobs distinct names, sorted: the trigger is named by them, so that a later look that finds the same
+     * @param jobs the jobs, at least one: the trigger is named by the set, so that a later look that finds the same
      *     instant lost for the same jobs (its hand-back not fired yet) makes the same trigger, which is refused
      * @return whether it was handed back now; false if it had been already (the same trigger exists)
      * @throws SchedulerException when it could not be handed back: the look's batch fails and is rolled back (a failed
      *     statement has aborted its transaction anyway), and a later round, if one is left, looks again. A fire is not
      *     counted lost here, nor one whose write a shutdown cancelled
      */
-    static boolean recover(Scheduler scheduler, List<String> jobs, Instant scheduledAt, Clock clock)
+    static boolean recover(Scheduler scheduler, Collection<String> jobs, Instant scheduledAt, Clock clock)
             throws SchedulerException {
+        List<String> names = jobs.stream().distinct().sorted().toList();
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("jobs: at least one to hand back, was none");
+        }
         JobDataMap data = new JobDataMap();
-        data.put(JOB_NAMES, String.join("\n", jobs));
+        data.put(JOB_NAMES, String.join("\n", names));
         data.put(INSTANT, scheduledAt.toEpochMilli());
         Trigger trigger = TriggerBuilder.newTrigger()
-                .withIdentity(groupName(jobs, scheduledAt), GROUP)
-                .forJob(QuartzTriggers.SINGLE_JOB)
+                .withIdentity(groupName(names, scheduledAt), GROUP)
+                .forJob(QuartzTriggers.LOST_JOB)
                 .usingJobData(data)
                 .startAt(Date.from(clock.instant().plus(DELAY)))
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();
+        return scheduleOnce(scheduler, trigger, scheduledAt, names.size());
+    }
+
+    /**
+     * Hands to the cluster the lost fire of one job for {@code scheduledAt} ({@link LostFires}) as a single fire of its
+     * own ({@link SingleFireJob}), as a job written in code or one that allows overlaps is fired, even in a schedule's
+     * instant: alone, so that a slow one holds up no other.
+     *
+     * @return whether it was handed back now; false if it had been already (the same trigger exists)
+     * @throws SchedulerException as {@link #recover(Scheduler, Collection, Instant, Clock)}
+     */
+    static boolean recoverAlone(Scheduler scheduler, String job, Instant scheduledAt, Clock clock)
+            throws SchedulerException {
+        JobDataMap data = new JobDataMap();
+        data.put(QuartzTriggers.JOB_NAME, job);
+        data.put(INSTANT, scheduledAt.toEpochMilli());
+        data.put(ATTEMPT, 1);
+        return scheduleOnce(scheduler, retry(job, scheduledAt, 1, data, clock), scheduledAt, 1);
+    }
+
+    private static boolean scheduleOnce(Scheduler scheduler, Trigger trigger, Instant scheduledAt, int jobs)
+            throws SchedulerException {
         try {
             scheduler.scheduleJob(trigger);
             return true;
         } catch (ObjectAlreadyExistsException e) {
-            log.debug("fires handed back already scheduledAt={} jobs={} trigger={}", scheduledAt, jobs.size(),
+            log.debug("fires handed back already scheduledAt={} jobs={} trigger={}", scheduledAt, jobs,
                     trigger.getKey());
             return false;
         }
     }
 
-    /** @return whether the trigger hands back the fires of several jobs ({@link #recover}) rather than one */
-    static boolean isGroup(JobDataMap data) {
-        return data.containsKey(JOB_NAMES);
-    }
-
-    /** @return the jobs a group hand-back fires ({@link #recover}) */
+    /** @return the jobs a trigger hands back with their instant: those of a group, or a single fire's one job */
     static List<String> jobs(JobDataMap data) {
-        return List.of(data.getString(JOB_NAMES).split("\n"));
+        return data.containsKey(JOB_NAMES) ? List.of(data.getString(JOB_NAMES).split("\n"))
+                : List.of(data.getString(QuartzTriggers.JOB_NAME));
     }
 
     /**
-     * The name of a group hand-back: {@code lost@<instant millis>~<jobs>#<count>}, the jobs named by 20 hex digits
-     * of a hash of their sorted names (a job's name has no control character, so the line feed that joins them is
-     * no name's).
+     * The name of a group hand-back: {@code lost@<instant millis>~<jobs>#<count>}, the jobs named by 32 hex digits
+     * of the SHA-256 of their sorted names joined by line feeds (a job's name has no control character).
      */
-    static String groupName(List<String> jobs, Instant scheduledAt) {
-        return "lost@" + scheduledAt.toEpochMilli() + "~" + UUID.nameUUIDFromBytes(String.join("\n", jobs)
-                .getBytes(StandardCharsets.UTF_8)).toString().replace("-", "").substring(0, 20) + "#" + jobs.size();
+    static String groupName(List<String> sortedJobs, Instant scheduledAt) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(String.join("\n", sortedJobs)
+                    .getBytes(StandardCharsets.UTF_8));
+            return "lost@" + scheduledAt.toEpochMilli() + "~" + HexFormat.of().formatHex(digest, 0, 16) + "#"
+                    + sortedJobs.size();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     /** Hands a single fire that reached a replica not registering its job back to the cluster once more. */
@@ -217,6 +247,11 @@ final class HandBack {
      * feeds to its own: a hand-back runs in Quartz's static callbacks, outside any bean.
      */
     private static void lost() {
-        Metrics.counter(LOST_METRIC).increment();
+        lost(1);
+    }
+
+    /** Counts {@code fires} given up as {@code onebeat_fire_lost_total}. */
+    static void lost(int fires) {
+        Metrics.counter(LOST_METRIC).increment(fires);
     }
 }

@@ -1,6 +1,7 @@
 package dev.onebeat.scheduler.engine.quartz;
 
 import dev.onebeat.job.MisfirePolicy;
+import dev.onebeat.job.OverlapPolicy;
 import dev.onebeat.job.PeriodicJob;
 import dev.onebeat.job.Schedule;
 import dev.onebeat.scheduler.boot.database.StatementChunks;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +33,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -87,10 +93,11 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     /** Hand-backs (triggers) per transaction, under Quartz's trigger lock, which no replica can take meanwhile. */
     private static final int HAND_BACKS_PER_TRANSACTION = 200;
     /**
-     * The most jobs of one instant handed back as one trigger: fired by the batch path in a few transactions, and
-     * stored as one row of some 30 KB (their names) in Quartz's trigger table.
+     * The most jobs of one instant handed back as one trigger, fired by the batch path in a few transactions; and the
+     * most characters of their names, which the trigger's row holds and Quartz reads whenever it fires or recovers it.
      */
     static final int JOBS_PER_HAND_BACK = 1_000;
+    static final int NAMES_PER_HAND_BACK = 32_768;
 
     private final Scheduler scheduler;
     private final JobRegistry registry;
@@ -211,7 +218,9 @@ class LostFires implements ApplicationContextAware, DisposableBean {
                 return -1;
             }
             try (Turn turn = new Turn(lease.get())) {
-                return handBack(look(step, turn), perTransaction, turn);
+                // read before the look's ledger reads: a hand-back that completes in between has committed its fires
+                Set<String> pending = pending();
+                return handBack(look(step, turn), pending, perTransaction, turn);
             }
         } finally {
             looking.unlock();
@@ -280,8 +289,10 @@ class LostFires implements ApplicationContextAware, DisposableBean {
             for (List<Looked> jobs : StatementChunks.of(looked, step)) {
                 transactions.checkpoint();
                 turn.renew();
+                Set<String> together = jobs.stream().filter(look -> together(look.job()))
+                        .map(look -> look.job().name()).collect(Collectors.toSet());
                 lost(jobs, now, running, timetables).forEach((job, instants) ->
-                        instants.forEach(at -> found.add(new Lost(job, at))));
+                        instants.forEach(at -> found.add(new Lost(job, at, together.contains(job)))));
                 timetables.stepEnded();
             }
             return found;
@@ -289,23 +300,27 @@ class LostFires implements ApplicationContextAware, DisposableBean {
     }
 
     /**
-     * Hands {@code lost} back, grouped: the jobs of one instant, {@value #JOBS_PER_HAND_BACK} at most, go as one trigger
-     * fired by the batch path ({@link HandBack#recover}); {@code perTransaction} such triggers a transaction.
+     * Hands back those of {@code lost} not handed back already ({@code pending}): the jobs of one instant that the batch path fires together ({@link #together}) as one trigger each
+     * {@value #JOBS_PER_HAND_BACK} jobs or {@value #NAMES_PER_HAND_BACK} characters of names ({@link HandBack#recover}),
+     * the others alone; {@code perTransaction} triggers a transaction.
      *
      * @return how many of {@code lost} were handed back now
      */
-    private int handBack(List<Lost> lost, int perTransaction, Turn turn) {
-        List<Group> groups = groups(lost);
+    private int handBack(List<Lost> lost, Set<String> pending, int perTransaction, Turn turn) {
+        List<HandBackTrigger> handBacks = handBacks(lost, pending);
         int total = 0;
         try {
-            for (List<Group> batch : StatementChunks.of(groups, perTransaction)) {
+            for (List<HandBackTrigger> batch : StatementChunks.of(handBacks, perTransaction)) {
                 turn.renew();
                 int created = QuartzWork.inTransaction(transactions, () -> {
                     int now = 0;
-                    for (Group group : batch) {
+                    for (HandBackTrigger handBack : batch) {
                         transactions.checkpoint();
-                        if (HandBack.recover(scheduler, group.jobs(), group.at(), clock)) {
-                            now += group.jobs().size();
+                        boolean made = handBack.together()
+                                ? HandBack.recover(scheduler, handBack.jobs(), handBack.at(), clock)
+                                : HandBack.recoverAlone(scheduler, handBack.jobs().get(0), handBack.at(), clock);
+                        if (made) {
+                            now += handBack.jobs().size();
                         }
                     }
                     return now;
@@ -322,26 +337,76 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         }
     }
 
-    /** @return the lost instants by instant, oldest first, each instant's jobs sorted and cut into groups */
-    private static List<Group> groups(List<Lost> lost) {
-        Map<Instant, List<String>> byInstant = new TreeMap<>();
-        for (Lost instant : lost) {
-            byInstant.computeIfAbsent(instant.at(), at -> new ArrayList<>()).add(instant.job());
+    /**
+     * @return the fires handed back already, {@code job@epochMillis}: those of the hand-back triggers that have not
+     *     fired yet or are firing now (a one-shot trigger is deleted once its fire completes). A later look that found
+     *     the same instants lost, some of them committed meanwhile, would otherwise hand the rest back again, under a
+     *     trigger of another name
+     */
+    private Set<String> pending() {
+        Set<String> pending = new HashSet<>();
+        try {
+            for (TriggerKey key : scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))) {
+                Trigger trigger = scheduler.getTrigger(key);
+                if (trigger != null && HandBack.isHandedBack(trigger.getJobDataMap())) {
+                    long at = HandBack.instant(trigger.getJobDataMap()).toEpochMilli();
+                    HandBack.jobs(trigger.getJobDataMap()).forEach(job -> pending.add(job + "@" + at));
+                }
+            }
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("could not read the fires handed back already: " + e.getMessage(), e);
         }
-        List<Group> groups = new ArrayList<>();
+        return pending;
+    }
+
+    /**
+     * @return whether the batch path fires the job ({@code ScheduleFire}): a job defined by data that does not allow
+     *     overlapping fires; the others fire alone, so that a slow one holds up no other
+     */
+    private static boolean together(PeriodicJob job) {
+        return RegisteredJob.isDeclarative(job) && job.overlapPolicy() != OverlapPolicy.ALLOW;
+    }
+
+    /**
+     * @return the triggers that hand {@code lost} back, less the {@code pending} ones: by instant, oldest first, the
+     *     jobs of one instant fired together sorted and cut into groups, each other job a trigger of its own
+     */
+    static List<HandBackTrigger> handBacks(List<Lost> lost, Set<String> pending) {
+        Map<Instant, List<Lost>> byInstant = new TreeMap<>();
+        for (Lost instant : lost) {
+            if (!pending.contains(instant.job() + "@" + instant.at().toEpochMilli())) {
+                byInstant.computeIfAbsent(instant.at(), at -> new ArrayList<>()).add(instant);
+            }
+        }
+        List<HandBackTrigger> triggers = new ArrayList<>();
         byInstant.forEach((at, jobs) -> {
-            List<String> sorted = jobs.stream().distinct().sorted().toList();
-            StatementChunks.of(sorted, JOBS_PER_HAND_BACK).forEach(chunk -> groups.add(new Group(at, chunk)));
+            List<String> together = jobs.stream().filter(Lost::together).map(Lost::job).distinct().sorted().toList();
+            List<String> group = new ArrayList<>();
+            int characters = 0;
+            for (String job : together) {
+                if (group.size() == JOBS_PER_HAND_BACK || characters + job.length() > NAMES_PER_HAND_BACK) {
+                    triggers.add(new HandBackTrigger(at, List.copyOf(group), true));
+                    group.clear();
+                    characters = 0;
+                }
+                group.add(job);
+                characters += job.length() + 1;
+            }
+            if (!group.isEmpty()) {
+                triggers.add(new HandBackTrigger(at, List.copyOf(group), true));
+            }
+            jobs.stream().filter(job -> !job.together()).map(Lost::job).distinct()
+                    .forEach(job -> triggers.add(new HandBackTrigger(at, List.of(job), false)));
         });
-        return groups;
+        return triggers;
     }
 
-    /** Jobs whose lost fires of one instant are handed back together. */
-    private record Group(Instant at, List<String> jobs) {
+    /** A trigger that hands back the lost fires of one instant: of several jobs fired together, or of one alone. */
+    record HandBackTrigger(Instant at, List<String> jobs, boolean together) {
     }
 
-    /** An instant found lost, of a job. */
-    private record Lost(String job, Instant at) {
+    /** An instant found lost, of a job, and whether the batch path fires that job ({@link #together}). */
+    record Lost(String job, Instant at, boolean together) {
     }
 
     /** A job looked at, its schedule's key, and since when it has been a member of that schedule. */

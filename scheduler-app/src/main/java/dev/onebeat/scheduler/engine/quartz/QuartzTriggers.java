@@ -34,12 +34,14 @@ public final class QuartzTriggers {
     public static final String SCHEDULE_GROUP = "onebeat-schedule";
     /** Quartz group of the Quartz jobs that earlier versions made for jobs written in code, one each. */
     static final String SERIAL_GROUP = "onebeat-job";
-    /** Quartz group of onebeat's two Quartz jobs. */
+    /** Quartz group of onebeat's Quartz jobs. */
     static final String ENGINE_GROUP = "onebeat-engine";
     /** The Quartz job every schedule's trigger fires. */
     static final JobKey SCHEDULE_JOB = JobKey.jobKey("schedule", ENGINE_GROUP);
     /** The Quartz job the one-shot triggers of single fires fire. */
     static final JobKey SINGLE_JOB = JobKey.jobKey("single", ENGINE_GROUP);
+    /** The Quartz job the one-shot triggers of lost fires handed back together fire ({@link LostFiresJob}). */
+    static final JobKey LOST_JOB = JobKey.jobKey("lost", ENGINE_GROUP);
     /** Quartz group of the one Quartz job and trigger per onebeat job that versions before 0.2 stored. */
     static final String LEGACY_GROUP = "onebeat";
     /** Quartz group of the one-shot triggers of "trigger now" requests. */
@@ -65,6 +67,10 @@ public final class QuartzTriggers {
 
     static JobDetail singleJob() {
         return engineJob(SINGLE_JOB, SingleFireJob.class, "fires one job: trigger now, fires handed back");
+    }
+
+    static JobDetail lostJob() {
+        return engineJob(LOST_JOB, LostFiresJob.class, "fires the lost fires of many jobs for one instant, together");
     }
 
     private static JobDetail engineJob(JobKey key, Class<? extends org.quartz.Job> type, String description) {

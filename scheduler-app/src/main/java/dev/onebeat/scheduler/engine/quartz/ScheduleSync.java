@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -106,8 +107,9 @@ public class ScheduleSync implements SmartInitializingSingleton {
         long start = System.nanoTime();
         runtimeJobs.reload();
         QuartzWork.inTransaction(transactions, () -> {
-            addIfMissing(QuartzTriggers.scheduleJob().getKey(), true);
-            addIfMissing(QuartzTriggers.singleJob().getKey(), false);
+            addIfMissing(QuartzTriggers.scheduleJob());
+            addIfMissing(QuartzTriggers.singleJob());
+            addIfMissing(QuartzTriggers.lostJob());
             return null;
         });
         Set<String> pausedBefore = removeLegacyJobs();
@@ -192,9 +194,9 @@ public class ScheduleSync implements SmartInitializingSingleton {
         return moves.size();
     }
 
-    private void addIfMissing(JobKey key, boolean schedules) throws SchedulerException {
-        if (!scheduler.checkExists(key)) {
-            scheduler.addJob(schedules ? QuartzTriggers.scheduleJob() : QuartzTriggers.singleJob(), true);
+    private void addIfMissing(JobDetail job) throws SchedulerException {
+        if (!scheduler.checkExists(job.getKey())) {
+            scheduler.addJob(job, true);
         }
     }
 

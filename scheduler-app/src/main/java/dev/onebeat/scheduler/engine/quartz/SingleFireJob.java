@@ -3,12 +3,10 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.scheduler.engine.fire.FirePath;
 import dev.onebeat.scheduler.engine.fire.FireRequest;
 import dev.onebeat.scheduler.engine.fire.FireTrigger;
-import dev.onebeat.scheduler.engine.fire.ScheduleFire;
 import dev.onebeat.scheduler.engine.registry.JobRegistry;
 import dev.onebeat.scheduler.engine.registry.RegisteredJob;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -18,23 +16,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link FireTrigger#MANUAL} for the instant it was requested for, and a fire handed back to the
  * cluster ({@link HandBack}), fired for the instant it stands for; the next attempt of a failed fire
  * ({@link Retries}), fired as {@link FireTrigger#RETRY} for its instant. A replica that does not register
- * the job hands it back again. A group hand-back (the lost fires of many jobs for one instant, {@link
- * HandBack#recover}) fires its jobs together by the batch path ({@link ScheduleFire#fireHandedBack}); those this
- * replica does not register are handed back one by one.
+ * the job hands it back again.
  */
 public class SingleFireJob implements org.quartz.Job {
 
     private final JobRegistry registry;
     private final FirePath firePath;
-    private final ScheduleFire scheduleFire;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    public SingleFireJob(JobRegistry registry, FirePath firePath, ScheduleFire scheduleFire,
-                         TransactionTemplate transactions, Clock clock) {
+    public SingleFireJob(JobRegistry registry, FirePath firePath, TransactionTemplate transactions, Clock clock) {
         this.registry = registry;
         this.firePath = firePath;
-        this.scheduleFire = scheduleFire;
         this.transactions = transactions;
         this.clock = clock;
     }
@@ -42,18 +35,6 @@ public class SingleFireJob implements org.quartz.Job {
     @Override
     public void execute(JobExecutionContext context) {
         JobDataMap data = context.getMergedJobDataMap();
-        if (HandBack.isGroup(data)) {
-            Instant scheduledAt = HandBack.instant(data);
-            List<String> unregistered = scheduleFire.fireHandedBack(HandBack.jobs(data),
-                    FireRequest.of(scheduledAt, FireTrigger.RECOVERY, ScheduleFireJob.node(context)));
-            if (!unregistered.isEmpty()) {
-                QuartzWork.inTransaction(transactions, () -> {
-                    HandBack.toCluster(context.getScheduler(), unregistered, scheduledAt, clock);
-                    return null;
-                });
-            }
-            return;
-        }
         String name = data.getString(QuartzTriggers.JOB_NAME);
         boolean manual = data.containsKey(QuartzTriggers.MANUAL_TIME);
         boolean retry = Retries.isRetry(data);

@@ -3,6 +3,8 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +13,9 @@ import java.util.stream.Collectors;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -61,9 +66,37 @@ class StrandedTriggers implements DisposableBean {
     private void sweepQuietly() {
         try {
             sweep();
+            resetHandBacksInError();
         } catch (RuntimeException e) {
             log.debug("stranded fire records not looked for, trying again in {} error={}",
                     properties.sweepInterval(), e.toString());
+        }
+    }
+
+    /**
+     * Puts back the hand-back triggers Quartz left in its ERROR state: those of lost fires ({@link LostFiresJob}) that a
+     * replica of an older version acquired and could not load the job of. They fire again, on whichever replica
+     * acquires them, and wait once more if that is an older one, until the rolling deploy is over.
+     *
+     * @return how many were put back
+     */
+    int resetHandBacksInError() {
+        try {
+            // one read of the group's few keys (a hand-back trigger lives until its fire completes), one per trigger
+            List<TriggerKey> inError = new ArrayList<>();
+            for (TriggerKey key : scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))) {
+                if (scheduler.getTriggerState(key) == Trigger.TriggerState.ERROR) {
+                    scheduler.resetTriggerFromErrorState(key);
+                    inError.add(key);
+                }
+            }
+            if (!inError.isEmpty()) {
+                log.warn("hand-back triggers put back from Quartz's ERROR state (a replica of an older version could "
+                        + "not load their job) triggers={}", inError.size());
+            }
+            return inError.size();
+        } catch (SchedulerException e) {
+            throw new IllegalStateException("could not put back the hand-backs in ERROR: " + e.getMessage(), e);
         }
     }
 

@@ -272,17 +272,21 @@ class ScheduleSyncIT {
             throws SchedulerException {
         sync(NOW, job("moved-package", 3600));
         // the names an earlier version wrote, before the Quartz jobs moved into the engine's package
+        // (the two it had: the Quartz job of lost fires handed back together came later)
         int renamed = jdbc.sql("UPDATE qrtz_job_details SET job_class_name = replace(job_class_name,"
-                + " 'dev.onebeat.scheduler.engine.quartz.', 'dev.onebeat.scheduler.quartz.')").update();
+                + " 'dev.onebeat.scheduler.engine.quartz.', 'dev.onebeat.scheduler.quartz.')"
+                + " WHERE job_class_name <> 'dev.onebeat.scheduler.engine.quartz.LostFiresJob'").update();
         assertThat(renamed).isEqualTo(2);
 
         sync(NOW, job("moved-package", 3600));
 
         assertThat(scheduler.getJobDetail(QuartzTriggers.SCHEDULE_JOB).getJobClass()).isEqualTo(ScheduleFireJob.class);
         assertThat(scheduler.getJobDetail(QuartzTriggers.SINGLE_JOB).getJobClass()).isEqualTo(SingleFireJob.class);
+        assertThat(scheduler.getJobDetail(QuartzTriggers.LOST_JOB).getJobClass()).isEqualTo(LostFiresJob.class);
         // a replica of the earlier version sharing the database during a rolling deploy still finds its names
         assertThat(jdbc.sql("SELECT DISTINCT job_class_name FROM qrtz_job_details ORDER BY 1").query(String.class).list())
-                .containsExactly("dev.onebeat.scheduler.quartz.ScheduleFireJob", "dev.onebeat.scheduler.quartz.SingleFireJob");
+                .containsExactly("dev.onebeat.scheduler.engine.quartz.LostFiresJob",
+                        "dev.onebeat.scheduler.quartz.ScheduleFireJob", "dev.onebeat.scheduler.quartz.SingleFireJob");
     }
 
     @Test

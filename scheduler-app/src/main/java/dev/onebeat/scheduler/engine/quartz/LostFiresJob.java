@@ -1,0 +1,58 @@
+package dev.onebeat.scheduler.engine.quartz;
+
+import dev.onebeat.scheduler.engine.fire.FireRequest;
+import dev.onebeat.scheduler.engine.fire.FireTrigger;
+import dev.onebeat.scheduler.engine.fire.ScheduleFire;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.quartz.JobDataMap;
+import org.quartz.JobExecutionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The Quartz job of the one-shot triggers that hand back the lost fires of many jobs for one instant ({@link
+ * HandBack#recover}, made by {@link LostFires}): fires them together, as recoveries, by the batch path ({@link
+ * ScheduleFire#fireHandedBack}), and hands the jobs this replica does not register back one by one, as in a rolling
+ * deploy. A Quartz job of its own, not {@link SingleFireJob}: a replica of a version before it cannot load its class,
+ * so Quartz leaves the trigger in its ERROR state instead of firing it as a single fire it would not understand, and
+ * {@link StrandedTriggers} on a newer replica puts it back.
+ */
+public class LostFiresJob implements org.quartz.Job {
+
+    private static final Logger log = LoggerFactory.getLogger(LostFiresJob.class);
+
+    private final ScheduleFire fire;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    public LostFiresJob(ScheduleFire fire, TransactionTemplate transactions, Clock clock) {
+        this.fire = fire;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        JobDataMap data = context.getMergedJobDataMap();
+        Instant scheduledAt = HandBack.instant(data);
+        List<String> unregistered = fire.fireHandedBack(HandBack.jobs(data),
+                FireRequest.of(scheduledAt, FireTrigger.RECOVERY, ScheduleFireJob.node(context)));
+        if (unregistered.isEmpty()) {
+            return;
+        }
+        try {
+            QuartzWork.inTransaction(transactions, () -> {
+                HandBack.toCluster(context.getScheduler(), unregistered, scheduledAt, clock);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // the trigger ends with this fire: what could not be handed back is lost, and said so
+            log.error("fires lost: could not hand them back scheduledAt={} jobs={} error={}", scheduledAt,
+                    unregistered.size() <= 10 ? unregistered : unregistered.size(), e.toString(), e);
+            HandBack.lost(unregistered.size());
+        }
+    }
+}
