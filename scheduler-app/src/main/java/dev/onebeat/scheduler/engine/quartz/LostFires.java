@@ -75,7 +75,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 class LostFires implements ApplicationContextAware, DisposableBean {
 
-    /** The counter of lost instants fired again, {@code onebeat_failover_refired_total}. */
+    /** The counter of lost fires handed back to be fired again, {@code onebeat_failover_refired_total}. */
     static final String METRIC = "onebeat.failover.refired";
 
     private static final Logger log = LoggerFactory.getLogger(LostFires.class);
@@ -137,7 +137,7 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         this.properties = properties;
         this.misfireThreshold = Duration.ofMillis(misfireMillis);
         this.refired = Counter.builder(METRIC)
-                .description("instants whose fire was lost with a failed-over database server, fired again")
+                .description("fires lost with a failed-over database server, handed back to the cluster to be fired again")
                 .register(meters);
     }
 
