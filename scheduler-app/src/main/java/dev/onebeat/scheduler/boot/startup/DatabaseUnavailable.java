@@ -26,6 +26,11 @@ public final class DatabaseUnavailable {
     private DatabaseUnavailable() {
     }
 
+    /** @return whether the SQLSTATE is one of a database away or on its way back (see {@link #CODES}) */
+    public static boolean unavailable(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("08") || CODES.contains(sqlState));
+    }
+
     /** @return whether {@code failure} or one of its causes says the database could not be reached */
     public static boolean test(Throwable failure) {
         Throwable cause = failure;
@@ -33,8 +38,7 @@ public final class DatabaseUnavailable {
             if (cause instanceof SQLTransientConnectionException || cause instanceof SQLRecoverableException) {
                 return true;
             }
-            if (cause instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || CODES.contains(sql.getSQLState()))) {
+            if (cause instanceof SQLException sql && unavailable(sql.getSQLState())) {
                 return true;
             }
             if (cause instanceof SQLException sql && sql.getSQLState() == null

@@ -161,33 +161,35 @@ public class FireFaults implements DisposableBean {
     }
 
     /**
-     * What a database failure says happened. Out of reach, as start-up judges it ({@link DatabaseUnavailable}: a
-     * connection's SQLSTATE, class 08, a session the server ended, too many connections, a failure Hikari or the driver
-     * calls transient or recoverable), unless it is one of two cases that look alike: every connection of the pool
-     * busy past its timeout (Hikari's timeout with no SQLSTATE: the database answers, the pool's connections wait, on
-     * locks say), or a read-only server (25006, a standby not promoted yet). Otherwise the database answered and
-     * refused, named by the first SQLSTATE among the causes: a wait for a lock past {@code lock_timeout} (55P03:
-     * another session held it, a frozen replica say), a statement cancelled or past {@code statement_timeout}
-     * (57014), a conflict with another transaction (40001, 40P01), or another error. A period lumps them together, as
-     * they stop fires alike; its first line says which.
+     * What a database failure says happened, by the first SQLSTATE among its causes (read 32 deep). Out of reach: no
+     * SQLSTATE at all, or one of a database away ({@link DatabaseUnavailable#unavailable}: a connection's, class 08,
+     * a session the server ended, too many connections). Two cases look alike and are not: every connection of the
+     * pool busy past its timeout (Hikari's timeout with no SQLSTATE: the database answers, the pool's connections
+     * wait, on locks say), and a read-only server (25006, a standby not promoted yet). Otherwise the database answered
+     * and refused: a wait for a lock past {@code lock_timeout} (55P03: another session held it, a frozen replica say),
+     * a statement cancelled or past {@code statement_timeout} (57014), a conflict with another transaction (40001,
+     * 40P01), or another error (a Hikari timeout whose last failure was such an answer, a missing database say, is
+     * named by it). A period lumps them together, as they stop fires alike; its first line says which.
      *
      * @return the words after "fires" in the line that begins a period
      */
     static String what(Throwable error) {
         String state = null;
         Throwable cause = error;
-        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            if (cause instanceof SQLTransientConnectionException pool && pool.getSQLState() == null) {
+        for (int depth = 0; cause != null && depth < MAX_CAUSES && state == null; depth++, cause = cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException pool && pool.getSQLState() == null
+                    && pool.getCause() == null) {
                 return "wait past the connection pool's timeout for a connection, all of them busy";
             }
-            if (cause instanceof SQLException sql && state == null) {
+            if (cause instanceof SQLException sql) {
                 state = sql.getSQLState();
             }
         }
         if ("25006".equals(state)) {
+            // one of the states start-up tries again on, as a database on its way back
             return "cannot write: the server is read-only, a standby not promoted yet (SQLSTATE 25006)";
         }
-        if (state == null || DatabaseUnavailable.test(error)) {
+        if (state == null || DatabaseUnavailable.unavailable(state)) {
             return "cannot reach the database";
         }
         return switch (state) {

@@ -82,7 +82,7 @@ class FireFaultsWordingIT {
     }
 
     @Test
-    void aPoolWhoseConnectionsAreAllBusyIsNotAnUnreachableDatabase(TestDatabase database) throws Exception {
+    void aPoolWhoseConnectionsAreAllBusyOrThatIsRefusedADatabaseIsNotAnUnreachableDatabase(TestDatabase database) throws Exception {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(database.jdbcUrl());
         config.setUsername(database.username());
@@ -94,6 +94,15 @@ class FireFaultsWordingIT {
 
             assertThat(FireFaults.what(new IllegalStateException("no connection", timedOut)))
                     .isEqualTo("wait past the connection pool's timeout for a connection, all of them busy");
+        }
+        // a pool that cannot open a connection times out too, named by what its last attempt was told
+        config.setJdbcUrl(database.jdbcUrl().replace("/" + database.name(), "/" + database.name() + "_gone"));
+        config.setInitializationFailTimeout(-1);
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            SQLException timedOut = failure(() -> pool.getConnection().close());
+
+            assertThat(FireFaults.what(timedOut)).as("the server answered: no such database")
+                    .isEqualTo("fail in the database (SQLSTATE 3D000)");
         }
     }
 
