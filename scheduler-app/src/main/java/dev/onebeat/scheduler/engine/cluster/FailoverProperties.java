@@ -16,7 +16,9 @@ import org.springframework.validation.annotation.Validated;
  *     replica runs its fire, before the trigger it holds is given back to the cluster: longer than a fire takes from
  *     being marked fired to starting on a thread, even on a loaded machine
  * @param sweepInterval how often the stranded records are looked for besides after a change: a cheap indexed read,
- *     a safety net for changes that no reading of the incarnation saw (a restore, a pooler hiding the server)
+ *     a safety net for changes that no reading of the incarnation saw (a restore, a pooler hiding the server); and
+ *     the hand-backs of lost fires that a replica of an older version left in Quartz's ERROR state put back
+ *     (another indexed read)
  * @param lookBack how far back, after a change, instants whose fire was lost with the old server are fired again:
  *     by default Quartz's misfire threshold, within which a late fire is still the schedule's own; each job's
  *     catch-up window and misfire policy narrow it

@@ -44,6 +44,8 @@ final class HandBack {
     static final String ATTEMPT = "onebeat.handback.attempt";
     /** Trigger data key: the jobs of a group hand-back ({@link #recover}), their names joined by line feeds. */
     static final String JOB_NAMES = "onebeat.handback.jobs";
+    /** How the name of a group hand-back begins ({@link #groupName}). */
+    static final String GROUP_PREFIX = "lost@";
     /** About two minutes of hand-backs before the instant is given up, loudly. */
     static final int MAX_ATTEMPTS = 120;
     private static final Duration DELAY = Duration.ofSeconds(1);
@@ -150,7 +152,7 @@ final class HandBack {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(String.join("\n", sortedJobs)
                     .getBytes(StandardCharsets.UTF_8));
-            return "lost@" + scheduledAt.toEpochMilli() + "~" + HexFormat.of().formatHex(digest, 0, 16) + "#"
+            return GROUP_PREFIX + scheduledAt.toEpochMilli() + "~" + HexFormat.of().formatHex(digest, 0, 16) + "#"
                     + sortedJobs.size();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);

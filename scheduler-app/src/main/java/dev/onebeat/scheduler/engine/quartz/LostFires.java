@@ -38,6 +38,7 @@ import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.quartz.JobDataMap;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -347,10 +348,21 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         Set<String> pending = new HashSet<>();
         try {
             for (TriggerKey key : scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))) {
-                Trigger trigger = scheduler.getTrigger(key);
-                if (trigger != null && HandBack.isHandedBack(trigger.getJobDataMap())) {
-                    long at = HandBack.instant(trigger.getJobDataMap()).toEpochMilli();
-                    HandBack.jobs(trigger.getJobDataMap()).forEach(job -> pending.add(job + "@" + at));
+                String name = key.getName();
+                if (name.startsWith(HandBack.GROUP_PREFIX)) {
+                    // a group: its jobs are in its data, read for these triggers only (some tens after 10,000 jobs);
+                    // or a single fire of a job named "lost", whose data says which
+                    Trigger trigger = scheduler.getTrigger(key);
+                    JobDataMap data = trigger == null ? null : trigger.getJobDataMap();
+                    if (data != null && HandBack.isHandedBack(data) && !data.containsKey(QuartzTriggers.MANUAL_TIME)
+                            && !Retries.isRetry(data)) {
+                        long at = HandBack.instant(data).toEpochMilli();
+                        HandBack.jobs(data).forEach(job -> pending.add(job + "@" + at));
+                    }
+                } else if (name.indexOf('~') < 0 && name.lastIndexOf('#') > name.lastIndexOf('@')) {
+                    // a single fire handed back, named job@millis#attempt; a manual run's or a retry's name goes on
+                    // with ~ and stands for another fire than the schedule's own
+                    pending.add(name.substring(0, name.lastIndexOf('#')));
                 }
             }
         } catch (SchedulerException e) {

@@ -38,18 +38,34 @@ public class LostFiresJob implements org.quartz.Job {
     public void execute(JobExecutionContext context) {
         JobDataMap data = context.getMergedJobDataMap();
         Instant scheduledAt = HandBack.instant(data);
-        List<String> unregistered = fire.fireHandedBack(HandBack.jobs(data),
-                FireRequest.of(scheduledAt, FireTrigger.RECOVERY, ScheduleFireJob.node(context)));
+        List<String> jobs = HandBack.jobs(data);
+        List<String> unregistered;
+        try {
+            unregistered = fire.fireHandedBack(jobs, FireRequest.of(scheduledAt, FireTrigger.RECOVERY,
+                    ScheduleFireJob.node(context)));
+        } catch (RuntimeException e) {
+            // the fires report their own failures: this is the instant's reads failing (its calendars, say). The
+            // trigger ends with this fire, and the look's later rounds, if any is left, find what did not commit
+            log.error("lost fires handed back together not fired, lost unless a later look hands them back "
+                    + "scheduledAt={} jobs={} error={}", scheduledAt, jobs.size(), e.toString(), e);
+            HandBack.lost(jobs.size());
+            return;
+        }
         if (unregistered.isEmpty()) {
             return;
         }
         try {
+            // in one transaction, each as a single fire of its own: all are handed back, or none and all are counted
             QuartzWork.inTransaction(transactions, () -> {
-                HandBack.toCluster(context.getScheduler(), unregistered, scheduledAt, clock);
+                for (String job : unregistered) {
+                    HandBack.recoverAlone(context.getScheduler(), job, scheduledAt, clock);
+                }
                 return null;
             });
+            log.warn("jobs not registered on this replica, lost fires handed back to the cluster one by one "
+                    + "scheduledAt={} jobs={}", scheduledAt, unregistered.size() <= 10 ? unregistered
+                    : unregistered.size());
         } catch (RuntimeException e) {
-            // the trigger ends with this fire: what could not be handed back is lost, and said so
             log.error("fires lost: could not hand them back scheduledAt={} jobs={} error={}", scheduledAt,
                     unregistered.size() <= 10 ? unregistered : unregistered.size(), e.toString(), e);
             HandBack.lost(unregistered.size());

@@ -69,8 +69,17 @@ public final class QuartzTriggers {
         return engineJob(SINGLE_JOB, SingleFireJob.class, "fires one job: trigger now, fires handed back");
     }
 
+    /**
+     * Not marked to request recovery, unlike the other two: a replica of an older version recovering a dead replica's
+     * fire of it would store a recovery trigger for a job whose class it cannot load, which fails its whole recovery
+     * of that replica. A replica dying while it fires one leaves the jobs not fired yet to the look's later rounds.
+     */
     static JobDetail lostJob() {
-        return engineJob(LOST_JOB, LostFiresJob.class, "fires the lost fires of many jobs for one instant, together");
+        return JobBuilder.newJob(LostFiresJob.class)
+                .withIdentity(LOST_JOB)
+                .withDescription("fires the lost fires of many jobs for one instant, together")
+                .storeDurably()
+                .build();
     }
 
     private static JobDetail engineJob(JobKey key, Class<? extends org.quartz.Job> type, String description) {

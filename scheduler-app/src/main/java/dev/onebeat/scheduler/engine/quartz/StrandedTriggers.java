@@ -3,7 +3,8 @@ package dev.onebeat.scheduler.engine.quartz;
 import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -15,7 +16,6 @@ import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
-import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -30,7 +30,9 @@ import org.springframework.stereotype.Component;
  * every {@link FailoverProperties#sweepInterval()} besides: a change the watch cannot see (a pooler in front of the
  * server, a restore) strands them just as well, and a record is only old enough to be stranded
  * {@link FailoverProperties#strandedAfter()} after its fire. Each sweep is one indexed read of this replica's few
- * records; Quartz's lock is taken only when one is stranded.
+ * records; Quartz's lock is taken only when one is stranded. Each sweep also puts back the triggers of lost fires
+ * handed back together that a replica of an older version left in Quartz's ERROR state ({@link
+ * #resetHandBacksInError}), one more indexed read.
  */
 @Component
 class StrandedTriggers implements DisposableBean {
@@ -41,6 +43,7 @@ class StrandedTriggers implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(StrandedTriggers.class);
 
     private final Scheduler scheduler;
+    private final ScheduleTriggers triggers;
     private final FailoverProperties properties;
     private final Counter recovered;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -49,8 +52,10 @@ class StrandedTriggers implements DisposableBean {
         return daemon;
     });
 
-    StrandedTriggers(Scheduler scheduler, FailoverProperties properties, MeterRegistry meters) {
+    StrandedTriggers(Scheduler scheduler, ScheduleTriggers triggers, FailoverProperties properties,
+                     MeterRegistry meters) {
         this.scheduler = scheduler;
+        this.triggers = triggers;
         this.properties = properties;
         this.recovered = Counter.builder(METRIC)
                 .description("this replica's own Quartz fire records recovered while no thread ran their fire")
@@ -74,27 +79,31 @@ class StrandedTriggers implements DisposableBean {
     }
 
     /**
-     * Puts back the hand-back triggers Quartz left in its ERROR state: those of lost fires ({@link LostFiresJob}) that a
-     * replica of an older version acquired and could not load the job of. They fire again, on whichever replica
-     * acquires them, and wait once more if that is an older one, until the rolling deploy is over.
+     * Puts back the triggers of lost fires handed back together ({@link LostFiresJob}) that Quartz left in its ERROR
+     * state: a replica of an older version acquired them and could not load their job. Each is rescheduled to fire a
+     * second from now, on whichever replica acquires it, and waits once more if that is an older one, until the
+     * rolling deploy is over; a new start time, so that a trigger an older replica held past the misfire threshold does
+     * not go to the misfire handling, which an older replica cannot do for it either. One indexed read
+     * ({@code idx_qrtz_t_j}) when there is none.
      *
      * @return how many were put back
      */
     int resetHandBacksInError() {
         try {
-            // one read of the group's few keys (a hand-back trigger lives until its fire completes), one per trigger
-            List<TriggerKey> inError = new ArrayList<>();
-            for (TriggerKey key : scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP))) {
-                if (scheduler.getTriggerState(key) == Trigger.TriggerState.ERROR) {
-                    scheduler.resetTriggerFromErrorState(key);
-                    inError.add(key);
+            List<TriggerKey> inError = triggers.inError(QuartzTriggers.LOST_JOB);
+            int putBack = 0;
+            for (TriggerKey key : inError) {
+                Trigger trigger = scheduler.getTrigger(key);
+                if (trigger != null && scheduler.rescheduleJob(key, trigger.getTriggerBuilder()
+                        .startAt(Date.from(Instant.now().plusSeconds(1))).build()) != null) {
+                    putBack++;
                 }
             }
-            if (!inError.isEmpty()) {
+            if (putBack > 0) {
                 log.warn("hand-back triggers put back from Quartz's ERROR state (a replica of an older version could "
-                        + "not load their job) triggers={}", inError.size());
+                        + "not load their job) triggers={}", putBack);
             }
-            return inError.size();
+            return putBack;
         } catch (SchedulerException e) {
             throw new IllegalStateException("could not put back the hand-backs in ERROR: " + e.getMessage(), e);
         }
