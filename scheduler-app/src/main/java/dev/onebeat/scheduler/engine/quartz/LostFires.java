@@ -359,9 +359,10 @@ class LostFires implements ApplicationContextAware, DisposableBean {
                         long at = HandBack.instant(data).toEpochMilli();
                         HandBack.jobs(data).forEach(job -> pending.add(job + "@" + at));
                     }
-                } else if (name.indexOf('~') < 0 && name.lastIndexOf('#') > name.lastIndexOf('@')) {
+                } else if (name.lastIndexOf('#') > name.lastIndexOf('@')
+                        && name.lastIndexOf('~') < name.lastIndexOf('#')) {
                     // a single fire handed back, named job@millis#attempt; a manual run's or a retry's name goes on
-                    // with ~ and stands for another fire than the schedule's own
+                    // with ~ and 20 hex digits, and stands for another fire than the schedule's own
                     pending.add(name.substring(0, name.lastIndexOf('#')));
                 }
             }

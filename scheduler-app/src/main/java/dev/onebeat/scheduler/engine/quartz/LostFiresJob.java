@@ -44,11 +44,11 @@ public class LostFiresJob implements org.quartz.Job {
             unregistered = fire.fireHandedBack(jobs, FireRequest.of(scheduledAt, FireTrigger.RECOVERY,
                     ScheduleFireJob.node(context)));
         } catch (RuntimeException e) {
-            // the fires report their own failures: this is the instant's reads failing (its calendars, say). The
-            // trigger ends with this fire, and the look's later rounds, if any is left, find what did not commit
-            log.error("lost fires handed back together not fired, lost unless a later look hands them back "
-                    + "scheduledAt={} jobs={} error={}", scheduledAt, jobs.size(), e.toString(), e);
-            HandBack.lost(jobs.size());
+            // the fires report their own failures: this is the instant's reads failing (its calendars, say), after
+            // some of its jobs may have committed. The trigger ends with this fire; the look's later rounds, if any
+            // is left, hand back what did not commit, and the missed-fire detector reports what stays unfired
+            log.error("lost fires handed back together not all fired scheduledAt={} jobs={} error={}", scheduledAt,
+                    jobs.size(), e.toString(), e);
             return;
         }
         if (unregistered.isEmpty()) {

@@ -12,6 +12,7 @@ import org.quartz.JobPersistenceException;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerConfigException;
 import org.quartz.SchedulerException;
+import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.Constants;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.impl.jdbcjobstore.SchedulerStateRecord;
@@ -203,5 +204,14 @@ public class OnebeatJobStore extends LocalDataSourceJobStore {
                     Constants.STATE_PAUSED, Constants.STATE_PAUSED_BLOCKED);
         }
         getDelegate().deleteFiredTrigger(connection, record.getFireInstanceId());
+        // a one-shot trigger whose fire was under way (a hand-back, a manual run) is COMPLETE until that fire completes
+        // and deletes it: with its last record gone, nothing would, and it would stand for ever for fires that never
+        // committed (a look for lost fires takes it as handed back already). Removed as Quartz's own cluster recovery
+        // removes the COMPLETE triggers of a dead replica's records
+        TriggerKey trigger = record.getTriggerKey();
+        if (Constants.STATE_COMPLETE.equals(getDelegate().selectTriggerState(connection, trigger))
+                && getDelegate().selectFiredTriggerRecords(connection, trigger.getName(), trigger.getGroup()).isEmpty()) {
+            removeTrigger(connection, trigger);
+        }
     }
 }

@@ -14,7 +14,7 @@ import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 
 /**
- * The Quartz objects of onebeat: two durable Quartz jobs for the whole cluster, and triggers.
+ * The Quartz objects of onebeat: three durable Quartz jobs for the whole cluster, and triggers.
  *
  * <ul>
  *   <li>one {@link TimetableTrigger} per schedule of jobs defined by data (group {@value #SCHEDULE_GROUP},

@@ -4,8 +4,6 @@ import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
-import java.util.Date;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,8 +12,6 @@ import java.util.stream.Collectors;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
-import org.quartz.TriggerKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -32,7 +28,7 @@ import org.springframework.stereotype.Component;
  * {@link FailoverProperties#strandedAfter()} after its fire. Each sweep is one indexed read of this replica's few
  * records; Quartz's lock is taken only when one is stranded. Each sweep also puts back the triggers of lost fires
  * handed back together that a replica of an older version left in Quartz's ERROR state ({@link
- * #resetHandBacksInError}), one more indexed read.
+ * #resetHandBacksInError}), one more indexed statement.
  */
 @Component
 class StrandedTriggers implements DisposableBean {
@@ -80,25 +76,16 @@ class StrandedTriggers implements DisposableBean {
 
     /**
      * Puts back the triggers of lost fires handed back together ({@link LostFiresJob}) that Quartz left in its ERROR
-     * state: a replica of an older version acquired them and could not load their job. Each is rescheduled to fire a
-     * second from now, on whichever replica acquires it, and waits once more if that is an older one, until the
-     * rolling deploy is over; a new start time, so that a trigger an older replica held past the misfire threshold does
-     * not go to the misfire handling, which an older replica cannot do for it either. One indexed read
-     * ({@code idx_qrtz_t_j}) when there is none.
+     * state: a replica of an older version acquired them and could not load their job. Each is made to fire a second
+     * from now ({@link ScheduleTriggers#putBackFromError}), on whichever replica acquires it, and waits once more if
+     * that is an older one, until the rolling deploy is over. One indexed statement.
      *
      * @return how many were put back
      */
     int resetHandBacksInError() {
         try {
-            List<TriggerKey> inError = triggers.inError(QuartzTriggers.LOST_JOB);
-            int putBack = 0;
-            for (TriggerKey key : inError) {
-                Trigger trigger = scheduler.getTrigger(key);
-                if (trigger != null && scheduler.rescheduleJob(key, trigger.getTriggerBuilder()
-                        .startAt(Date.from(Instant.now().plusSeconds(1))).build()) != null) {
-                    putBack++;
-                }
-            }
+            int putBack = triggers.putBackFromError(HandBack.GROUP, QuartzTriggers.LOST_JOB,
+                    Instant.now().plusSeconds(1));
             if (putBack > 0) {
                 log.warn("hand-back triggers put back from Quartz's ERROR state (a replica of an older version could "
                         + "not load their job) triggers={}", putBack);

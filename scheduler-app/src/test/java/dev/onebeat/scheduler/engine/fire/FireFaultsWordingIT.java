@@ -98,6 +98,8 @@ class FireFaultsWordingIT {
         // a pool that cannot open a connection times out too, named by what its last attempt was told
         config.setJdbcUrl(database.jdbcUrl().replace("/" + database.name(), "/" + database.name() + "_gone"));
         config.setInitializationFailTimeout(-1);
+        // long enough for the pool's own attempt to be refused first, on a loaded machine too
+        config.setConnectionTimeout(3_000);
         try (HikariDataSource pool = new HikariDataSource(config)) {
             SQLException timedOut = failure(() -> pool.getConnection().close());
 

@@ -9,8 +9,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Date;
 import org.junit.jupiter.api.Test;
 import org.quartz.Scheduler;
+import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -53,6 +56,35 @@ class StrandedTriggersIT {
         assertThat(jdbc.sql("SELECT count(*) FROM qrtz_fired_triggers WHERE entry_id = 'left-by-failover'")
                 .query(Integer.class).single()).as("the stranded record").isZero();
         assertThat(meters.counter(StrandedTriggers.METRIC).count()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aOneShotTriggerWhoseFireWasUnderWayWhenAFailoverLostItIsRemovedWithItsRecord() throws Exception {
+        // a hand-back (a lost fire, a rolling deploy) that this replica marked fired on the old primary: the new one
+        // holds the trigger COMPLETE and this replica's EXECUTING record, and no thread of it runs that fire. Left as
+        // it is, nothing would ever delete the trigger, and a look for lost fires would take its fires as handed back
+        TriggerKey key = TriggerKey.triggerKey("stranded-3s@1#1", HandBack.GROUP);
+        scheduler.scheduleJob(TriggerBuilder.newTrigger().withIdentity(key).forJob(QuartzTriggers.SINGLE_JOB)
+                .usingJobData(QuartzTriggers.JOB_NAME, JOB).usingJobData(HandBack.INSTANT, 1L)
+                .startAt(Date.from(Instant.now().plus(Duration.ofHours(1)))).build());
+        long before = System.currentTimeMillis() - 60_000;
+        String instance = scheduler.getSchedulerInstanceId();
+        transactions.executeWithoutResult(status -> {
+            jdbc.sql("UPDATE qrtz_triggers SET trigger_state = 'COMPLETE', next_fire_time = -1 "
+                    + "WHERE trigger_group = ? AND trigger_name = ?").params(key.getGroup(), key.getName()).update();
+            jdbc.sql("""
+                            INSERT INTO qrtz_fired_triggers (sched_name, entry_id, trigger_name, trigger_group,
+                                instance_name, fired_time, sched_time, priority, state, job_name, job_group,
+                                is_nonconcurrent, requests_recovery)
+                            SELECT sched_name, 'fired-before-failover', trigger_name, trigger_group, ?, ?, ?, priority,
+                                'EXECUTING', job_name, job_group, false, false
+                            FROM qrtz_triggers WHERE trigger_group = ? AND trigger_name = ?""")
+                    .params(instance, before, before, key.getGroup(), key.getName()).update();
+        });
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> !scheduler.checkExists(key));
+        assertThat(jdbc.sql("SELECT count(*) FROM qrtz_fired_triggers WHERE entry_id = 'fired-before-failover'")
+                .query(Integer.class).single()).as("the stranded record").isZero();
     }
 
     private boolean strand(String instance) {
