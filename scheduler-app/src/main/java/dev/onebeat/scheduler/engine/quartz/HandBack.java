@@ -64,11 +64,7 @@ final class HandBack {
     /** Hands the fires of {@code jobs} for {@code scheduledAt} to the cluster, in one write. */
     static void toCluster(Scheduler scheduler, Collection<String> jobs, Instant scheduledAt, Clock clock) {
         for (String job : jobs) {
-            JobDataMap data = new JobDataMap();
-            data.put(QuartzTriggers.JOB_NAME, job);
-            data.put(INSTANT, scheduledAt.toEpochMilli());
-            data.put(ATTEMPT, 1);
-            schedule(scheduler, job, scheduledAt, retry(job, scheduledAt, 1, data, clock));
+            schedule(scheduler, job, scheduledAt, single(job, scheduledAt, clock));
         }
         if (!jobs.isEmpty()) {
             log.warn("jobs not registered on this replica, fires handed back to the cluster scheduledAt={} jobs={}",
@@ -119,11 +115,16 @@ final class HandBack {
      */
     static boolean recoverAlone(Scheduler scheduler, String job, Instant scheduledAt, Clock clock)
             throws SchedulerException {
+        return scheduleOnce(scheduler, single(job, scheduledAt, clock), scheduledAt, 1);
+    }
+
+    /** @return the first hand-back of the schedule's own fire of {@code job} for {@code scheduledAt}, alone */
+    private static Trigger single(String job, Instant scheduledAt, Clock clock) {
         JobDataMap data = new JobDataMap();
         data.put(QuartzTriggers.JOB_NAME, job);
         data.put(INSTANT, scheduledAt.toEpochMilli());
         data.put(ATTEMPT, 1);
-        return scheduleOnce(scheduler, retry(job, scheduledAt, 1, data, clock), scheduledAt, 1);
+        return retry(job, scheduledAt, 1, data, clock);
     }
 
     private static boolean scheduleOnce(Scheduler scheduler, Trigger trigger, Instant scheduledAt, int jobs)
