@@ -9,6 +9,7 @@ import dev.onebeat.scheduler.SchedulerTestDatabase;
 import dev.onebeat.scheduler.SharedSchedulerIT;
 import dev.onebeat.scheduler.boot.database.StoppableTransactions;
 import dev.onebeat.scheduler.engine.cluster.FailoverProperties;
+import dev.onebeat.scheduler.engine.fire.FirePath;
 import dev.onebeat.scheduler.engine.fire.InstantRecords;
 import dev.onebeat.scheduler.engine.fire.ScheduleFire;
 import dev.onebeat.scheduler.engine.registry.JobCatalog;
@@ -40,6 +41,15 @@ import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.TriggerKey;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
+import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
+import org.quartz.simpl.CascadingClassLoadHelper;
+import org.quartz.spi.OperableTrigger;
+import org.quartz.spi.SchedulerSignaler;
+import org.quartz.spi.TriggerFiredBundle;
+import org.quartz.spi.TriggerFiredResult;
+import org.quartz.utils.ConnectionProvider;
+import org.quartz.utils.DBConnectionManager;
 import org.quartz.impl.matchers.GroupMatcher;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -86,6 +96,8 @@ class LostFiresLookIT {
     LockProvider locks;
     @Autowired
     ScheduleFire scheduleFire;
+    @Autowired
+    FirePath firePath;
 
     @Test
     void theLostFiresOfOneInstantAreHandedBackAsOneTriggerAndFiredTogetherAsRecoveries() throws Exception {
@@ -163,6 +175,174 @@ class LostFiresLookIT {
         } finally {
             removeJobs(names);
         }
+    }
+
+    @Test
+    void aGroupHandBackAnOlderReplicaCannotLoadIsLeftInErrorThenPutBackAndFiredByANewerOneWhileSinglesFireAnywhere()
+            throws Exception {
+        // a rolling deploy: the hand-backs are acquired first by a replica of a version before LostFiresJob, by
+        // Quartz's own job store code, then by a replica of this version
+        List<String> names = List.of("lost-old-a", "lost-old-b", "lost-old-c", "lost-old-overlapping");
+        JobStoreTX older = store("older", className -> {
+            if (className.equals(LostFiresJob.class.getName())) {
+                throw new ClassNotFoundException(className + " (a version before it)");
+            }
+        });
+        JobStoreTX newer = store("newer", className -> {
+        });
+        try {
+            lostHalfAMinute(names.subList(0, 3));
+            // a job that allows overlapping fires is fired alone, even in a schedule's instant: so is its lost fire
+            admin.create(JobsProperties.Definition.builder(names.get(3)).every("7s").overlapPolicy("allow")
+                    .task("lost.look").build());
+            jdbc.sql("UPDATE onebeat_job SET member_since = member_since - interval '30 seconds' WHERE name = ?")
+                    .param(names.get(3)).update();
+            int handedBack = lostFires().refire();
+            Set<String> instants = handedBack();
+            assertThat(instants).hasSize(handedBack);
+            Set<String> groups = handBackNames(true);
+            Set<String> singles = handBackNames(false);
+            assertThat(groups).as("the three jobs that do not overlap, by instant").isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).startsWith(HandBack.GROUP_PREFIX));
+            assertThat(singles).as("the overlapping job's, one each").isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).startsWith(names.get(3) + "@"));
+            Map<String, Long> due = jdbc.sql("SELECT trigger_name, next_fire_time FROM qrtz_triggers WHERE "
+                    + "trigger_group = ?").param(HandBack.GROUP).query((row, i) -> Map.entry(row.getString(1),
+                    row.getLong(2))).list().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+
+            // the older replica: Quartz cannot load the group's job, leaves those triggers in ERROR and acquires the
+            // rest of its batch, the single hand-backs among them, which it fires
+            List<OperableTrigger> acquired = acquireHandBacks(older);
+            assertThat(acquired).extracting(trigger -> trigger.getKey().getName())
+                    .containsExactlyInAnyOrderElementsOf(singles);
+            List<String> stateOfGroups = jdbc.sql("SELECT trigger_state || ' ' || next_fire_time FROM qrtz_triggers "
+                    + "WHERE trigger_group = ? AND trigger_name LIKE ?").params(HandBack.GROUP,
+                    HandBack.GROUP_PREFIX + "%").query(String.class).list();
+            assertThat(stateOfGroups).as("left in ERROR (or put back by this context's own sweep meanwhile, a "
+                    + "second ahead)").hasSize(groups.size()).allSatisfy(state -> assertThat(state)
+                    .matches("ERROR \\d+|WAITING \\d+").satisfies(s -> {
+                        if (s.startsWith("WAITING")) {
+                            assertThat(Long.parseLong(s.substring(8))).isGreaterThan(due.values().stream()
+                                    .mapToLong(Long::longValue).max().orElseThrow());
+                        }
+                    }));
+            SingleFireJob single = new SingleFireJob(registry, firePath, transactions, Clock.systemUTC());
+            fireAll(older, acquired, bundle -> single.execute(firing(bundle.getTrigger().getJobDataMap())));
+
+            // a newer replica's sweep puts them back, and a newer replica fires them
+            stranded.resetHandBacksInError();
+            assertThat(jdbc.sql("SELECT count(*) FROM qrtz_triggers WHERE trigger_group = ? AND trigger_state = "
+                    + "'WAITING'").param(HandBack.GROUP).query(Integer.class).single()).as("put back")
+                    .isEqualTo(groups.size());
+            List<OperableTrigger> again = acquireHandBacks(newer);
+            assertThat(again).extracting(trigger -> trigger.getKey().getName())
+                    .containsExactlyInAnyOrderElementsOf(groups);
+            LostFiresJob group = new LostFiresJob(scheduleFire, transactions, Clock.systemUTC());
+            fireAll(newer, again, bundle -> {
+                assertThat(bundle.getJobDetail().getJobClass()).isEqualTo(LostFiresJob.class);
+                group.execute(firing(bundle.getTrigger().getJobDataMap()));
+            });
+
+            assertThat(handBacks()).as("each one-shot trigger done").isZero();
+            List<Map<String, Object>> fires = jdbc.sql("""
+                            SELECT job_name || '@' || (extract(epoch FROM scheduled_at) * 1000)::bigint AS instant,
+                                   outcome, xmin::text AS transaction
+                            FROM onebeat_fire WHERE job_name = ANY(?::varchar[]) AND trigger_kind = 'recovery'""")
+                    .param(names.toArray(String[]::new)).query().listOfRows();
+            assertThat(fires).extracting(fire -> fire.get("instant")).as("every lost instant fired once")
+                    .containsExactlyInAnyOrderElementsOf(instants);
+            assertThat(fires).allSatisfy(fire -> assertThat(fire).containsEntry("outcome", "committed"));
+        } finally {
+            older.shutdown();
+            newer.shutdown();
+            removeJobs(names);
+        }
+    }
+
+    /** A class name a replica's class loader refuses, as one built before that class refuses it. */
+    private interface Refusal {
+        void check(String className) throws ClassNotFoundException;
+    }
+
+    /**
+     * Quartz's own job store on this context's database and cluster, as another replica's scheduler thread uses it
+     * (not started: no check-in, no misfire handling), loading job classes through {@code refusal}.
+     */
+    private JobStoreTX store(String replica, Refusal refusal) throws Exception {
+        String source = "lost-fires-look-" + replica + "-" + System.nanoTime();
+        DBConnectionManager.getInstance().addConnectionProvider(source, new ConnectionProvider() {
+            @Override
+            public java.sql.Connection getConnection() throws java.sql.SQLException {
+                return dataSource.getConnection();
+            }
+
+            @Override
+            public void shutdown() {
+            }
+
+            @Override
+            public void initialize() {
+            }
+        });
+        JobStoreTX store = new JobStoreTX();
+        store.setDataSource(source);
+        store.setInstanceName(scheduler.getSchedulerName());
+        store.setInstanceId(replica);
+        store.setIsClustered(true);
+        store.setAcquireTriggersWithinLock(true);
+        store.setDriverDelegateClass(PostgreSQLDelegate.class.getName());
+        store.setDriverDelegateInitString("triggerPersistenceDelegateClasses="
+                + TimetableTriggerPersistence.class.getName());
+        CascadingClassLoadHelper classes = new CascadingClassLoadHelper() {
+            @Override
+            public Class<?> loadClass(String name) throws ClassNotFoundException {
+                refusal.check(name);
+                return super.loadClass(name);
+            }
+
+            @Override
+            public <T> Class<? extends T> loadClass(String name, Class<T> clazz) throws ClassNotFoundException {
+                refusal.check(name);
+                return super.loadClass(name, clazz);
+            }
+        };
+        classes.initialize();
+        // a collaborator: what is under test is what the store does with the triggers
+        store.initialize(classes, mock(SchedulerSignaler.class));
+        return store;
+    }
+
+    /**
+     * Acquires the due triggers, as a replica's scheduler thread does, and gives back at once the acquired ones that
+     * are not hand-backs (this context's schedules may be due too; Quartz is stopped here).
+     *
+     * @return the hand-backs acquired
+     */
+    private List<OperableTrigger> acquireHandBacks(JobStoreTX store) throws Exception {
+        List<OperableTrigger> acquired = store.acquireNextTriggers(System.currentTimeMillis() + 5_000, 100, 5_000);
+        acquired.stream().filter(trigger -> !trigger.getKey().getGroup().equals(HandBack.GROUP))
+                .forEach(store::releaseAcquiredTrigger);
+        return acquired.stream().filter(trigger -> trigger.getKey().getGroup().equals(HandBack.GROUP)).toList();
+    }
+
+    /** Marks the triggers fired, runs their jobs and completes them, as a replica's Quartz threads do. */
+    private void fireAll(JobStoreTX store, List<OperableTrigger> triggers, Consumer<TriggerFiredBundle> run)
+            throws Exception {
+        for (TriggerFiredResult result : store.triggersFired(triggers)) {
+            assertThat(result.getException()).as("fired").isNull();
+            TriggerFiredBundle bundle = result.getTriggerFiredBundle();
+            run.accept(bundle);
+            // a one-shot trigger asks to be deleted, as Quartz's job shell has it
+            store.triggeredJobComplete(bundle.getTrigger(), bundle.getJobDetail(),
+                    bundle.getTrigger().executionComplete(null, null));
+        }
+    }
+
+    /** @return the names of the group hand-backs, or of the single ones */
+    private Set<String> handBackNames(boolean group) throws SchedulerException {
+        return scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(HandBack.GROUP)).stream()
+                .map(TriggerKey::getName).filter(name -> name.startsWith(HandBack.GROUP_PREFIX) == group)
+                .collect(Collectors.toSet());
     }
 
     /** @return the context a replica's Quartz thread gives a trigger's job: its data, and this scheduler */
