@@ -170,8 +170,9 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         try {
             int count = refire();
             if (count != 0 || round == 1) {
-                log.warn("lost fires after the database server change fired again as recoveries refired={} round={} "
-                        + "lookBack={} new={}", count, round, properties.lookBack(), change.after());
+                log.warn("lost fires after the database server change handed back to fire again as recoveries "
+                        + "refired={} round={} lookBack={} new={}", count, round, properties.lookBack(),
+                        change.after());
             }
         } catch (StoppableTransactions.Stopped e) {
             log.info("lost fires not looked for, the replica stops round={} reason={}", round, e.getMessage());

@@ -138,7 +138,7 @@ class FailoverReconcileIT {
                         .contains("\"databaseServer\"").contains("\"changes\":1");
                 assertThat(replicas.countLogLines("database server changed")).isEqualTo(2);
                 assertThat(replicas.countLogLines(
-                        "lost fires after the database server change fired again as recoveries"))
+                        "lost fires after the database server change handed back to fire again as recoveries"))
                         .isGreaterThanOrEqualTo(2);
                 long resumedMillis = count(p2, "SELECT (extract(epoch FROM min(fired_at) - '" + promoted
                         + "'::timestamptz) * 1000)::bigint FROM onebeat_fire WHERE fired_at > '" + promoted + "'");
