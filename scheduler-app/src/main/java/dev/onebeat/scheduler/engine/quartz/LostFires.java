@@ -229,7 +229,14 @@ class LostFires implements ApplicationContextAware, DisposableBean {
         }
     }
 
-    /** This replica's turn to look: a lease renewed at each step and batch, let go at the end. */
+    /**
+     * This replica's turn to look: a lease renewed at each step and batch, let go at the end.
+     *
+     * <p>Renewed by hand, not by ShedLock's {@code KeepAliveLockProvider}: that one extends a lease from a timer
+     * thread for as long as the process lives, so a look stuck on a lock or a dead connection would keep the turn,
+     * and every other replica's rounds would pass without a look. Renewed only when a step or a batch of hand-backs
+     * begins, the lease runs out {@code TURN_AT_MOST} after the look stopped making progress.
+     */
     private static final class Turn implements AutoCloseable {
 
         private SimpleLock lease;
